@@ -1,0 +1,95 @@
+# gfpaudit build.  `make` builds ./gfpaudit; `make test` runs every suite;
+# `make asan` runs them under ASan/UBSan; `make kernel` prepares a real tree.
+LLVM_CONFIG ?= $(firstword $(wildcard /usr/bin/llvm-config-14 /usr/bin/llvm-config) llvm-config)
+PKGS := gmime-3.0 libgit2 jansson sqlite3
+CC ?= cc
+BUILD ?= build/obj
+KVER ?= 6.12
+KDIR ?= $(CURDIR)/build/linux-$(KVER)
+
+LLVM_INC := $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
+LLVM_LIB := $(shell $(LLVM_CONFIG) --libdir 2>/dev/null)
+CLANG_RES := $(shell clang -print-resource-dir 2>/dev/null)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+OPT ?= -O2
+CFLAGS ?= $(OPT) -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP \
+	-Iinclude -I$(LLVM_INC) $(PKG_CFLAGS) \
+	-DGFPAUDIT_KMODEL_DIR='"$(CURDIR)/include/kmodel"' \
+	-DGFPAUDIT_CLANG_RESOURCE_DIR='"$(CLANG_RES)"' \
+	-DGFPAUDIT_VERSION='"$(VERSION)"'
+LDLIBS += -L$(LLVM_LIB) -Wl,-rpath,$(LLVM_LIB) -lclang $(PKG_LIBS) -lpthread
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+SRCS := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
+LIB_SRCS := $(filter-out analyzer/main.c,$(SRCS))
+OBJS := $(SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+DATA := analyzer/data/allocators.tbl
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+
+.PHONY: all deps test unit corpus realtree e2e asan bench kernel clean fuzz
+all: deps gfpaudit
+
+# Debian packages the build and the tests need; installed when missing.
+DEB_PKGS := libclang-dev clang llvm libgit2-dev libgmime-3.0-dev libjansson-dev \
+	libsqlite3-dev pkg-config coccinelle sparse git python3 xz-utils \
+	flex bison bc libelf-dev libssl-dev make parallel
+deps:
+	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing" >&2; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >&2; \
+		else sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >&2; fi; \
+	fi
+
+gfpaudit: $(OBJS)
+	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(BUILD)/analyzer/model/alloc_table.o: $(BUILD)/data/allocators.inc
+$(BUILD)/data/allocators.inc: $(DATA)
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -I$(BUILD)/data -c -o $@ $<
+
+build/unit-tests: $(LIB_OBJS) $(UNIT_SRCS) tests/unit/harness.h
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
+
+# The whole suite; the last line is "N passed, N failed".
+test: all build/unit-tests
+	@GFPAUDIT=$(CURDIR)/gfpaudit UNIT=$(CURDIR)/build/unit-tests KDIR=$(KDIR) tests/run-all.sh
+
+unit: build/unit-tests
+	build/unit-tests
+corpus: all
+	tests/corpus.sh ./gfpaudit corpus
+realtree: all
+	KDIR=$(KDIR) tests/realtree.sh ./gfpaudit
+
+kernel:
+	tests/prepare-kernel.sh $(KVER)
+
+asan:
+	$(MAKE) BUILD=build/asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" gfpaudit-asan build/asan-unit-tests
+	@ASAN_OPTIONS=detect_leaks=1 GFPAUDIT=$(CURDIR)/build/gfpaudit-asan UNIT=$(CURDIR)/build/asan-unit-tests \
+		KDIR=$(KDIR) tests/run-all.sh
+
+gfpaudit-asan: $(OBJS)
+	$(CC) $(CFLAGS) -o build/gfpaudit-asan $(OBJS) $(LDLIBS)
+build/asan-unit-tests: $(LIB_OBJS) $(UNIT_SRCS)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
+
+bench: all
+	bench/run.sh
+
+clean:
+	rm -rf build/obj build/asan build/unit-tests build/asan-unit-tests build/gfpaudit-asan gfpaudit
+
+-include $(OBJS:.o=.d)

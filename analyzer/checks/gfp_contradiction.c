@@ -1,0 +1,34 @@
+/* gfp-contradiction: flags that ask for opposite things.
+ *
+ * Finds: __GFP_NORETRY together with __GFP_NOFAIL or __GFP_RETRY_MAYFAIL on
+ * every path; __GFP_NOFAIL without any way to set __GFP_DIRECT_RECLAIM.
+ * Why: the allocator resolves these silently and differently across versions
+ * (NOFAIL wins over NORETRY; NOFAIL without reclaim just busy-loops).
+ * Known false positives: none known; "may" bits are not enough to report.
+ */
+#include <stdlib.h>
+#include "gfpaudit/check.h"
+#include "describe.h"
+
+static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
+{
+	const char *what = NULL;
+	if (gfp_must(s->gfp, GFPB(NORETRY)) && gfp_must(s->gfp, GFPB(NOFAIL)))
+		what = "'__GFP_NORETRY' with '__GFP_NOFAIL': the allocator ignores NORETRY and never fails";
+	else if (gfp_must(s->gfp, GFPB(NORETRY)) && gfp_must(s->gfp, GFPB(RETRY_MAYFAIL)))
+		what = "'__GFP_NORETRY' with '__GFP_RETRY_MAYFAIL': one asks to give up early, the other to retry";
+	else if (gfp_must(s->gfp, GFPB(NOFAIL)) && !gfp_may(s->gfp, GFPB(DIRECT_RECLAIM)))
+		what = "'__GFP_NOFAIL' without '__GFP_DIRECT_RECLAIM': the allocator cannot make progress and busy-loops";
+	if (!what)
+		return;
+	char *d = describe_site(s);
+	check_report(c, s, ctx, "%s: %s", d, what);
+	free(d);
+}
+
+const struct check check_gfp_contradiction = {
+	.id = "gfp-contradiction",
+	.severity = SEV_ERROR,
+	.summary = "contradictory gfp flags (NORETRY with NOFAIL or RETRY_MAYFAIL; NOFAIL without direct reclaim)",
+	.on_site = on_site,
+};

@@ -1,0 +1,7 @@
+/* The registration list: one line per rule, in report order.
+ * Each CHECK(name) is defined in analyzer/checks/<name>.c as check_<name>. */
+CHECK(costly_no_noretry)
+CHECK(costly_no_fallback)
+CHECK(nofail_high_order)
+CHECK(gfp_contradiction)
+CHECK(noretry_without_nowarn)

@@ -1,0 +1,28 @@
+/* nofail-high-order: __GFP_NOFAIL with an order above 1.
+ *
+ * Finds: a site whose mask always has __GFP_NOFAIL and whose order can exceed 1.
+ * Why: the page allocator warns for NOFAIL above order 1 (it cannot promise
+ * such blocks) and the caller loops in reclaim forever under fragmentation.
+ * Known false positives: none known; a NOFAIL that only some paths set is not
+ * reported (the mask must always carry it).
+ */
+#include <stdlib.h>
+#include "gfpaudit/check.h"
+#include "describe.h"
+
+static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
+{
+	if (!gfp_must(s->gfp, GFPB(NOFAIL)) || !s->order.known || s->order.hi <= 1)
+		return;
+	char *d = describe_site(s);
+	check_report(c, s, ctx, "%s: '__GFP_NOFAIL' above order 1 warns in the allocator and can "
+		     "loop in reclaim forever", d);
+	free(d);
+}
+
+const struct check check_nofail_high_order = {
+	.id = "nofail-high-order",
+	.severity = SEV_ERROR,
+	.summary = "__GFP_NOFAIL with an order above 1",
+	.on_site = on_site,
+};

@@ -1,0 +1,79 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gfpaudit/cli.h"
+#include "gfpaudit/check.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+static int apply(const char *list, uint64_t *mask, int on)
+{
+	if (!list)
+		return 0;
+	char *dup = xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *w = strtok_r(dup, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(w, "all")) {
+			*mask = on ? check_default_mask() : 0;
+			continue;
+		}
+		int i = check_lookup(w);
+		if (i < 0) {
+			rc = err_set(GA_EINVAL, "unknown rule '%s' (see 'gfpaudit audit --help')", w);
+			break;
+		}
+		if (on)
+			*mask |= (uint64_t)1 << i;
+		else
+			*mask &= ~((uint64_t)1 << i);
+	}
+	free(dup);
+	return rc;
+}
+
+int cli_rule_mask(const char *enable, const char *disable, uint64_t *out)
+{
+	uint64_t m = check_default_mask();
+	int rc;
+	/* --enable alone means "only these"; with --disable it adds back */
+	if (enable && !disable)
+		m = 0;
+	if ((rc = apply(enable, &m, 1)) || (rc = apply(disable, &m, 0)))
+		return rc;
+	*out = m;
+	return 0;
+}
+
+int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	int rc = cli_rule_mask(c->enable, c->disable, &o->rules);
+	if (rc)
+		return rc;
+	const char *env = getenv("GFPAUDIT_ALLOCATORS");
+	if (env && *env) {
+		char *dup = xstrdup(env), *save = NULL; /* kept for the process lifetime */
+		for (char *w = strtok_r(dup, ":", &save); w && c->nallocators < 15; w = strtok_r(NULL, ":", &save))
+			c->allocators[c->nallocators++] = w;
+	}
+	c->allocators[c->nallocators] = NULL;
+	o->allocator_files = c->allocators;
+	o->tree = c->tree;
+	o->compdb = c->compdb;
+	o->verbose = c->verbose;
+	return 0;
+}
+
+void cli_print_rules(FILE *f)
+{
+	for (size_t i = 0; check_table[i]; i++)
+		fprintf(f, "  %-24s %-8s %s\n", check_table[i]->id, severity_name(check_table[i]->severity),
+			check_table[i]->summary);
+}
+
+int cli_default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : (int)n;
+}

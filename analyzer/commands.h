@@ -1,0 +1,4 @@
+/* The command table: one row per front end, each in analyzer/cmd_<name>.c
+ * as `int cmd_<name>(int argc, char **argv)` returning an exit code.
+ * COMMAND(name, one-line help) */
+COMMAND(audit, "analyze files, directories or whole kernel trees")

@@ -1,0 +1,50 @@
+/* gfpaudit: dispatch only.  See analyzer/commands.h for the command table. */
+#include <stdio.h>
+#include <string.h>
+#include "gfpaudit/cmd.h"
+#include "gfpaudit/err.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+#define COMMAND(name, help) { #name, cmd_##name, help },
+#include "commands.h"
+#undef COMMAND
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: gfpaudit <command> [options]\n\n"
+		"gfpaudit finds page-allocator calls in Linux kernel code that can ask for\n"
+		"orders above PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY or without a\n"
+		"fallback, and checks gfp masks against the allocator's alloc_flags.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'gfpaudit <command> --help' shows a command's options.\n"
+		"exit codes: 0 clean, 1 findings at or above the threshold, 2 usage, 3 tool failure\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_CLEAN;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("gfpaudit %s\n", GFPAUDIT_VERSION);
+		return EXIT_CLEAN;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "gfpaudit: '%s' is not a command; see 'gfpaudit --help'\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,285 @@
+/* file_result lifecycle and the JSON wire form of sites and findings. */
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "gfpaudit/result.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+void file_result_init(struct file_result *r, const char *file)
+{
+	memset(r, 0, sizeof(*r));
+	r->file = xstrdup(file ? file : "");
+}
+
+void file_result_release(struct file_result *r)
+{
+	free(r->file);
+	free(r->reason);
+	for (size_t i = 0; i < r->nsites; i++)
+		site_release(&r->sites[i]);
+	free(r->sites);
+	for (size_t i = 0; i < r->nfindings; i++)
+		finding_release(&r->findings[i]);
+	free(r->findings);
+	memset(r, 0, sizeof(*r));
+}
+
+void file_result_free(struct file_result *r)
+{
+	if (!r)
+		return;
+	file_result_release(r);
+	free(r);
+}
+
+struct site *file_result_add_site(struct file_result *r)
+{
+	ALLOC_GROW(r->sites, r->nsites + 1, r->sites_alloc);
+	site_init(&r->sites[r->nsites]);
+	return &r->sites[r->nsites++];
+}
+
+struct finding *file_result_add_finding(struct file_result *r)
+{
+	ALLOC_GROW(r->findings, r->nfindings + 1, r->findings_alloc);
+	finding_init(&r->findings[r->nfindings]);
+	return &r->findings[r->nfindings++];
+}
+
+/* ---- JSON ---- */
+
+static json_t *flags_to_json(uint64_t set)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < GFPF__COUNT; i++)
+		if (set & ((uint64_t)1 << i))
+			json_array_append_new(a, json_string(gfp_flag_name(i)));
+	return a;
+}
+
+static uint64_t flags_from_json(const json_t *a)
+{
+	uint64_t set = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(a, i, v) {
+		int f = json_is_string(v) ? gfp_flag_lookup(json_string_value(v)) : -1;
+		if (f >= 0)
+			set |= (uint64_t)1 << f;
+	}
+	return set;
+}
+
+static json_t *gfp_to_json(struct gfp_bits g)
+{
+	return json_pack("{s:o,s:o}", "must", flags_to_json(g.must), "may", flags_to_json(g.may & ~g.must));
+}
+
+static struct gfp_bits gfp_from_json(const json_t *j)
+{
+	struct gfp_bits g = gfp_unknown();
+	if (!json_is_object(j))
+		return g;
+	g.must = flags_from_json(json_object_get(j, "must"));
+	g.may = g.must | flags_from_json(json_object_get(j, "may"));
+	return g;
+}
+
+static json_t *bound(bool known, long long v)
+{
+	return known ? json_integer(v) : json_null();
+}
+
+static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+static char *get_str(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static long long get_int(const json_t *o, const char *key, long long dflt)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? json_integer_value(v) : dflt;
+}
+
+static void site_fields_to_json(json_t *o, const struct site *s)
+{
+	json_object_set_new(o, "file", json_string(s->file ? s->file : ""));
+	json_object_set_new(o, "line", json_integer(s->line));
+	json_object_set_new(o, "column", json_integer(s->col));
+	json_object_set_new(o, "function", str_or_null(s->function));
+	json_object_set_new(o, "api", str_or_null(s->api));
+	json_object_set_new(o, "kind", json_string(api_kind_name(s->kind)));
+	json_object_set_new(o, "order", json_pack("{s:o,s:o}", "lo", bound(s->order.known, s->order.lo),
+						  "hi", bound(s->order.known, s->order.hi)));
+	if (s->kind == API_SLAB || s->kind == API_KV || s->kind == API_EXACT)
+		json_object_set_new(o, "size", json_pack("{s:o,s:o}",
+			"lo", bound(s->size.known, s->size.lo), "hi", bound(s->size.known, s->size.hi)));
+	json_object_set_new(o, "gfp", gfp_to_json(s->gfp));
+	if (s->gfp_fallback.must != s->gfp.must || s->gfp_fallback.may != s->gfp.may)
+		json_object_set_new(o, "gfp_fallback_attempts", gfp_to_json(s->gfp_fallback));
+	json_object_set_new(o, "fallback", json_string(fallback_name(s->fallback)));
+	json_object_set_new(o, "gfp_expr", str_or_null(s->gfp_expr));
+	json_object_set_new(o, "order_expr", str_or_null(s->order_expr));
+	json_t *ev = json_array();
+	for (size_t i = 0; i < s->nev; i++)
+		json_array_append_new(ev, json_pack("{s:s,s:i,s:s}", "file", s->ev[i].file,
+						    "line", s->ev[i].line, "note", s->ev[i].note));
+	json_object_set_new(o, "evidence", ev);
+}
+
+json_t *site_to_json(const struct site *s)
+{
+	json_t *o = json_object();
+	site_fields_to_json(o, s);
+	return o;
+}
+
+static struct interval interval_from_json(const json_t *j)
+{
+	const json_t *lo = json_object_get(j, "lo"), *hi = json_object_get(j, "hi");
+	if (!json_is_integer(lo) || !json_is_integer(hi))
+		return iv_unknown();
+	return iv_range(json_integer_value(lo), json_integer_value(hi));
+}
+
+int site_from_json(const json_t *j, struct site *s)
+{
+	site_init(s);
+	if (!json_is_object(j))
+		return err_set(GA_EINVAL, "site is not a JSON object");
+	s->file = get_str(j, "file");
+	s->line = (int)get_int(j, "line", 0);
+	s->col = (int)get_int(j, "column", 0);
+	s->function = get_str(j, "function");
+	s->api = get_str(j, "api");
+	char *kind = get_str(j, "kind");
+	s->kind = API_PAGES;
+	for (int k = API_PAGES; kind && k <= API_WRAPPER; k++)
+		if (!strcmp(kind, api_kind_name(k)))
+			s->kind = k;
+	free(kind);
+	struct interval o = interval_from_json(json_object_get(j, "order"));
+	s->order = (struct order_range){ (int)o.lo, (int)o.hi, o.known };
+	if (json_object_get(j, "size"))
+		s->size = interval_from_json(json_object_get(j, "size"));
+	s->gfp = gfp_from_json(json_object_get(j, "gfp"));
+	s->gfp_fallback = json_object_get(j, "gfp_fallback_attempts") ?
+		gfp_from_json(json_object_get(j, "gfp_fallback_attempts")) : s->gfp;
+	char *fb = get_str(j, "fallback");
+	int fbk = fb ? fallback_lookup(fb) : -1;
+	s->fallback = fbk < 0 ? FB_UNKNOWN : (enum fallback_kind)fbk;
+	free(fb);
+	s->gfp_expr = get_str(j, "gfp_expr");
+	s->order_expr = get_str(j, "order_expr");
+	size_t i;
+	json_t *e;
+	json_array_foreach(json_object_get(j, "evidence"), i, e) {
+		const char *f = json_string_value(json_object_get(e, "file"));
+		const char *n = json_string_value(json_object_get(e, "note"));
+		site_add_evidence(s, f ? f : "", (int)get_int(e, "line", 0), n ? n : "");
+	}
+	return 0;
+}
+
+json_t *finding_to_json(const struct finding *f)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "rule", json_string(f->rule));
+	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
+	site_fields_to_json(o, &f->site);
+	json_object_set_new(o, "message", json_string(f->message ? f->message : ""));
+	json_object_set_new(o, "source", json_string(f->source ? f->source : "clang"));
+	json_object_set_new(o, "fingerprint", str_or_null(f->fingerprint));
+	json_t *fx = json_array();
+	for (size_t i = 0; i < f->nfixes; i++)
+		json_array_append_new(fx, json_pack("{s:s,s:s,s:s}", "kind", f->fixes[i].kind,
+						    "reason", f->fixes[i].reason, "diff", f->fixes[i].diff));
+	json_object_set_new(o, "fixes", fx);
+	return o;
+}
+
+int finding_from_json(const json_t *j, struct finding *f)
+{
+	finding_init(f);
+	if (!json_is_object(j) || !json_is_string(json_object_get(j, "rule")))
+		return err_set(GA_EINVAL, "finding has no rule");
+	int rc = site_from_json(j, &f->site);
+	if (rc)
+		return rc;
+	f->rule = get_str(j, "rule");
+	char *sev = get_str(j, "severity");
+	int sv = sev ? severity_lookup(sev) : -1;
+	f->severity = sv < 0 ? SEV_WARNING : (enum severity)sv;
+	free(sev);
+	f->message = get_str(j, "message");
+	f->source = get_str(j, "source");
+	f->fingerprint = get_str(j, "fingerprint");
+	if (!f->fingerprint)
+		f->fingerprint = finding_fingerprint(f->rule, &f->site);
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(j, "fixes"), i, x) {
+		const char *k = json_string_value(json_object_get(x, "kind"));
+		const char *r = json_string_value(json_object_get(x, "reason"));
+		const char *d = json_string_value(json_object_get(x, "diff"));
+		if (k)
+			finding_add_fix(f, k, r, d);
+	}
+	return 0;
+}
+
+static const char *const status_names[] = { "analyzed", "skipped", "failed" };
+
+json_t *file_result_to_json(const struct file_result *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "file", json_string(r->file));
+	json_object_set_new(o, "status", json_string(status_names[r->status]));
+	json_object_set_new(o, "reason", str_or_null(r->reason));
+	json_object_set_new(o, "parse_errors", json_integer(r->parse_errors));
+	json_t *s = json_array(), *f = json_array();
+	for (size_t i = 0; i < r->nsites; i++)
+		json_array_append_new(s, site_to_json(&r->sites[i]));
+	for (size_t i = 0; i < r->nfindings; i++)
+		json_array_append_new(f, finding_to_json(&r->findings[i]));
+	json_object_set_new(o, "sites", s);
+	json_object_set_new(o, "findings", f);
+	return o;
+}
+
+int file_result_from_json(const json_t *j, struct file_result **out)
+{
+	*out = NULL;
+	if (!json_is_object(j))
+		return err_set(GA_EINVAL, "file result is not a JSON object");
+	struct file_result *r = xcalloc(1, sizeof(*r));
+	file_result_init(r, json_string_value(json_object_get(j, "file")));
+	const char *st = json_string_value(json_object_get(j, "status"));
+	for (int i = 0; st && i < 3; i++)
+		if (!strcmp(st, status_names[i]))
+			r->status = i;
+	r->reason = get_str(j, "reason");
+	r->parse_errors = (int)get_int(j, "parse_errors", 0);
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(j, "sites"), i, v) {
+		int rc = site_from_json(v, file_result_add_site(r));
+		if (rc) {
+			file_result_free(r);
+			return rc;
+		}
+	}
+	json_array_foreach(json_object_get(j, "findings"), i, v) {
+		int rc = finding_from_json(v, file_result_add_finding(r));
+		if (rc) {
+			file_result_free(r);
+			return rc;
+		}
+	}
+	*out = r;
+	return 0;
+}

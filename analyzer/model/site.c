@@ -1,0 +1,176 @@
+#include <stdlib.h>
+#include <string.h>
+#include "gfpaudit/site.h"
+#include "gfpaudit/finding.h"
+#include "gfpaudit/strbuf.h"
+
+static const char *const fb_names[] = {
+	[FB_NONE] = "none", [FB_ORDER_LOOP] = "order-loop", [FB_LOWER_ORDER] = "lower-order",
+	[FB_VMALLOC] = "vmalloc", [FB_KVMALLOC] = "kvmalloc", [FB_UNKNOWN] = "unknown",
+};
+
+const char *fallback_name(enum fallback_kind k)
+{
+	return (unsigned)k < sizeof(fb_names) / sizeof(fb_names[0]) ? fb_names[k] : "unknown";
+}
+
+int fallback_lookup(const char *name)
+{
+	for (size_t i = 0; i < sizeof(fb_names) / sizeof(fb_names[0]); i++)
+		if (!strcmp(fb_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+static const char *const kind_names[] = {
+	[API_PAGES] = "pages", [API_EXACT] = "exact", [API_SLAB] = "slab",
+	[API_KV] = "kv", [API_VMALLOC] = "vmalloc", [API_WRAPPER] = "wrapper",
+};
+
+const char *api_kind_name(enum api_kind k)
+{
+	return (unsigned)k < sizeof(kind_names) / sizeof(kind_names[0]) ? kind_names[k] : "pages";
+}
+
+void site_init(struct site *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->gfp = s->gfp_fallback = gfp_unknown();
+	s->size = iv_unknown();
+	s->fallback = FB_NONE;
+}
+
+void site_release(struct site *s)
+{
+	free(s->file);
+	free(s->function);
+	free(s->api);
+	free(s->gfp_expr);
+	free(s->order_expr);
+	free(s->result_lvalue);
+	for (size_t i = 0; i < s->nev; i++) {
+		free(s->ev[i].file);
+		free(s->ev[i].note);
+	}
+	free(s->ev);
+	site_init(s);
+}
+
+static char *dup_or_null(const char *s) { return s ? xstrdup(s) : NULL; }
+
+void site_copy(struct site *d, const struct site *s)
+{
+	*d = *s;
+	d->file = dup_or_null(s->file);
+	d->function = dup_or_null(s->function);
+	d->api = dup_or_null(s->api);
+	d->gfp_expr = dup_or_null(s->gfp_expr);
+	d->order_expr = dup_or_null(s->order_expr);
+	d->result_lvalue = dup_or_null(s->result_lvalue);
+	d->ev = NULL;
+	d->nev = d->ev_alloc = 0;
+	for (size_t i = 0; i < s->nev; i++)
+		site_add_evidence(d, s->ev[i].file, s->ev[i].line, s->ev[i].note);
+}
+
+void site_add_evidence(struct site *s, const char *file, int line, const char *note)
+{
+	for (size_t i = 0; i < s->nev; i++)
+		if (s->ev[i].line == line && !strcmp(s->ev[i].note, note) &&
+		    !strcmp(s->ev[i].file, file ? file : ""))
+			return;
+	ALLOC_GROW(s->ev, s->nev + 1, s->ev_alloc);
+	s->ev[s->nev].file = xstrdup(file ? file : "");
+	s->ev[s->nev].line = line;
+	s->ev[s->nev].note = xstrdup(note);
+	s->nev++;
+}
+
+bool site_can_be_costly(const struct site *s, int costly_order)
+{
+	return s->order.known && s->order.hi > costly_order;
+}
+
+/* ---- findings ---- */
+
+static const char *const sev_names[] = { "note", "warning", "error" };
+
+const char *severity_name(enum severity s)
+{
+	return (unsigned)s < 3 ? sev_names[s] : "warning";
+}
+
+int severity_lookup(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(sev_names[i], name))
+			return i;
+	return -1;
+}
+
+void finding_init(struct finding *f)
+{
+	memset(f, 0, sizeof(*f));
+	site_init(&f->site);
+}
+
+void finding_release(struct finding *f)
+{
+	free(f->rule);
+	free(f->message);
+	free(f->source);
+	free(f->fingerprint);
+	site_release(&f->site);
+	for (size_t i = 0; i < f->nfixes; i++) {
+		free(f->fixes[i].kind);
+		free(f->fixes[i].reason);
+		free(f->fixes[i].diff);
+	}
+	free(f->fixes);
+	finding_init(f);
+}
+
+void finding_copy(struct finding *d, const struct finding *s)
+{
+	finding_init(d);
+	d->rule = dup_or_null(s->rule);
+	d->severity = s->severity;
+	d->message = dup_or_null(s->message);
+	d->source = dup_or_null(s->source);
+	d->fingerprint = dup_or_null(s->fingerprint);
+	site_copy(&d->site, &s->site);
+	for (size_t i = 0; i < s->nfixes; i++)
+		finding_add_fix(d, s->fixes[i].kind, s->fixes[i].reason, s->fixes[i].diff);
+}
+
+void finding_add_fix(struct finding *f, const char *kind, const char *reason, const char *diff)
+{
+	ALLOC_GROW(f->fixes, f->nfixes + 1, f->fixes_alloc);
+	f->fixes[f->nfixes].kind = xstrdup(kind);
+	f->fixes[f->nfixes].reason = xstrdup(reason ? reason : "");
+	f->fixes[f->nfixes].diff = xstrdup(diff ? diff : "");
+	f->nfixes++;
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	for (; s && *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	h ^= 0xff; /* field separator */
+	h *= 0x100000001b3ULL;
+	return h;
+}
+
+char *finding_fingerprint(const char *rule, const struct site *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	h = fnv(h, rule);
+	h = fnv(h, s->file);
+	h = fnv(h, s->function);
+	h = fnv(h, s->api);
+	h = fnv(h, s->gfp_expr);
+	h = fnv(h, s->order_expr);
+	return xasprintf("%016llx", (unsigned long long)h);
+}

@@ -1,0 +1,133 @@
+/* The run's results and the text and JSON printers. */
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "gfpaudit/report.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+void report_init(struct report *r) { memset(r, 0, sizeof(*r)); }
+
+void report_release(struct report *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		file_result_free(r->files[i]);
+	free(r->files);
+	memset(r, 0, sizeof(*r));
+}
+
+void report_add(struct report *r, struct file_result *fr)
+{
+	ALLOC_GROW(r->files, r->n + 1, r->alloc);
+	r->files[r->n++] = fr;
+}
+
+void report_counts(const struct report *r, size_t *a, size_t *s, size_t *f)
+{
+	*a = *s = *f = 0;
+	for (size_t i = 0; i < r->n; i++)
+		switch (r->files[i]->status) {
+		case FILE_ANALYZED: (*a)++; break;
+		case FILE_SKIPPED: (*s)++; break;
+		case FILE_FAILED: (*f)++; break;
+		}
+}
+
+size_t report_findings_at_least(const struct report *r, enum severity min)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < r->files[i]->nfindings; k++)
+			if (r->files[i]->findings[k].severity >= min)
+				n++;
+	return n;
+}
+
+static void flags(struct strbuf *sb, uint64_t set)
+{
+	int n = 0;
+	for (int i = 0; i < GFPF__COUNT; i++)
+		if (set & ((uint64_t)1 << i))
+			strbuf_addf(sb, "%s%s", n++ ? "|" : "", gfp_flag_name(i) + 6);
+	if (!n)
+		strbuf_adds(sb, "-");
+}
+
+char *site_format_line(const struct site *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s:%d:%d: site: '%s' in '%s' ", s->file, s->line, s->col, s->api,
+		    s->function ? s->function : "?");
+	if (s->order.known)
+		strbuf_addf(&sb, "order %d..%d", s->order.lo, s->order.hi);
+	else
+		strbuf_adds(&sb, "order ?");
+	if ((s->kind == API_SLAB || s->kind == API_KV || s->kind == API_EXACT) && s->size.known)
+		strbuf_addf(&sb, " size %lld..%lld", (long long)s->size.lo, (long long)s->size.hi);
+	strbuf_adds(&sb, " must=");
+	flags(&sb, s->gfp.must);
+	strbuf_adds(&sb, " may=");
+	if (s->gfp.may == GFP_ALL_BITS)
+		strbuf_adds(&sb, "*");
+	else
+		flags(&sb, s->gfp.may & ~s->gfp.must);
+	if (s->gfp_fallback.must != s->gfp.must || s->gfp_fallback.may != s->gfp.may) {
+		strbuf_adds(&sb, " fallback-attempts-must=");
+		flags(&sb, s->gfp_fallback.must);
+	}
+	strbuf_addf(&sb, " fallback=%s", fallback_name(s->fallback));
+	return strbuf_detach(&sb);
+}
+
+void report_text(const struct report *r, FILE *out)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct file_result *fr = r->files[i];
+		if (r->with_sites)
+			for (size_t k = 0; k < fr->nsites; k++) {
+				char *l = site_format_line(&fr->sites[k]);
+				fprintf(out, "%s\n", l);
+				free(l);
+			}
+		for (size_t k = 0; k < fr->nfindings; k++) {
+			const struct finding *f = &fr->findings[k];
+			fprintf(out, "%s:%d:%d: %s: %s [%s]\n", f->site.file, f->site.line, f->site.col,
+				severity_name(f->severity), f->message, f->rule);
+		}
+	}
+}
+
+int report_json(const struct report *r, FILE *out)
+{
+	json_t *root = json_object(), *fa = json_array(), *sa = json_array();
+	size_t a, s, f;
+	json_object_set_new(root, "tool", json_string("gfpaudit"));
+	json_object_set_new(root, "version", json_string(GFPAUDIT_VERSION));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct file_result *fr = r->files[i];
+		for (size_t k = 0; k < fr->nfindings; k++)
+			json_array_append_new(fa, finding_to_json(&fr->findings[k]));
+		if (r->with_sites)
+			for (size_t k = 0; k < fr->nsites; k++)
+				json_array_append_new(sa, site_to_json(&fr->sites[k]));
+	}
+	json_object_set_new(root, "findings", fa);
+	if (r->with_sites)
+		json_object_set_new(root, "sites", sa);
+	else
+		json_decref(sa);
+	report_counts(r, &a, &s, &f);
+	json_object_set_new(root, "files", json_pack("{s:I,s:I,s:I}", "analyzed", (json_int_t)a,
+						     "skipped", (json_int_t)s, "failed", (json_int_t)f));
+	json_t *fail = json_array();
+	for (size_t i = 0; i < r->n; i++)
+		if (r->files[i]->status != FILE_ANALYZED)
+			json_array_append_new(fail, json_pack("{s:s,s:s,s:s}", "file", r->files[i]->file,
+				"status", r->files[i]->status == FILE_SKIPPED ? "skipped" : "failed",
+				"reason", r->files[i]->reason ? r->files[i]->reason : ""));
+	json_object_set_new(root, "problems", fail);
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return rc ? err_set(GA_EIO, "cannot write JSON") : 0;
+}

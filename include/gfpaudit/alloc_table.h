@@ -1,0 +1,39 @@
+/* The allocator table: which functions allocate, and where their gfp mask,
+ * order, size and count come from.  Data, not code: the built-in table is
+ * analyzer/data/allocators.tbl (compiled in); users add files of the same
+ * format with --allocators or $GFPAUDIT_ALLOCATORS. */
+#ifndef GFPAUDIT_ALLOC_TABLE_H
+#define GFPAUDIT_ALLOC_TABLE_H
+#include "gfpaudit/site.h"
+
+/* Where a role's value comes from. */
+struct arg_ref {
+	enum { ARG_NONE, ARG_PARAM, ARG_INDEX, ARG_CONST } how;
+	int index;    /* ARG_INDEX; also resolved ARG_PARAM */
+	char *text;   /* ARG_PARAM: parameter name; ARG_CONST: expression */
+};
+
+struct alloc_entry {
+	char *name;
+	enum api_kind kind;
+	struct arg_ref gfp, order, size, count;
+};
+
+struct alloc_table {
+	struct alloc_entry *e;
+	size_t n, alloc;
+};
+
+/* Load the built-in table. */
+int alloc_table_init(struct alloc_table *t);
+/* Add entries from text / a file (later entries override earlier ones). 
+ * GA_EINVAL with "FILE:LINE: ..." in err_last() on a bad line. */
+int alloc_table_parse(struct alloc_table *t, const char *text, const char *origin);
+int alloc_table_load_file(struct alloc_table *t, const char *path);
+void alloc_table_release(struct alloc_table *t);
+/* Look up a called function; a "_noprof" suffix is ignored. Lent or NULL. */
+const struct alloc_entry *alloc_table_find(const struct alloc_table *t, const char *fn);
+/* Add a wrapper found in the analyzed file (owned by the table). */
+struct alloc_entry *alloc_table_add(struct alloc_table *t, const char *name, enum api_kind kind);
+
+#endif

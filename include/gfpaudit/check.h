@@ -1,0 +1,52 @@
+/* Rules.  One rule a file under analyzer/checks/, listed once in
+ * analyzer/checks/list.h.  A rule subscribes to the events it needs (a site
+ * was modelled; a function body was modelled) instead of walking the AST. */
+#ifndef GFPAUDIT_CHECK_H
+#define GFPAUDIT_CHECK_H
+#include <stdarg.h>
+#include <stdint.h>
+#include "gfpaudit/finding.h"
+#include "gfpaudit/result.h"
+
+struct fn_model; /* model/fn.h: a modelled function body */
+
+/* What the checks may read about the tree the file belongs to. */
+struct tree_facts {
+	int costly_order;   /* PAGE_ALLOC_COSTLY_ORDER as evaluated (3) */
+	int max_order;      /* MAX_PAGE_ORDER / MAX_ORDER as evaluated */
+	int page_shift;
+};
+
+struct check_ctx {
+	struct file_result *out;
+	const struct tree_facts *facts;
+	const char *file;   /* reported path */
+};
+
+struct check {
+	const char *id;
+	enum severity severity;
+	const char *summary; /* one line, for --help, README, SARIF */
+	void (*on_site)(const struct check *c, const struct site *s, struct check_ctx *ctx);
+	void (*on_function)(const struct check *c, const struct fn_model *fn, struct check_ctx *ctx);
+};
+
+#define CHECK(name) extern const struct check check_##name;
+#include "../../analyzer/checks/list.h"
+#undef CHECK
+
+/* The registration list, in list.h order; NULL-terminated. */
+extern const struct check *const check_table[];
+size_t check_count(void);
+int check_lookup(const char *id); /* index or -1 */
+uint64_t check_default_mask(void);
+
+/* Record a finding for `s` with a formatted message (no trailing period). */
+struct finding *check_report(const struct check *c, const struct site *s,
+			     struct check_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Run every enabled rule over the file's sites (and functions). */
+void checks_run_sites(uint64_t enabled, struct check_ctx *ctx);
+
+#endif

@@ -1,0 +1,28 @@
+/* Option handling shared by the front ends (validated in one place). */
+#ifndef GFPAUDIT_CLI_H
+#define GFPAUDIT_CLI_H
+#include <stdint.h>
+#include <stdio.h>
+#include "gfpaudit/engine.h"
+
+/* Options every analyzing command accepts. */
+struct cli_common {
+	const char *tree, *compdb, *format;
+	const char *enable, *disable;
+	const char *allocators[16];
+	int nallocators;
+	int verbose, quiet;
+	const char *severity; /* threshold for exit 1 */
+};
+
+/* Apply --enable/--disable lists ("a,b") to the default mask. GA_EINVAL with
+ * a message naming the unknown rule. */
+int cli_rule_mask(const char *enable, const char *disable, uint64_t *out);
+/* Fill engine options from the common options (allocator files include
+ * $GFPAUDIT_ALLOCATORS). */
+int cli_engine_opts(struct cli_common *c, struct engine_opts *out);
+/* Print the rule list (id, severity, summary) for --help. */
+void cli_print_rules(FILE *f);
+int cli_default_jobs(void);
+
+#endif

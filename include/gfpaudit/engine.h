@@ -1,0 +1,48 @@
+/* The analysis engine: one file in, one file_result out.
+ *
+ * scan -> parse (frontend/) -> model (model/) -> checks (checks/) -> fixes.
+ * Front ends (cmd_*.c) only choose files and printers; they all call this.
+ */
+#ifndef GFPAUDIT_ENGINE_H
+#define GFPAUDIT_ENGINE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "gfpaudit/result.h"
+
+struct engine_opts {
+	const char *tree;       /* prepared kernel tree, or NULL: kmodel headers */
+	const char *compdb;     /* compile_commands.json, or NULL */
+	const char *kmodel_dir; /* model headers; NULL: the compiled-in default */
+	const char **allocator_files; /* extra allocator tables, NULL-terminated */
+	uint64_t rules;         /* enabled rules, bit = check index (check.h) */
+	bool fixes;             /* compute candidate fixes (when fix/ exists) */
+	int verbose;
+};
+
+/* An in-memory file that replaces the one on disk (staged blob, patched file). */
+struct unsaved_file {
+	const char *path; /* absolute, or relative to the tree */
+	const char *contents;
+	size_t len;
+};
+
+struct engine;
+
+/* 0, GA_ETREE (tree not prepared: err_last() says how to prepare it),
+ * GA_EINVAL (bad allocator table) or GA_ENOMEM. */
+int engine_new(const struct engine_opts *opts, struct engine **out);
+void engine_free(struct engine *e);
+
+/* Analyze `path`.  Returns 0 with *out filled for analyzed, skipped and failed
+ * files alike (see file_result.status/reason); a negative code only when the
+ * engine itself cannot go on. */
+int engine_analyze_file(struct engine *e, const char *path,
+			const struct unsaved_file *unsaved, size_t nunsaved,
+			struct file_result **out);
+
+/* The path as reported: relative to the tree root when under it. */
+char *engine_report_path(const struct engine *e, const char *path);
+const struct engine_opts *engine_opts(const struct engine *e);
+
+#endif

@@ -1,0 +1,28 @@
+/* Worker processes: analyze files in forked children, -j at a time, so a
+ * libclang crash or hang costs one file.  Results come back as JSON over a
+ * pipe (result.h) and are handed to the callback in input order. */
+#ifndef GFPAUDIT_POOL_H
+#define GFPAUDIT_POOL_H
+#include <stddef.h>
+#include "gfpaudit/engine.h"
+
+struct pool_opts {
+	int jobs;            /* worker processes at once (>= 1) */
+	int timeout_sec;     /* per file; 0 = none */
+	int quiet;           /* no progress line */
+	/* Called in the parent for each finished file, in input order. Takes
+	 * ownership of r. */
+	void (*done)(void *data, size_t index, struct file_result *r);
+	void *data;
+	/* Optional: before forking, may answer a file from elsewhere (cache).
+	 * Return a result to use it, NULL to analyze. */
+	struct file_result *(*lookup)(void *data, size_t index, const char *path);
+	/* Optional: called in the parent with a freshly analyzed result (cache store). */
+	void (*store)(void *data, size_t index, const char *path, const struct file_result *r);
+};
+
+/* Analyze paths[0..n) with the engine. Returns 0 or a negative code when
+ * the pool itself failed (cannot fork/pipe). */
+int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_opts *o);
+
+#endif

@@ -1,0 +1,37 @@
+/* The result of analyzing one file: the unit that workers send back, the
+ * cache stores and `merge` joins.  JSON is its wire form (DESIGN.md). */
+#ifndef GFPAUDIT_RESULT_H
+#define GFPAUDIT_RESULT_H
+#include <stddef.h>
+#include "gfpaudit/finding.h"
+
+enum file_status { FILE_ANALYZED, FILE_SKIPPED, FILE_FAILED };
+
+struct file_result {
+	char *file;             /* as reported */
+	enum file_status status;
+	char *reason;           /* why skipped/failed; parse diagnostics summary */
+	int parse_errors;       /* error diagnostics in the TU (analysis went on) */
+	struct site *sites;
+	size_t nsites, sites_alloc;
+	struct finding *findings;
+	size_t nfindings, findings_alloc;
+};
+
+void file_result_init(struct file_result *r, const char *file);
+void file_result_release(struct file_result *r);
+void file_result_free(struct file_result *r);
+struct site *file_result_add_site(struct file_result *r);
+struct finding *file_result_add_finding(struct file_result *r);
+
+/* JSON (jansson) forms.  *_to_json returns a new reference; *_from_json fills
+ * `out` (initialised by the callee) and returns 0 or GA_EINVAL. */
+struct json_t;
+struct json_t *site_to_json(const struct site *s);
+int site_from_json(const struct json_t *j, struct site *out);
+struct json_t *finding_to_json(const struct finding *f);
+int finding_from_json(const struct json_t *j, struct finding *out);
+struct json_t *file_result_to_json(const struct file_result *r);
+int file_result_from_json(const struct json_t *j, struct file_result **out);
+
+#endif

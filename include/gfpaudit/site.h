@@ -1,0 +1,80 @@
+/* An allocation site: one call, as the user wrote it, with what was proved.
+ *
+ * Sites are plain data (strings owned by the site) so they can cross process
+ * boundaries as JSON (see result.h) and be stored in the cache.
+ */
+#ifndef GFPAUDIT_SITE_H
+#define GFPAUDIT_SITE_H
+#include <stddef.h>
+#include "gfpaudit/gfp.h"
+#include "gfpaudit/order.h"
+
+enum fallback_kind {
+	FB_NONE,        /* nothing catches a failure but an error return */
+	FB_ORDER_LOOP,  /* an enclosing loop lowers the order and retries */
+	FB_LOWER_ORDER, /* an explicit retry at a lower order after a NULL check */
+	FB_VMALLOC,     /* a vmalloc-family retry after a NULL check */
+	FB_KVMALLOC,    /* the API falls back itself (kvmalloc family) */
+	FB_UNKNOWN,     /* the result leaves the function unchecked */
+};
+const char *fallback_name(enum fallback_kind k);
+int fallback_lookup(const char *name); /* -1 if unknown */
+
+/* What kind of allocator the API is (from the allocator table). */
+enum api_kind {
+	API_PAGES,   /* page allocator: order argument */
+	API_EXACT,   /* page allocator sized in bytes (alloc_pages_exact) */
+	API_SLAB,    /* kmalloc family: page allocator above KMALLOC_MAX_CACHE_SIZE */
+	API_KV,      /* kvmalloc family: NORETRY|NOWARN kmalloc, then vmalloc */
+	API_VMALLOC, /* vmalloc family: never a high-order site */
+	API_WRAPPER, /* a function of the analyzed file that forwards gfp/order */
+};
+const char *api_kind_name(enum api_kind k);
+
+struct evidence {
+	char *file;   /* relative path as reported */
+	int line;
+	char *note;   /* "order: order = min(...)" */
+};
+
+struct site {
+	char *file;       /* as reported (relative to the tree root with --tree) */
+	int line, col;
+	char *function;   /* enclosing function */
+	char *api;        /* as written: alloc_pages, not alloc_pages_noprof */
+	enum api_kind kind;
+
+	struct gfp_bits gfp;       /* join over every path to the call */
+	/* The mask of the attempts that have a fallback after them (in an order
+	 * loop: the attempts above the loop's floor).  Equal to gfp when every
+	 * attempt has the same fallback. */
+	struct gfp_bits gfp_fallback;
+	struct order_range order;  /* requested order (for slab: page-allocator order) */
+	struct interval size;      /* bytes, for API_SLAB/API_KV/API_EXACT */
+	enum fallback_kind fallback;
+
+	char *gfp_expr;   /* normalized source text of the mask argument */
+	char *order_expr; /* normalized source text of the order/size argument */
+
+	struct evidence *ev;
+	size_t nev, ev_alloc;
+
+	/* Where the call and its arguments are spelled in the analyzed file:
+	 * byte offsets [begin, end) into the file as written, 0/0 when the
+	 * spelling is not in the file (inside a macro body).  Fix generation
+	 * edits these; they are not part of the JSON form. */
+	unsigned call_begin, call_end;
+	unsigned gfp_begin, gfp_end;
+	unsigned order_begin, order_end;
+	char *result_lvalue; /* normalized text the result is stored to, or NULL */
+};
+
+void site_init(struct site *s);
+void site_release(struct site *s);
+void site_copy(struct site *dst, const struct site *src);
+void site_add_evidence(struct site *s, const char *file, int line, const char *note);
+/* Page-allocator orders of the tree the site came from. */
+#define PAGE_ALLOC_COSTLY_ORDER_DEFAULT 3
+bool site_can_be_costly(const struct site *s, int costly_order);
+
+#endif
