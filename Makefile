@@ -24,9 +24,14 @@ LDLIBS += -L$(LLVM_LIB) -Wl,-rpath,$(LLVM_LIB) -lclang $(PKG_LIBS) -lpthread
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 SRCS := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
+CXX_SRCS := $(sort $(wildcard analyzer/*/*.cc))
 LIB_SRCS := $(filter-out analyzer/main.c,$(SRCS))
-OBJS := $(SRCS:%.c=$(BUILD)/%.o)
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(CXX_SRCS:%.cc=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(CXX_SRCS:%.cc=$(BUILD)/%.o)
+CXX ?= c++
+# the C++ shim (frontend/opcode.cc) reads clang's AST headers only
+CXXFLAGS_SHIM := $(OPT) -g -std=c++17 -fno-rtti -fno-exceptions -Wall -Wextra -Werror \
+	-Wno-unused-parameter -DLLVM_DISABLE_ABI_BREAKING_CHECKS_ENFORCING=1 -I$(LLVM_INC) -MMD -MP
 DATA := analyzer/data/allocators.tbl
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
@@ -53,6 +58,10 @@ $(BUILD)/analyzer/model/alloc_table.o: $(BUILD)/data/allocators.inc
 $(BUILD)/data/allocators.inc: $(DATA)
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+
+$(BUILD)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_SHIM) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,29 +1,166 @@
-/* PLACEHOLDER while the front end lands: every file is skipped. */
+/* The engine: parse one file, model its sites, run the rules. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "gfpaudit/engine.h"
+#include "gfpaudit/frontend.h"
+#include "gfpaudit/sites.h"
+#include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
-struct engine { struct engine_opts o; };
+struct engine {
+	struct engine_opts o;
+	struct alloc_table table;  /* built-in + user files */
+	char **probes;             /* ARG_CONST gfp expressions, evaluated per TU */
+	size_t nprobes;
+	json_t *compdb;
+	char *compdb_dir;
+	char *tree_real;
+};
+
+const struct engine_opts *engine_opts(const struct engine *e) { return &e->o; }
+
+static void collect_probes(struct engine *e)
+{
+	for (size_t i = 0; i < e->table.n; i++) {
+		struct alloc_entry *a = &e->table.e[i];
+		if (a->gfp.how != ARG_CONST)
+			continue;
+		a->probe = (int)e->nprobes;
+		e->probes = xrealloc(e->probes, (e->nprobes + 1) * sizeof(*e->probes));
+		e->probes[e->nprobes++] = xstrdup(a->gfp.text);
+	}
+}
 
 int engine_new(const struct engine_opts *opts, struct engine **out)
 {
 	struct engine *e = xcalloc(1, sizeof(*e));
+	int rc;
 	e->o = *opts;
+	if (!e->o.kmodel_dir)
+		e->o.kmodel_dir = GFPAUDIT_KMODEL_DIR;
+	if ((rc = alloc_table_init(&e->table)))
+		goto fail;
+	for (const char **f = opts->allocator_files; f && *f; f++)
+		if ((rc = alloc_table_load_file(&e->table, *f)))
+			goto fail;
+	collect_probes(e);
+	if (opts->tree) {
+		if ((rc = flags_check_tree(opts->tree)))
+			goto fail;
+		char real[PATH_MAX];
+		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
+	}
+	if (opts->compdb) {
+		json_error_t jerr;
+		e->compdb = json_load_file(opts->compdb, 0, &jerr);
+		if (!e->compdb || !json_is_array(e->compdb)) {
+			rc = err_set(GA_EINVAL, "cannot read compile_commands.json '%s': %s", opts->compdb,
+				     e->compdb ? "not an array" : jerr.text);
+			goto fail;
+		}
+	}
 	*out = e;
 	return 0;
+fail:
+	engine_free(e);
+	*out = NULL;
+	return rc;
 }
-void engine_free(struct engine *e) { free(e); }
-const struct engine_opts *engine_opts(const struct engine *e) { return &e->o; }
-char *engine_report_path(const struct engine *e, const char *path) { (void)e; return xstrdup(path); }
-int engine_analyze_file(struct engine *e, const char *path, const struct unsaved_file *u, size_t nu,
+
+void engine_free(struct engine *e)
+{
+	if (!e)
+		return;
+	alloc_table_release(&e->table);
+	for (size_t i = 0; i < e->nprobes; i++)
+		free(e->probes[i]);
+	free(e->probes);
+	json_decref(e->compdb);
+	free(e->compdb_dir);
+	free(e->tree_real);
+	free(e);
+}
+
+char *engine_report_path(const struct engine *e, const char *path)
+{
+	if (e->tree_real) {
+		char real[PATH_MAX];
+		const char *p = realpath(path, real) ? real : path;
+		size_t n = strlen(e->tree_real);
+		if (!strncmp(p, e->tree_real, n) && p[n] == '/')
+			return xstrdup(p + n + 1);
+	}
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return xstrdup(path);
+}
+
+/* A copy of the table per file: wrappers found in one file do not leak. */
+static void table_copy(struct alloc_table *dst, const struct alloc_table *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (size_t i = 0; i < src->n; i++) {
+		const struct alloc_entry *s = &src->e[i];
+		struct alloc_entry *d = alloc_table_add(dst, s->name, s->kind);
+		char *name = d->name;
+		*d = *s;
+		d->name = name;
+		const struct arg_ref *from[4] = { &s->gfp, &s->order, &s->size, &s->count };
+		struct arg_ref *to[4] = { &d->gfp, &d->order, &d->size, &d->count };
+		for (int k = 0; k < 4; k++)
+			to[k]->text = from[k]->text ? xstrdup(from[k]->text) : NULL;
+	}
+}
+
+int engine_analyze_file(struct engine *e, const char *path,
+			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out)
 {
-	(void)e; (void)u; (void)nu;
-	*out = xcalloc(1, sizeof(**out));
-	file_result_init(*out, path);
-	(*out)->status = FILE_SKIPPED;
-	(*out)->reason = xstrdup("engine not built yet");
+	struct file_result *r = xcalloc(1, sizeof(*r));
+	char *rep = engine_report_path(e, path);
+	file_result_init(r, rep);
+	*out = r;
+	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir,
+				.compdb = e->compdb };
+	struct tu t;
+	int rc = tu_parse(&t, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);
+	if (rc) {
+		r->status = rc == GA_EINVAL ? FILE_SKIPPED : FILE_FAILED;
+		r->reason = xstrdup(err_last());
+		tu_release(&t);
+		free(rep);
+		return 0;
+	}
+	r->parse_errors = t.errors;
+	struct alloc_table table;
+	table_copy(&table, &e->table);
+	struct sites_opts so = { .report_path = rep, .table = &table };
+	sites_find(&t, &so, r);
+	alloc_table_release(&table);
+	if (t.errors) {
+		r->reason = xasprintf("%d parse error%s (analyzed as far as the parse allows); first: %s",
+				      t.errors, t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
+	}
+	/* a file with errors and not one function body is not C we understood */
+	if (t.errors && !r->nsites) {
+		bool any_fn = false;
+		CXCursor tuc = clang_getTranslationUnitCursor(t.tu);
+		(void)tuc;
+		any_fn = strstr(t.main_text, "{") != NULL && strstr(t.main_text, "(") != NULL;
+		if (!any_fn) {
+			r->status = FILE_FAILED;
+			free(r->reason);
+			r->reason = xasprintf("does not parse as C (%d errors); first: %s", t.errors,
+					      t.first_error ? t.first_error : "?");
+		}
+	}
+	struct check_ctx cc = { .out = r, .facts = &t.facts, .file = rep };
+	if (r->status == FILE_ANALYZED)
+		checks_run_sites(e->o.rules ? e->o.rules : check_default_mask(), &cc);
+	tu_release(&t);
+	free(rep);
 	return 0;
 }

@@ -85,6 +85,8 @@ struct alloc_entry *alloc_table_add(struct alloc_table *t, const char *name, enu
 			memset(&t->e[i], 0, sizeof(t->e[i]));
 			t->e[i].name = xstrdup(name);
 			t->e[i].kind = kind;
+			t->e[i].fallback = -1;
+			t->e[i].probe = -1;
 			return &t->e[i];
 		}
 	ALLOC_GROW(t->e, t->n + 1, t->alloc);
@@ -92,6 +94,8 @@ struct alloc_entry *alloc_table_add(struct alloc_table *t, const char *name, enu
 	memset(e, 0, sizeof(*e));
 	e->name = xstrdup(name);
 	e->kind = kind;
+	e->fallback = -1;
+	e->probe = -1;
 	return e;
 }
 

@@ -159,3 +159,13 @@ struct interval iv_type_bound(struct interval a, int bits, bool is_signed)
 		r = (struct interval){ lo, hi, false };
 	return r;
 }
+
+struct interval iv_norm(struct interval a)
+{
+	if (a.lo < IV_MIN)
+		a.lo = IV_MIN;
+	if (a.hi > IV_MAX)
+		a.hi = IV_MAX;
+	a.known = a.lo > IV_MIN && a.hi < IV_MAX;
+	return a;
+}

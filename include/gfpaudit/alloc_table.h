@@ -17,6 +17,15 @@ struct alloc_entry {
 	char *name;
 	enum api_kind kind;
 	struct arg_ref gfp, order, size, count;
+	/* Wrappers found in the analyzed file: how the wrapper changes the mask
+	 * it is given (value = (arg & ~gfp_clr) | gfp_set), or the mask it
+	 * always uses when gfp.how == ARG_NONE and gfp_fixed; and a fallback the
+	 * wrapper has inside (-1: none, the caller's own fallback decides). */
+	bool wrapper, gfp_fixed;
+	struct gfp_bits gfp_bits;
+	uint64_t gfp_set_must, gfp_set_may, gfp_clr;
+	int fallback;
+	int probe; /* ARG_CONST gfp: index of the TU probe evaluating it */
 };
 
 struct alloc_table {

@@ -38,6 +38,8 @@ struct interval iv_get_order(struct interval size, int page_shift);
 struct interval iv_ilog2(struct interval v);
 struct interval iv_log2_ceil(struct interval v);
 bool iv_is_const(struct interval a);
+/* Saturate to [IV_MIN, IV_MAX] and set `known` to "both bounds finite". */
+struct interval iv_norm(struct interval a);
 /* Clamp to the bounds of an integer type of `bits` width and signedness. */
 struct interval iv_type_bound(struct interval a, int bits, bool is_signed);
 int64_t get_order_of(int64_t size, int page_shift);

@@ -1,0 +1,1150 @@
+/* The abstract interpreter (see eval.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "gfpaudit/eval.h"
+#include "gfpaudit/strbuf.h"
+
+#define SUMMARY_MAX_NODES 600
+#define SUMMARY_MAX_DEPTH 4
+#define LOOP_ITERS 4
+
+/* ---- values ---- */
+
+static struct interval iv_top(void) { return iv_norm((struct interval){ IV_MIN, IV_MAX, false }); }
+
+struct aval aval_unknown(void)
+{
+	struct aval a;
+	memset(&a, 0, sizeof(a));
+	a.iv = iv_top();
+	a.g = gfp_unknown();
+	a.param = -1;
+	a.cf.var = -1;
+	return a;
+}
+
+static struct aval aval_const(const struct tu *t, long long v)
+{
+	struct aval a = aval_unknown();
+	a.iv = iv_norm(iv_const(v));
+	a.g = gfp_const(aval_canon(t, v));
+	return a;
+}
+
+uint64_t aval_canon(const struct tu *t, long long v)
+{
+	return gfp_table_to_canon(&t->gfp, (uint64_t)v);
+}
+
+static void ev_add(struct aval *a, unsigned line)
+{
+	if (!line)
+		return;
+	for (int i = 0; i < a->nev; i++)
+		if (a->evl[i] == line)
+			return;
+	if (a->nev < EV_MAX)
+		a->evl[a->nev++] = line;
+	else {
+		memmove(a->evl, a->evl + 1, (EV_MAX - 1) * sizeof(a->evl[0]));
+		a->evl[EV_MAX - 1] = line;
+	}
+}
+
+static void ev_merge(struct aval *a, const struct aval *b)
+{
+	for (int i = 0; i < b->nev; i++)
+		ev_add(a, b->evl[i]);
+}
+
+static bool fact_eq(const struct fact *a, const struct fact *b)
+{
+	if (a->var != b->var || a->var < 0)
+		return false;
+	if (a->k_text && b->k_text)
+		return !strcmp(a->k_text, b->k_text);
+	return iv_is_const(a->k) && iv_is_const(b->k) && a->k.lo == b->k.lo;
+}
+
+struct aval aval_join(struct aval a, struct aval b)
+{
+	struct aval r = aval_unknown();
+	r.iv = iv_norm(iv_join(a.iv, b.iv));
+	r.g = gfp_join(a.g, b.g);
+	if (a.param >= 0 && a.param == b.param) {
+		r.param = a.param;
+		r.pset_must = a.pset_must & b.pset_must;
+		r.pset_may = a.pset_may | b.pset_may;
+		r.pclr = a.pclr & b.pclr;
+	}
+	if (a.cf.var >= 0 && b.cf.var >= 0 && fact_eq(&a.cf, &b.cf)) {
+		r.cf = a.cf;
+		r.cf_set = a.cf_set & b.cf_set;
+		r.cf_clr = a.cf_clr & b.cf_clr;
+	} else if (a.cf.var >= 0 && b.cf.var < 0) {
+		r.cf = a.cf, r.cf_set = a.cf_set, r.cf_clr = a.cf_clr;
+	} else if (b.cf.var >= 0 && a.cf.var < 0) {
+		r.cf = b.cf, r.cf_set = b.cf_set, r.cf_clr = b.cf_clr;
+	}
+	ev_merge(&r, &a);
+	ev_merge(&r, &b);
+	return r;
+}
+
+static bool aval_same(const struct aval *a, const struct aval *b)
+{
+	return a->iv.lo == b->iv.lo && a->iv.hi == b->iv.hi && a->g.must == b->g.must &&
+	       a->g.may == b->g.may && a->param == b->param && a->pset_must == b->pset_must &&
+	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->cf.var == b->cf.var &&
+	       a->cf_set == b->cf_set && a->cf_clr == b->cf_clr;
+}
+
+struct order_range aval_order(const struct aval *a, int max_order)
+{
+	struct order_range r = { 0, 0, false };
+	if (!a->iv.known || a->iv.hi > 64 || a->iv.lo < -64)
+		return r;
+	int64_t lo = a->iv.lo < 0 ? 0 : a->iv.lo, hi = a->iv.hi < 0 ? 0 : a->iv.hi;
+	if (lo <= max_order && hi > max_order)
+		hi = max_order; /* the allocator refuses orders above MAX_PAGE_ORDER */
+	r.lo = (int)lo;
+	r.hi = (int)hi;
+	r.known = true;
+	return r;
+}
+
+/* ---- states ---- */
+
+static struct state st_new(int n)
+{
+	struct state s = { xcalloc((size_t)(n ? n : 1), sizeof(struct aval)), n, false };
+	for (int i = 0; i < n; i++)
+		s.v[i] = aval_unknown();
+	return s;
+}
+
+static struct state st_copy(const struct state *s)
+{
+	struct state r = { xmalloc((size_t)(s->n ? s->n : 1) * sizeof(struct aval)), s->n, s->dead };
+	memcpy(r.v, s->v, (size_t)s->n * sizeof(struct aval));
+	return r;
+}
+
+static void st_free(struct state *s)
+{
+	free(s->v);
+	s->v = NULL;
+}
+
+/* a := a JOIN b; dead states are the identity */
+static void st_join_into(struct state *a, const struct state *b)
+{
+	if (b->dead)
+		return;
+	if (a->dead) {
+		memcpy(a->v, b->v, (size_t)a->n * sizeof(struct aval));
+		a->dead = false;
+		return;
+	}
+	for (int i = 0; i < a->n; i++)
+		a->v[i] = aval_join(a->v[i], b->v[i]);
+}
+
+static bool st_same(const struct state *a, const struct state *b)
+{
+	if (a->dead != b->dead)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		if (!aval_same(&a->v[i], &b->v[i]))
+			return false;
+	return true;
+}
+
+/* After loop iterations that keep moving a bound, give up on that bound
+ * (towards the type bound) so the fixpoint terminates. */
+static void st_widen(struct state *a, const struct state *prev, const struct fn_model *fn)
+{
+	if (a->dead || prev->dead)
+		return;
+	for (int i = 0; i < a->n; i++) {
+		struct interval *x = &a->v[i].iv;
+		const struct interval *p = &prev->v[i].iv;
+		const struct fn_var *v = &fn->vars[i];
+		if (x->lo < p->lo)
+			x->lo = (v->bits && !v->is_signed) ? 0 : IV_MIN;
+		if (x->hi > p->hi)
+			x->hi = (v->bits && v->bits <= 32) ? ((int64_t)1 << v->bits) - 1 : IV_MAX;
+		*x = iv_norm(*x);
+	}
+}
+
+/* ---- the interpreter ---- */
+
+struct loop_frame {
+	struct state brk, cont;
+	struct loop_frame *up;
+};
+
+struct summary_cache {
+	struct fn_model **fns;
+	size_t n, alloc;
+	CXCursor *keys;
+	size_t keys_alloc;
+};
+
+struct summary_cache *summary_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct summary_cache));
+}
+
+void summary_cache_free(struct summary_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		fn_free(c->fns[i]);
+	free(c->fns);
+	free(c->keys);
+	free(c);
+}
+
+static struct fn_model *summary_fn(struct eval_ctx *cx, CXCursor def)
+{
+	struct summary_cache *c = cx->cache;
+	for (size_t i = 0; i < c->n; i++)
+		if (clang_equalCursors(c->keys[i], def))
+			return c->fns[i];
+	struct fn_model *f = fn_build(cx->tu, def);
+	if (f && f->nnodes > SUMMARY_MAX_NODES) {
+		fn_free(f);
+		f = NULL;
+	}
+	ALLOC_GROW(c->fns, c->n + 1, c->alloc);
+	if (c->keys_alloc < c->alloc) {
+		c->keys = xrealloc(c->keys, c->alloc * sizeof(*c->keys));
+		c->keys_alloc = c->alloc;
+	}
+	c->fns[c->n] = f;
+	c->keys[c->n] = def;
+	c->n++;
+	return f;
+}
+
+static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st);
+static void exec(struct eval_ctx *cx, struct node *n, struct state *st);
+
+static struct aval type_bounded(struct node *n, struct aval a)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+	int bits = 0;
+	bool sgn = false;
+	switch (t.kind) {
+	case CXType_Bool: bits = 1; break;
+	case CXType_Char_U: case CXType_UChar: bits = 8; break;
+	case CXType_Char_S: case CXType_SChar: bits = 8; sgn = true; break;
+	case CXType_UShort: bits = 16; break;
+	case CXType_Short: bits = 16; sgn = true; break;
+	case CXType_UInt: bits = 32; break;
+	case CXType_Int: bits = 32; sgn = true; break;
+	case CXType_ULong: case CXType_ULongLong: bits = 64; break;
+	default: break;
+	}
+	if (!bits)
+		return a;
+	if (bits == 64) { /* unsigned: at least not negative */
+		if (!a.iv.known && a.iv.lo < 0)
+			a.iv.lo = 0;
+		a.iv = iv_norm(a.iv);
+		return a;
+	}
+	a.iv = iv_norm(iv_type_bound(a.iv, bits, sgn));
+	return a;
+}
+
+static int var_bits_bound(const struct fn_var *v, struct interval *iv)
+{
+	if (!v->bits)
+		return 0;
+	if (v->bits <= 32)
+		*iv = iv_type_bound(*iv, v->bits, v->is_signed);
+	else if (!v->is_signed && iv->lo < 0)
+		iv->lo = 0;
+	*iv = iv_norm(*iv);
+	return 1;
+}
+
+static void assign(struct eval_ctx *cx, struct state *st, int var, struct aval val, unsigned line)
+{
+	if (var < 0 || st->dead)
+		return;
+	var_bits_bound(&cx->fn->vars[var], &val.iv);
+	ev_add(&val, line);
+	st->v[var] = val;
+}
+
+/* Is `n` a plain reference to a local variable (through parens/casts)? */
+static int local_of(struct node *n)
+{
+	n = node_strip(n);
+	return n && n->kind == CXCursor_DeclRefExpr ? n->var : -1;
+}
+
+static bool const_leaf(struct node *n, long long *v)
+{
+	switch (n->kind) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_CharacterLiteral:
+	case CXCursor_UnaryExpr: /* sizeof, alignof: layout from libclang */
+		return tu_eval_int(n->cur, v);
+	case CXCursor_DeclRefExpr:
+		return n->var < 0 && tu_eval_int(n->cur, v);
+	default:
+		return false;
+	}
+}
+
+static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, struct aval b)
+{
+	struct aval r = aval_unknown();
+	ev_merge(&r, &a);
+	ev_merge(&r, &b);
+	if (!op)
+		return r;
+	if (!strcmp(op, "+")) r.iv = iv_add(a.iv, b.iv);
+	else if (!strcmp(op, "-")) r.iv = iv_sub(a.iv, b.iv);
+	else if (!strcmp(op, "*")) r.iv = iv_mul(a.iv, b.iv);
+	else if (!strcmp(op, "/")) r.iv = iv_div(a.iv, b.iv);
+	else if (!strcmp(op, "%")) r.iv = (b.iv.lo > 0 && a.iv.lo >= 0) ? iv_range(0, b.iv.hi - 1) : iv_top();
+	else if (!strcmp(op, "<<")) r.iv = iv_shl(a.iv, b.iv);
+	else if (!strcmp(op, ">>")) r.iv = iv_shr(a.iv, b.iv);
+	else if (!strcmp(op, "&")) {
+		r.iv = iv_and(a.iv, b.iv);
+		r.g = (struct gfp_bits){ a.g.must & b.g.must, a.g.may & b.g.may };
+		const struct aval *p = a.param >= 0 ? &a : (b.param >= 0 ? &b : NULL);
+		const struct aval *k = p == &a ? &b : &a;
+		if (p && k->param < 0 && k->g.must == k->g.may) {
+			r.param = p->param;
+			r.pclr = p->pclr | (~k->g.may & GFP_ALL_BITS);
+			r.pset_must = p->pset_must & k->g.may;
+			r.pset_may = p->pset_may & k->g.may;
+		}
+		if (p && p->cf.var >= 0) {
+			r.cf = p->cf;
+			r.cf_set = p->cf_set & k->g.may;
+			r.cf_clr = p->cf_clr | (~k->g.may & GFP_ALL_BITS);
+		}
+	} else if (!strcmp(op, "|")) {
+		r.iv = iv_or(a.iv, b.iv);
+		r.g = (struct gfp_bits){ a.g.must | b.g.must, a.g.may | b.g.may };
+		const struct aval *p = a.param >= 0 ? &a : (b.param >= 0 ? &b : NULL);
+		const struct aval *k = p == &a ? &b : &a;
+		if (p && k->param < 0) {
+			r.param = p->param;
+			r.pset_must = p->pset_must | k->g.must;
+			r.pset_may = p->pset_may | k->g.may;
+			r.pclr = p->pclr & ~k->g.may;
+		}
+		const struct aval *c = a.cf.var >= 0 ? &a : (b.cf.var >= 0 ? &b : NULL);
+		if (c) {
+			const struct aval *o = c == &a ? &b : &a;
+			r.cf = c->cf;
+			r.cf_set = c->cf_set;
+			r.cf_clr = c->cf_clr & ~o->g.may;
+		}
+	} else if (!strcmp(op, "^")) {
+		if (iv_is_const(a.iv) && iv_is_const(b.iv))
+			r.iv = iv_const(a.iv.lo ^ b.iv.lo);
+		r.g = (struct gfp_bits){ (a.g.must & ~b.g.may) | (b.g.must & ~a.g.may), a.g.may | b.g.may };
+	} else if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
+		   !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "&&") || !strcmp(op, "||")) {
+		r.iv = iv_range(0, 1);
+		if (iv_is_const(a.iv) && iv_is_const(b.iv)) {
+			int64_t x = a.iv.lo, y = b.iv.lo;
+			int v = !strcmp(op, "<") ? x < y : !strcmp(op, ">") ? x > y : !strcmp(op, "<=") ? x <= y :
+				!strcmp(op, ">=") ? x >= y : !strcmp(op, "==") ? x == y : !strcmp(op, "!=") ? x != y :
+				!strcmp(op, "&&") ? (x && y) : (x || y);
+			r.iv = iv_const(v);
+		}
+		r.g = gfp_const(0);
+		r.g.may = GFP_ALL_BITS;
+	} else if (!strcmp(op, ",")) {
+		return b;
+	} else {
+		return r;
+	}
+	r.iv = iv_norm(r.iv);
+	if (iv_is_const(r.iv) && a.param < 0 && b.param < 0 && strcmp(op, "&") && strcmp(op, "|"))
+		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
+	if (iv_is_const(r.iv) && (!strcmp(op, "&") || !strcmp(op, "|")) &&
+	    iv_is_const(a.iv) && iv_is_const(b.iv))
+		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
+	return r;
+}
+
+/* ---- refinement by conditions ---- */
+
+static struct interval refine_iv(struct interval v, const char *op, struct interval k, bool truth)
+{
+	/* normalize to truth */
+	static const struct { const char *op, *neg; } negs[] = {
+		{ ">", "<=" }, { ">=", "<" }, { "<", ">=" }, { "<=", ">" }, { "==", "!=" }, { "!=", "==" },
+	};
+	if (!truth)
+		for (size_t i = 0; i < sizeof(negs) / sizeof(negs[0]); i++)
+			if (!strcmp(op, negs[i].op)) {
+				op = negs[i].neg;
+				break;
+			}
+	struct interval r = v;
+	if (!strcmp(op, ">")) {
+		if (k.lo < IV_MAX && k.lo + 1 > r.lo) r.lo = k.lo + 1;
+	} else if (!strcmp(op, ">=")) {
+		if (k.lo > r.lo) r.lo = k.lo;
+	} else if (!strcmp(op, "<")) {
+		if (k.hi > IV_MIN && k.hi - 1 < r.hi) r.hi = k.hi - 1;
+	} else if (!strcmp(op, "<=")) {
+		if (k.hi < r.hi) r.hi = k.hi;
+	} else if (!strcmp(op, "==")) {
+		if (k.lo > r.lo) r.lo = k.lo;
+		if (k.hi < r.hi) r.hi = k.hi;
+	} else if (!strcmp(op, "!=")) {
+		if (iv_is_const(k)) {
+			if (r.lo == k.lo) r.lo++;
+			if (r.hi == k.lo) r.hi--;
+		}
+	}
+	return iv_norm(r);
+}
+
+static const char *mirror_op(const char *op)
+{
+	if (!strcmp(op, ">")) return "<";
+	if (!strcmp(op, "<")) return ">";
+	if (!strcmp(op, ">=")) return "<=";
+	if (!strcmp(op, "<=")) return ">=";
+	return op;
+}
+
+/* The var a comparison side names, with an offset: `order--` compares the
+ * old value, which is (current + 1) once the side effect is applied. */
+static int side_var(struct node *n, int64_t *offset)
+{
+	n = node_strip(n);
+	*offset = 0;
+	if (!n)
+		return -1;
+	if (n->kind == CXCursor_DeclRefExpr)
+		return n->var;
+	if (n->kind == CXCursor_UnaryOperator && n->op && n->postfix && n->nkids == 1) {
+		int v = local_of(n->kids[0]);
+		if (v >= 0 && !strcmp(n->op, "--"))
+			*offset = 1;
+		else if (v >= 0 && !strcmp(n->op, "++"))
+			*offset = -1;
+		return v;
+	}
+	return -1;
+}
+
+static bool is_call_named(struct node *n, const char *name)
+{
+	n = node_strip(n);
+	return n && n->kind == CXCursor_CallExpr && n->name && !strcmp(n->name, name);
+}
+
+static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool truth);
+
+static void refine_cmp(struct eval_ctx *cx, struct node *c, struct state *st, bool truth)
+{
+	struct node *l = c->kids[0], *r = c->kids[1];
+	int64_t lo_off, ro_off;
+	int lv = side_var(l, &lo_off), rv = side_var(r, &ro_off);
+	const char *op = c->op;
+	/* evaluate the other side in a scratch copy (no side effects twice) */
+	if (lv >= 0) {
+		struct state tmp = st_copy(st);
+		struct aval k = eval(cx, r, &tmp);
+		st_free(&tmp);
+		struct interval cur = st->v[lv].iv;
+		struct interval shifted = iv_norm(iv_add(cur, iv_const(lo_off)));
+		struct interval nr = refine_iv(shifted, op, k.iv, truth);
+		nr = iv_norm(iv_sub(nr, iv_const(lo_off)));
+		if (nr.lo > nr.hi && cur.known)
+			st->dead = true;
+		else if (nr.lo <= nr.hi)
+			st->v[lv].iv = nr;
+	}
+	if (rv >= 0) {
+		struct state tmp = st_copy(st);
+		struct aval k = eval(cx, l, &tmp);
+		st_free(&tmp);
+		struct interval cur = st->v[rv].iv;
+		struct interval shifted = iv_norm(iv_add(cur, iv_const(ro_off)));
+		struct interval nr = refine_iv(shifted, mirror_op(op), k.iv, truth);
+		nr = iv_norm(iv_sub(nr, iv_const(ro_off)));
+		if (nr.lo > nr.hi && cur.known)
+			st->dead = true;
+		else if (nr.lo <= nr.hi)
+			st->v[rv].iv = nr;
+	}
+}
+
+static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool truth)
+{
+	c = node_strip(c);
+	if (!c || st->dead)
+		return;
+	if (c->kind == CXCursor_UnaryOperator && c->op && !strcmp(c->op, "!") && c->nkids == 1) {
+		refine(cx, c->kids[0], st, !truth);
+		return;
+	}
+	if (c->kind == CXCursor_CallExpr && (is_call_named(c, "__builtin_expect") ||
+					     is_call_named(c, "likely") || is_call_named(c, "unlikely"))) {
+		if (node_nargs(c) >= 1)
+			refine(cx, node_arg(c, 0), st, truth);
+		return;
+	}
+	if (c->kind == CXCursor_BinaryOperator && c->op && c->nkids == 2) {
+		if (!strcmp(c->op, "&&")) {
+			if (truth) {
+				refine(cx, c->kids[0], st, true);
+				refine(cx, c->kids[1], st, true);
+			}
+			return;
+		}
+		if (!strcmp(c->op, "||")) {
+			if (!truth) {
+				refine(cx, c->kids[0], st, false);
+				refine(cx, c->kids[1], st, false);
+			}
+			return;
+		}
+		if (!strcmp(c->op, "<") || !strcmp(c->op, ">") || !strcmp(c->op, "<=") ||
+		    !strcmp(c->op, ">=") || !strcmp(c->op, "==") || !strcmp(c->op, "!="))
+			refine_cmp(cx, c, st, truth);
+		return;
+	}
+	int64_t off;
+	int v = side_var(c, &off);
+	if (v >= 0 && cx->fn->vars[v].bits) {
+		struct interval cur = iv_norm(iv_add(st->v[v].iv, iv_const(off)));
+		struct interval nr = refine_iv(cur, truth ? "!=" : "==", iv_const(0), true);
+		nr = iv_norm(iv_sub(nr, iv_const(off)));
+		if (nr.lo > nr.hi && st->v[v].iv.known)
+			st->dead = true;
+		else if (nr.lo <= nr.hi)
+			st->v[v].iv = nr;
+	}
+}
+
+/* The fact "VAR > K" a condition states when true, if it is of that shape. */
+static bool cond_fact(struct eval_ctx *cx, struct node *c, struct state *st, struct fact *f)
+{
+	c = node_strip(c);
+	if (!c)
+		return false;
+	if (c->kind == CXCursor_CallExpr && (is_call_named(c, "__builtin_expect")) && node_nargs(c) >= 1)
+		return cond_fact(cx, node_arg(c, 0), st, f);
+	int64_t off;
+	int v = side_var(c, &off);
+	if (v >= 0) { /* `if (order)`: order > 0 */
+		f->var = v;
+		f->k = iv_const(0);
+		f->k_text = "0";
+		return true;
+	}
+	if (c->kind != CXCursor_BinaryOperator || !c->op || c->nkids != 2)
+		return false;
+	int lv = side_var(c->kids[0], &off);
+	if (lv < 0)
+		return false;
+	struct state tmp = st_copy(st);
+	struct aval k = eval(cx, c->kids[1], &tmp);
+	st_free(&tmp);
+	char *txt = node_text(cx->tu, node_strip(c->kids[1]));
+	f->var = lv;
+	f->k_text = arena_strdup(cx->fn->arena, txt);
+	free(txt);
+	if (!strcmp(c->op, ">") || (!strcmp(c->op, "!=") && iv_is_const(k.iv) && k.iv.lo == 0)) {
+		f->k = k.iv;
+		return true;
+	}
+	if (!strcmp(c->op, ">=") && iv_is_const(k.iv)) {
+		f->k = iv_const(k.iv.lo - 1);
+		f->k_text = NULL;
+		return true;
+	}
+	return false;
+}
+
+/* After `if (F) {A} else {B}`, remember bits that A changed and B did not
+ * as conditional on F. */
+static void record_conditional(struct state *out, const struct state *then_st,
+			       const struct state *else_st, const struct fact *f)
+{
+	if (then_st->dead || else_st->dead || out->dead)
+		return;
+	for (int i = 0; i < out->n; i++) {
+		const struct aval *a = &then_st->v[i], *b = &else_st->v[i];
+		uint64_t set = a->g.must & ~b->g.must;
+		uint64_t clr = b->g.may & ~a->g.may;
+		if (!set && !clr)
+			continue;
+		if (out->v[i].cf.var >= 0 && !fact_eq(&out->v[i].cf, f))
+			continue;
+		out->v[i].cf = *f;
+		out->v[i].cf_set = set;
+		out->v[i].cf_clr = clr;
+	}
+}
+
+/* ---- calls ---- */
+
+static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct aval *args, unsigned n, bool *handled)
+{
+	struct aval r = aval_unknown();
+	*handled = true;
+	int ps = cx->tu->facts.page_shift ? cx->tu->facts.page_shift : 12;
+	if (n >= 1)
+		ev_merge(&r, &args[0]);
+	if (!strcmp(name, "get_order") && n == 1)
+		r.iv = iv_get_order(args[0].iv, ps);
+	else if ((!strcmp(name, "__ilog2_u32") || !strcmp(name, "__ilog2_u64") || !strcmp(name, "ilog2") ||
+		  !strcmp(name, "__fls") || !strcmp(name, "const_ilog2")) && n == 1)
+		r.iv = args[0].iv.known ? iv_ilog2(args[0].iv) : iv_range(0, 63);
+	else if ((!strcmp(name, "fls") || !strcmp(name, "fls64") || !strcmp(name, "fls_long")) && n == 1)
+		r.iv = args[0].iv.known ? iv_add(iv_ilog2(args[0].iv), iv_range(args[0].iv.lo > 0 ? 1 : 0, 1))
+					: iv_range(0, 64);
+	else if ((!strcmp(name, "__order_base_2") || !strcmp(name, "order_base_2") ||
+		  !strcmp(name, "__roundup_pow_of_two_order")) && n == 1)
+		r.iv = args[0].iv.known ? iv_log2_ceil(args[0].iv) : iv_range(0, 63);
+	else if ((!strcmp(name, "__roundup_pow_of_two") || !strcmp(name, "roundup_pow_of_two")) && n == 1)
+		r.iv = args[0].iv.known ? iv_shl(iv_const(1), iv_log2_ceil(args[0].iv)) : iv_top();
+	else if ((!strcmp(name, "__ffs") || !strcmp(name, "ffs") || !strcmp(name, "__builtin_ctzl") ||
+		  !strcmp(name, "__builtin_ctz") || !strcmp(name, "__builtin_ctzll") ||
+		  !strcmp(name, "variable__ffs") || !strcmp(name, "variable_ffs") ||
+		  !strcmp(name, "__builtin_ffs") || !strcmp(name, "__builtin_ffsl") ||
+		  !strcmp(name, "__ffs64") || !strcmp(name, "ffz") || !strcmp(name, "variable_ffz")) && n == 1)
+		r.iv = iv_range(0, 63);
+	else if ((!strcmp(name, "variable__fls") || !strcmp(name, "variable_fls") ||
+		  !strcmp(name, "__builtin_clzl") || !strcmp(name, "__builtin_clz")) && n == 1)
+		r.iv = iv_range(0, 64);
+	else if (!strcmp(name, "__builtin_expect") && n >= 1)
+		return args[0];
+	else if (!strcmp(name, "__builtin_constant_p"))
+		r.iv = iv_range(0, 1);
+	else {
+		*handled = false;
+		return r;
+	}
+	r.iv = iv_norm(r.iv);
+	if (iv_is_const(r.iv))
+		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
+	return r;
+}
+
+static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct aval *args, unsigned n)
+{
+	CXCursor ref = clang_getCursorReferenced(call->cur);
+	if (clang_Cursor_isNull(ref) || cx->depth >= SUMMARY_MAX_DEPTH)
+		return aval_unknown();
+	CXCursor def = clang_getCursorDefinition(ref);
+	if (clang_Cursor_isNull(def))
+		return aval_unknown();
+	struct fn_model *f = summary_fn(cx, def);
+	if (!f || f == cx->fn)
+		return aval_unknown();
+	struct eval_ctx sub = *cx;
+	sub.fn = f;
+	sub.on_call = NULL; /* sites are only recorded in the analyzed function */
+	sub.depth = cx->depth + 1;
+	sub.has_ret = false;
+	sub.loops = NULL;
+	sub.budget = 4000;
+	eval_function(&sub, args, n);
+	cx->budget -= 4000 - (sub.budget > 0 ? sub.budget : 0);
+	if (!sub.has_ret)
+		return aval_unknown();
+	struct aval r = sub.ret;
+	r.param = -1; /* a helper's parameters are not ours */
+	r.cf.var = -1;
+	r.nev = 0;
+	for (unsigned i = 0; i < n; i++)
+		ev_merge(&r, &args[i]);
+	/* a helper that returns its gfp parameter transformed: apply to our arg */
+	if (sub.ret.param >= 0 && (unsigned)sub.ret.param < n) {
+		const struct aval *a = &args[sub.ret.param];
+		r.g.must = (a->g.must & ~sub.ret.pclr) | sub.ret.pset_must;
+		r.g.may = (a->g.may & ~sub.ret.pclr) | sub.ret.pset_may;
+		if (a->param >= 0) {
+			r.param = a->param;
+			r.pset_must = (a->pset_must & ~sub.ret.pclr) | sub.ret.pset_must;
+			r.pset_may = (a->pset_may & ~sub.ret.pclr) | sub.ret.pset_may;
+			r.pclr = a->pclr | sub.ret.pclr;
+		}
+	}
+	return r;
+}
+
+static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	unsigned na = node_nargs(n);
+	struct aval *args = xcalloc(na ? na : 1, sizeof(*args));
+	for (unsigned i = 0; i < na; i++)
+		args[i] = eval(cx, node_arg(n, i), st);
+	/* the callee expression itself may have side effects (rare); skip it */
+	if (cx->on_call && !st->dead)
+		cx->on_call(cx, n, args, na, st);
+	struct aval r = aval_unknown();
+	bool handled = false;
+	if (n->name)
+		r = call_builtin(cx, n->name, args, na, &handled);
+	if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
+		r = call_summary(cx, n, args, na);
+	/* &local passed to a call: the callee may write it */
+	for (unsigned i = 0; i < na; i++) {
+		struct node *a = node_strip(node_arg(n, i));
+		if (a && a->kind == CXCursor_UnaryOperator && a->op && !strcmp(a->op, "&") && a->nkids == 1) {
+			int v = local_of(a->kids[0]);
+			if (v >= 0 && !st->dead) {
+				struct aval u = aval_unknown();
+				var_bits_bound(&cx->fn->vars[v], &u.iv);
+				st->v[v] = u;
+			}
+		}
+	}
+	free(args);
+	return type_bounded(n, r);
+}
+
+/* ---- expressions ---- */
+
+static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	struct node *lhs = n->kids[0], *rhs = n->kids[1];
+	int v = local_of(lhs);
+	if (!strcmp(n->op, "=")) {
+		struct aval r = eval(cx, rhs, st);
+		if (v < 0)
+			eval(cx, lhs, st);
+		assign(cx, st, v, r, n->line);
+		return r;
+	}
+	/* compound: a op= b */
+	char op[4] = { 0 };
+	size_t len = strlen(n->op);
+	memcpy(op, n->op, len - 1);
+	struct aval cur = v >= 0 && !st->dead ? st->v[v] : eval(cx, lhs, st);
+	struct aval b = eval(cx, rhs, st);
+	struct aval r = binop(cx, op, cur, b);
+	if (v >= 0 && cur.cf.var >= 0 && r.cf.var < 0) {
+		r.cf = cur.cf;
+		r.cf_set = cur.cf_set;
+		r.cf_clr = cur.cf_clr;
+	}
+	assign(cx, st, v, r, n->line);
+	return r;
+}
+
+static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	if (!n->op || n->nkids != 1)
+		return aval_unknown();
+	struct node *k = n->kids[0];
+	if (!strcmp(n->op, "++") || !strcmp(n->op, "--")) {
+		int v = local_of(k);
+		struct aval cur = v >= 0 && !st->dead ? st->v[v] : eval(cx, k, st);
+		struct aval nv = binop(cx, n->op[0] == '+' ? "+" : "-", cur, aval_const(cx->tu, 1));
+		assign(cx, st, v, nv, n->line);
+		return n->postfix ? cur : nv;
+	}
+	struct aval a = eval(cx, k, st);
+	struct aval r = aval_unknown();
+	ev_merge(&r, &a);
+	if (!strcmp(n->op, "~")) {
+		r.g = (struct gfp_bits){ ~a.g.may & GFP_ALL_BITS, ~a.g.must & GFP_ALL_BITS };
+		if (iv_is_const(a.iv))
+			r.iv = iv_norm(iv_const(~a.iv.lo));
+	} else if (!strcmp(n->op, "!")) {
+		r.iv = iv_range(0, 1);
+		if (iv_is_const(a.iv))
+			r.iv = iv_const(!a.iv.lo);
+		r.iv = iv_norm(r.iv);
+	} else if (!strcmp(n->op, "-")) {
+		r.iv = iv_norm(iv_sub(iv_const(0), a.iv));
+	} else if (!strcmp(n->op, "+")) {
+		return a;
+	}
+	if (iv_is_const(r.iv) && strcmp(n->op, "~"))
+		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
+	return r;
+}
+
+static struct aval eval_cond_op(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	if (n->nkids != 3)
+		return aval_unknown();
+	eval(cx, n->kids[0], st);
+	struct state t = st_copy(st), e = st_copy(st);
+	refine(cx, n->kids[0], &t, true);
+	refine(cx, n->kids[0], &e, false);
+	struct aval a = eval(cx, n->kids[1], &t);
+	struct aval b = eval(cx, n->kids[2], &e);
+	struct aval r;
+	if (t.dead && !e.dead)
+		r = b;
+	else if (e.dead && !t.dead)
+		r = a;
+	else
+		r = aval_join(a, b);
+	st_join_into(&t, &e);
+	if (!t.dead)
+		memcpy(st->v, t.v, (size_t)st->n * sizeof(struct aval));
+	st_free(&t);
+	st_free(&e);
+	return r;
+}
+
+static struct aval eval_stmt_expr(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	struct node *body = n->nkids ? n->kids[n->nkids - 1] : NULL;
+	if (!body || body->kind != CXCursor_CompoundStmt)
+		return aval_unknown();
+	struct aval last = aval_unknown();
+	for (unsigned i = 0; i < body->nkids && !st->dead; i++) {
+		struct node *s = body->kids[i];
+		if (i + 1 == body->nkids && clang_isExpression(s->kind))
+			last = eval(cx, s, st);
+		else
+			exec(cx, s, st);
+	}
+	return last;
+}
+
+static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	if (!n || --cx->budget < 0)
+		return aval_unknown();
+	long long c;
+	if (const_leaf(n, &c))
+		return aval_const(cx->tu, c);
+	/* a macro-built constant (GFP_KERNEL | __GFP_NORETRY): one evaluation */
+	if (n->pure && n->kind != CXCursor_DeclRefExpr && tu_eval_int(n->cur, &c))
+		return aval_const(cx->tu, c);
+	switch (n->kind) {
+	case CXCursor_DeclRefExpr:
+		if (n->var >= 0 && !st->dead) {
+			return st->v[n->var];
+		}
+		return type_bounded(n, aval_unknown());
+	case CXCursor_ParenExpr:
+	case CXCursor_UnexposedExpr:
+	case CXCursor_CStyleCastExpr: {
+		if (!n->nkids)
+			return type_bounded(n, aval_unknown());
+		/* __builtin_choose_expr shows up as an unexposed node with 3 kids */
+		if (n->kind == CXCursor_UnexposedExpr && n->nkids == 3) {
+			long long k;
+			if (tu_eval_int(n->kids[0]->cur, &k))
+				return eval(cx, n->kids[k ? 1 : 2], st);
+		}
+		struct aval a = eval(cx, n->kids[n->nkids - 1], st);
+		return n->kind == CXCursor_CStyleCastExpr ? type_bounded(n, a) : a;
+	}
+	case CXCursor_BinaryOperator:
+		if (n->nkids != 2 || !n->op)
+			return aval_unknown();
+		if (!strcmp(n->op, "=")) 
+			return eval_assign(cx, n, st);
+		if (!strcmp(n->op, "&&") || !strcmp(n->op, "||")) {
+			struct aval a = eval(cx, n->kids[0], st);
+			struct state s2 = st_copy(st);
+			refine(cx, n->kids[0], &s2, !strcmp(n->op, "&&"));
+			struct aval b = eval(cx, n->kids[1], &s2);
+			st_join_into(st, &s2);
+			st_free(&s2);
+			return binop(cx, n->op, a, b);
+		} else {
+			struct aval a = eval(cx, n->kids[0], st);
+			struct aval b = eval(cx, n->kids[1], st);
+			return binop(cx, n->op, a, b);
+		}
+	case CXCursor_CompoundAssignOperator:
+		if (n->nkids != 2 || !n->op)
+			return aval_unknown();
+		return eval_assign(cx, n, st);
+	case CXCursor_UnaryOperator:
+		return eval_unary(cx, n, st);
+	case CXCursor_ConditionalOperator:
+		return eval_cond_op(cx, n, st);
+	case CXCursor_CallExpr:
+		return eval_call(cx, n, st);
+	case CXCursor_StmtExpr:
+		return eval_stmt_expr(cx, n, st);
+	case CXCursor_MemberRefExpr: {
+		for (unsigned i = 0; i < n->nkids; i++)
+			eval(cx, n->kids[i], st);
+		struct aval r = aval_unknown();
+		CXCursor fld = clang_getCursorReferenced(n->cur);
+		int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);
+		if (w > 0 && w < 32)
+			r.iv = iv_norm(iv_range(0, ((int64_t)1 << w) - 1)); /* bit-field */
+		return type_bounded(n, r);
+	}
+	default:
+		for (unsigned i = 0; i < n->nkids; i++)
+			eval(cx, n->kids[i], st);
+		return type_bounded(n, aval_unknown());
+	}
+}
+
+/* ---- statements ---- */
+
+static void exec_if(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	if (n->nkids < 2)
+		return;
+	struct node *cond = n->kids[n->nkids == 2 ? 0 : n->nkids - 3];
+	struct node *then_s = n->kids[n->nkids == 2 ? 1 : n->nkids - 2];
+	struct node *else_s = n->nkids >= 3 ? n->kids[n->nkids - 1] : NULL;
+	eval(cx, cond, st);
+	struct fact f = { .var = -1 };
+	bool has_fact = cond_fact(cx, cond, st, &f);
+	struct state t = st_copy(st), e = st_copy(st);
+	refine(cx, cond, &t, true);
+	refine(cx, cond, &e, false);
+	exec(cx, then_s, &t);
+	if (else_s)
+		exec(cx, else_s, &e);
+	struct state out = st_copy(&t);
+	st_join_into(&out, &e);
+	if (t.dead && e.dead)
+		out.dead = true;
+	if (has_fact)
+		record_conditional(&out, &t, &e, &f);
+	memcpy(st->v, out.v, (size_t)st->n * sizeof(struct aval));
+	st->dead = out.dead;
+	st_free(&t);
+	st_free(&e);
+	st_free(&out);
+}
+
+static void loop_run(struct eval_ctx *cx, struct state *st, struct node *cond, struct node *body,
+		     struct node *inc, bool cond_first)
+{
+	struct loop_frame fr = { .brk = st_copy(st), .cont = st_copy(st), .up = cx->loops };
+	fr.brk.dead = true;
+	cx->loops = &fr;
+	struct state head = st_copy(st);
+	struct state exit_st = st_copy(st);
+	exit_st.dead = true;
+	for (int it = 0; it < LOOP_ITERS + 2; it++) {
+		struct state cur = st_copy(&head);
+		if (cond_first && cond) {
+			eval(cx, cond, &cur);
+			struct state out = st_copy(&cur);
+			refine(cx, cond, &out, false);
+			st_join_into(&exit_st, &out);
+			st_free(&out);
+			refine(cx, cond, &cur, true);
+		}
+		fr.cont.dead = true;
+		exec(cx, body, &cur);
+		st_join_into(&cur, &fr.cont);
+		if (inc)
+			eval(cx, inc, &cur);
+		if (!cond_first && cond) {
+			eval(cx, cond, &cur);
+			struct state out = st_copy(&cur);
+			refine(cx, cond, &out, false);
+			st_join_into(&exit_st, &out);
+			st_free(&out);
+			refine(cx, cond, &cur, true);
+		} else if (!cond_first && !cond) {
+			/* no condition: only breaks leave */
+		}
+		struct state next = st_copy(&head);
+		st_join_into(&next, &cur);
+		if (it >= 2)
+			st_widen(&next, &head, cx->fn);
+		bool same = st_same(&next, &head);
+		st_free(&head);
+		head = next;
+		st_free(&cur);
+		if (same || cx->budget < 0)
+			break;
+	}
+	st_join_into(&exit_st, &fr.brk);
+	memcpy(st->v, exit_st.v, (size_t)st->n * sizeof(struct aval));
+	st->dead = exit_st.dead;
+	cx->loops = fr.up;
+	st_free(&head);
+	st_free(&exit_st);
+	st_free(&fr.brk);
+	st_free(&fr.cont);
+}
+
+static void exec_switch(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	if (n->nkids < 2)
+		return;
+	eval(cx, n->kids[0], st);
+	struct node *body = n->kids[n->nkids - 1];
+	struct loop_frame fr = { .brk = st_copy(st), .cont = st_copy(st), .up = cx->loops };
+	fr.brk.dead = true;
+	/* continue inside a switch belongs to the enclosing loop */
+	struct loop_frame *outer = cx->loops;
+	cx->loops = &fr;
+	struct state entry = st_copy(st);
+	struct state cur = st_copy(st);
+	cur.dead = true;
+	bool has_default = false;
+	/* each case label is reachable from the entry */
+	for (unsigned i = 0; body->kind == CXCursor_CompoundStmt && i < body->nkids; i++) {
+		struct node *s = body->kids[i];
+		while (s && (s->kind == CXCursor_CaseStmt || s->kind == CXCursor_DefaultStmt)) {
+			if (s->kind == CXCursor_DefaultStmt)
+				has_default = true;
+			st_join_into(&cur, &entry);
+			s = s->nkids ? s->kids[s->nkids - 1] : NULL;
+		}
+		if (s)
+			exec(cx, s, &cur);
+	}
+	if (body->kind != CXCursor_CompoundStmt)
+		exec(cx, body, &cur);
+	if (fr.cont.dead == false && outer)
+		st_join_into(&outer->cont, &fr.cont);
+	st_join_into(&cur, &fr.brk);
+	if (!has_default)
+		st_join_into(&cur, &entry);
+	memcpy(st->v, cur.v, (size_t)st->n * sizeof(struct aval));
+	st->dead = cur.dead;
+	cx->loops = outer;
+	st_free(&entry);
+	st_free(&cur);
+	st_free(&fr.brk);
+	st_free(&fr.cont);
+}
+
+static void exec(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	if (!n || st->dead || --cx->budget < 0)
+		return;
+	switch (n->kind) {
+	case CXCursor_CompoundStmt:
+		for (unsigned i = 0; i < n->nkids; i++) {
+			struct node *k = n->kids[i];
+			/* a label after dead code is reachable by goto: resume unknown-ish */
+			if (st->dead && k->kind == CXCursor_LabelStmt) {
+				st->dead = false;
+				for (int v = 0; v < st->n; v++) {
+					st->v[v] = aval_unknown();
+					var_bits_bound(&cx->fn->vars[v], &st->v[v].iv);
+				}
+			}
+			exec(cx, k, st);
+		}
+		break;
+	case CXCursor_DeclStmt:
+		for (unsigned i = 0; i < n->nkids; i++) {
+			struct node *d = n->kids[i];
+			if (d->kind != CXCursor_VarDecl)
+				continue;
+			struct node *init = NULL;
+			for (unsigned k = 0; k < d->nkids; k++)
+				if (clang_isExpression(d->kids[k]->kind))
+					init = d->kids[k];
+			struct aval v = init ? eval(cx, init, st) : aval_unknown();
+			if (d->var >= 0 && !init)
+				var_bits_bound(&cx->fn->vars[d->var], &v.iv);
+			assign(cx, st, d->var, v, init ? d->line : 0);
+		}
+		break;
+	case CXCursor_IfStmt:
+		exec_if(cx, n, st);
+		break;
+	case CXCursor_WhileStmt:
+		if (n->nkids >= 2)
+			loop_run(cx, st, n->kids[0], n->kids[n->nkids - 1], NULL, true);
+		break;
+	case CXCursor_DoStmt:
+		if (n->nkids >= 2)
+			loop_run(cx, st, n->kids[n->nkids - 1], n->kids[0], NULL, false);
+		break;
+	case CXCursor_ForStmt: {
+		struct node *init, *cond, *inc, *body;
+		node_for_parts(n, &init, &cond, &inc, &body);
+		if (init)
+			exec(cx, init, st);
+		loop_run(cx, st, cond, body, inc, true);
+		break;
+	}
+	case CXCursor_SwitchStmt:
+		exec_switch(cx, n, st);
+		break;
+	case CXCursor_ReturnStmt: {
+		if (n->nkids) {
+			struct aval r = eval(cx, n->kids[0], st);
+			if (!st->dead) {
+				cx->ret = cx->has_ret ? aval_join(cx->ret, r) : r;
+				cx->has_ret = true;
+			}
+		}
+		st->dead = true;
+		break;
+	}
+	case CXCursor_BreakStmt:
+		if (cx->loops)
+			st_join_into(&cx->loops->brk, st);
+		st->dead = true;
+		break;
+	case CXCursor_ContinueStmt:
+		if (cx->loops) {
+			/* the innermost loop frame; a switch frame forwards it */
+			st_join_into(&cx->loops->cont, st);
+		}
+		st->dead = true;
+		break;
+	case CXCursor_GotoStmt:
+		st->dead = true;
+		break;
+	case CXCursor_LabelStmt:
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+		if (n->nkids)
+			exec(cx, n->kids[n->nkids - 1], st);
+		break;
+	case CXCursor_NullStmt:
+		break;
+	default:
+		if (clang_isExpression(n->kind))
+			eval(cx, n, st);
+		else
+			for (unsigned i = 0; i < n->nkids; i++)
+				exec(cx, n->kids[i], st);
+		break;
+	}
+}
+
+int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
+{
+	struct fn_model *f = cx->fn;
+	struct state st = st_new(f->nvars);
+	for (int i = 0; i < f->nvars; i++) {
+		struct aval a = aval_unknown();
+		int p = f->vars[i].param;
+		if (p >= 0 && args && (unsigned)p < nargs) {
+			a = args[p];
+		} else if (p >= 0) {
+			a.param = p;
+		}
+		var_bits_bound(&f->vars[i], &a.iv);
+		st.v[i] = a;
+	}
+	if (cx->budget <= 0)
+		cx->budget = 200000;
+	exec(cx, f->body, &st);
+	st_free(&st);
+	return 0;
+}

@@ -1,0 +1,350 @@
+/* Build the function model (see fn.h) from libclang cursors. */
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "gfpaudit/fn.h"
+#include "gfpaudit/strbuf.h"
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, size;
+	char data[];
+};
+
+struct arena {
+	struct arena_block *head;
+};
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (!a->head || a->head->used + n > a->head->size) {
+		size_t sz = n > 65536 ? n : 65536;
+		struct arena_block *b = xmalloc(sizeof(*b) + sz);
+		b->next = a->head;
+		b->used = 0;
+		b->size = sz;
+		a->head = b;
+	}
+	void *p = a->head->data + a->head->used;
+	a->head->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = arena_alloc(a, n);
+	memcpy(p, s, n);
+	return p;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a && a->head) {
+		struct arena_block *n = a->head->next;
+		free(a->head);
+		a->head = n;
+	}
+	free(a);
+}
+
+struct build {
+	struct fn_model *f;
+	struct node *parent;
+	struct node **tmp;   /* children collected for the current parent */
+	unsigned ntmp;
+	size_t tmp_alloc;
+};
+
+static int type_bits(CXType t, bool *is_signed)
+{
+	t = clang_getCanonicalType(t);
+	*is_signed = false;
+	switch (t.kind) {
+	case CXType_Bool: return 1;
+	case CXType_Char_U: case CXType_UChar: return 8;
+	case CXType_Char_S: case CXType_SChar: *is_signed = true; return 8;
+	case CXType_UShort: return 16;
+	case CXType_Short: *is_signed = true; return 16;
+	case CXType_UInt: return 32;
+	case CXType_Int: *is_signed = true; return 32;
+	case CXType_ULong: case CXType_ULongLong: return 64;
+	case CXType_Long: case CXType_LongLong: *is_signed = true; return 64;
+	case CXType_Enum: *is_signed = true; return 32;
+	default: return 0;
+	}
+}
+
+static bool type_is_gfp(CXType t)
+{
+	CXString s = clang_getTypeSpelling(t);
+	const char *n = clang_getCString(s);
+	bool r = n && strstr(n, "gfp_t") != NULL;
+	clang_disposeString(s);
+	return r;
+}
+
+static int var_of(struct fn_model *f, CXCursor decl, bool create, int param)
+{
+	for (int i = 0; i < f->nvars; i++)
+		if (clang_equalCursors(f->vars[i].decl, decl))
+			return i;
+	if (!create)
+		return -1;
+	if (f->nvars >= f->vars_alloc) {
+		f->vars_alloc = f->vars_alloc ? f->vars_alloc * 2 : 16;
+		f->vars = xrealloc(f->vars, (size_t)f->vars_alloc * sizeof(*f->vars));
+	}
+	struct fn_var *v = &f->vars[f->nvars];
+	memset(v, 0, sizeof(*v));
+	CXString s = clang_getCursorSpelling(decl);
+	v->name = arena_strdup(f->arena, clang_getCString(s) ? clang_getCString(s) : "");
+	clang_disposeString(s);
+	v->decl = decl;
+	v->param = param;
+	CXType ty = clang_getCursorType(decl);
+	v->bits = type_bits(ty, &v->is_signed);
+	v->is_gfp = type_is_gfp(ty);
+	return f->nvars++;
+}
+
+static bool is_local_decl(struct fn_model *f, CXCursor decl)
+{
+	enum CXCursorKind k = clang_getCursorKind(decl);
+	if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+		return false;
+	CXCursor sp = clang_getCursorSemanticParent(decl);
+	return clang_equalCursors(sp, f->cur);
+}
+
+static struct node *make_node(struct fn_model *f, CXCursor c, struct node *parent);
+
+static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct build *b = data;
+	(void)parent;
+	ALLOC_GROW(b->tmp, b->ntmp + 1, b->tmp_alloc);
+	b->tmp[b->ntmp++] = make_node(b->f, c, b->parent);
+	return CXChildVisit_Continue;
+}
+
+static const char *spelling(struct fn_model *f, CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	const char *n = clang_getCString(s);
+	const char *r = (n && *n) ? arena_strdup(f->arena, n) : NULL;
+	clang_disposeString(s);
+	return r;
+}
+
+static struct node *make_node(struct fn_model *f, CXCursor c, struct node *parent)
+{
+	struct node *n = arena_alloc(f->arena, sizeof(*n));
+	n->kind = clang_getCursorKind(c);
+	n->cur = c;
+	n->parent = parent;
+	n->var = -1;
+	n->id = f->nnodes++;
+	tu_main_loc(f->tu, c, &n->line, &n->col, &n->off);
+	switch (n->kind) {
+	case CXCursor_BinaryOperator:
+	case CXCursor_CompoundAssignOperator:
+		n->op = tu_operator(f->tu, c, NULL);
+		break;
+	case CXCursor_UnaryOperator:
+		n->op = tu_operator(f->tu, c, &n->postfix);
+		break;
+	case CXCursor_VarDecl:
+	case CXCursor_ParmDecl:
+		n->name = spelling(f, c);
+		n->var = var_of(f, c, true, -1);
+		break;
+	case CXCursor_DeclRefExpr: {
+		n->name = spelling(f, c);
+		CXCursor ref = clang_getCursorReferenced(c);
+		if (!clang_Cursor_isNull(ref) && is_local_decl(f, ref))
+			n->var = var_of(f, ref, true, -1);
+		break;
+	}
+	case CXCursor_MemberRefExpr:
+		n->name = spelling(f, c);
+		break;
+	case CXCursor_CallExpr: {
+		CXCursor ref = clang_getCursorReferenced(c);
+		if (!clang_Cursor_isNull(ref) && clang_getCursorKind(ref) == CXCursor_FunctionDecl)
+			n->name = spelling(f, ref);
+		break;
+	}
+	case CXCursor_LabelStmt:
+	case CXCursor_GotoStmt:
+	case CXCursor_LabelRef:
+		n->name = spelling(f, c);
+		break;
+	default:
+		break;
+	}
+	struct build b = { .f = f, .parent = n };
+	clang_visitChildren(c, collect, &b);
+	if (b.ntmp) {
+		n->kids = arena_alloc(f->arena, b.ntmp * sizeof(*n->kids));
+		memcpy(n->kids, b.tmp, b.ntmp * sizeof(*n->kids));
+		n->nkids = b.ntmp;
+	}
+	free(b.tmp);
+	n->pure = clang_isExpression(n->kind) && n->var < 0 && n->kind != CXCursor_CallExpr &&
+		  n->kind != CXCursor_MemberRefExpr && n->kind != CXCursor_ArraySubscriptExpr &&
+		  n->kind != CXCursor_StmtExpr && n->kind != CXCursor_CompoundAssignOperator &&
+		  !(n->op && (!strcmp(n->op, "=") || !strcmp(n->op, "++") || !strcmp(n->op, "--")));
+	for (unsigned i = 0; i < n->nkids && n->pure; i++)
+		if (!n->kids[i]->pure && clang_isExpression(n->kids[i]->kind))
+			n->pure = false;
+	if (n->kind == CXCursor_GotoStmt && n->nkids && n->kids[0]->name)
+		n->name = n->kids[0]->name;
+	return n;
+}
+
+struct fn_model *fn_build(const struct tu *t, CXCursor fnc)
+{
+	if (!clang_isCursorDefinition(fnc))
+		return NULL;
+	struct fn_model *f = xcalloc(1, sizeof(*f));
+	f->arena = xcalloc(1, sizeof(*f->arena));
+	f->tu = t;
+	f->cur = fnc;
+	f->name = spelling(f, fnc);
+	unsigned line;
+	f->in_main = tu_main_loc(t, fnc, &line, NULL, NULL);
+	int np = clang_Cursor_getNumArguments(fnc);
+	for (int i = 0; i < np; i++)
+		var_of(f, clang_Cursor_getArgument(fnc, (unsigned)i), true, i);
+	f->nparams = np < 0 ? 0 : np;
+	f->root = make_node(f, fnc, NULL);
+	for (unsigned i = f->root->nkids; i-- > 0;)
+		if (f->root->kids[i]->kind == CXCursor_CompoundStmt) {
+			f->body = f->root->kids[i];
+			break;
+		}
+	if (!f->body) {
+		fn_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void fn_free(struct fn_model *f)
+{
+	if (!f)
+		return;
+	free(f->vars);
+	arena_free(f->arena);
+	free(f);
+}
+
+unsigned node_nargs(const struct node *call)
+{
+	int n = clang_Cursor_getNumArguments(call->cur);
+	if (n < 0 || (unsigned)n > call->nkids)
+		return 0;
+	return (unsigned)n;
+}
+
+struct node *node_arg(const struct node *call, unsigned i)
+{
+	unsigned n = node_nargs(call);
+	if (i >= n)
+		return NULL;
+	return call->kids[call->nkids - n + i];
+}
+
+struct node *node_strip(struct node *n)
+{
+	while (n && (n->kind == CXCursor_ParenExpr || n->kind == CXCursor_UnexposedExpr ||
+		     n->kind == CXCursor_CStyleCastExpr) && n->nkids >= 1) {
+		/* a cast's last kid is the operand (the type ref comes first) */
+		n = n->kids[n->nkids - 1];
+	}
+	return n;
+}
+
+bool node_contains(const struct node *n, const struct node *x)
+{
+	for (const struct node *p = x; p; p = p->parent)
+		if (p == n)
+			return true;
+	return false;
+}
+
+char *node_text(const struct tu *t, const struct node *n)
+{
+	unsigned b, e;
+	struct strbuf sb = STRBUF_INIT;
+	if (tu_main_range(t, n->cur, &b, &e)) {
+		int space = 0;
+		for (unsigned i = b; i < e; i++) {
+			char c = t->main_text[i];
+			if (isspace((unsigned char)c)) {
+				space = 1;
+				continue;
+			}
+			if (space && sb.len)
+				strbuf_addc(&sb, ' ');
+			space = 0;
+			strbuf_addc(&sb, c);
+		}
+	} else if (n->name) {
+		strbuf_adds(&sb, n->name);
+	}
+	return strbuf_detach(&sb);
+}
+
+static bool is_cmp(const struct node *n)
+{
+	n = node_strip((struct node *)n);
+	if (!n || n->kind != CXCursor_BinaryOperator || !n->op)
+		return n && n->kind != CXCursor_BinaryOperator && n->kind != CXCursor_UnaryOperator &&
+		       n->kind != CXCursor_CompoundAssignOperator && n->kind != CXCursor_DeclStmt;
+	return strcmp(n->op, "=") && strcmp(n->op, ",");
+}
+
+static bool is_step(const struct node *n)
+{
+	n = node_strip((struct node *)n);
+	return n && (n->kind == CXCursor_CompoundAssignOperator ||
+		     (n->kind == CXCursor_UnaryOperator && n->op &&
+		      (!strcmp(n->op, "++") || !strcmp(n->op, "--"))));
+}
+
+void node_for_parts(struct node *f, struct node **init, struct node **cond,
+		    struct node **inc, struct node **body)
+{
+	*init = *cond = *inc = *body = NULL;
+	if (!f->nkids)
+		return;
+	*body = f->kids[f->nkids - 1];
+	unsigned k = f->nkids - 1;
+	struct node **p = f->kids;
+	if (k == 3) {
+		*init = p[0], *cond = p[1], *inc = p[2];
+	} else if (k == 2) {
+		if (p[0]->kind == CXCursor_DeclStmt || !is_cmp(p[0])) {
+			*init = p[0];
+			if (is_step(p[1]) || !is_cmp(p[1]))
+				*inc = p[1];
+			else
+				*cond = p[1];
+		} else {
+			*cond = p[0], *inc = p[1];
+		}
+	} else if (k == 1) {
+		if (p[0]->kind == CXCursor_DeclStmt)
+			*init = p[0];
+		else if (is_step(p[0]))
+			*inc = p[0];
+		else if (is_cmp(p[0]))
+			*cond = p[0];
+		else
+			*init = p[0];
+	}
+}

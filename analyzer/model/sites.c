@@ -1,0 +1,872 @@
+/* Site discovery (see sites.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include <stdio.h>
+#include "gfpaudit/sites.h"
+#include "gfpaudit/eval.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+#define MAX_WRAPPER_PASSES 3
+
+/* One allocator call in one function, joined over every time the
+ * interpreter reached it (loops reach it several times). */
+struct call_rec {
+	struct node *call;
+	const struct alloc_entry *ent;
+	struct aval gfp, order, size, count;
+	bool has_gfp, has_order, has_size, has_count;
+	int visits;
+};
+
+struct fn_scan {
+	const struct tu *tu;
+	const struct sites_opts *o;
+	struct fn_model *fn;
+	struct call_rec *recs;
+	size_t n, alloc;
+};
+
+/* ---- argument resolution ---- */
+
+static int param_index_in(CXCursor decl, const char *name, bool *named)
+{
+	int n = clang_Cursor_getNumArguments(decl);
+	for (int i = 0; i < n; i++) {
+		CXString s = clang_getCursorSpelling(clang_Cursor_getArgument(decl, (unsigned)i));
+		const char *p = clang_getCString(s);
+		int eq = p && !strcmp(p, name);
+		if (p && *p)
+			*named = true;
+		clang_disposeString(s);
+		if (eq)
+			return i;
+	}
+	return -1;
+}
+
+/* Parameter names can be missing on the declaration the call refers to;
+ * try the canonical declaration and the definition too. */
+static int param_index(CXCursor decl, const char *name)
+{
+	CXCursor cands[3] = { decl, clang_getCanonicalCursor(decl), clang_getCursorDefinition(decl) };
+	for (int k = 0; k < 3; k++) {
+		bool named = false;
+		if (clang_Cursor_isNull(cands[k]))
+			continue;
+		int i = param_index_in(cands[k], name, &named);
+		if (i >= 0)
+			return i;
+	}
+	return -1;
+}
+
+static int gfp_param_index(CXCursor decl)
+{
+	int n = clang_Cursor_getNumArguments(decl);
+	for (int i = 0; i < n; i++) {
+		CXType t = clang_getCursorType(clang_Cursor_getArgument(decl, (unsigned)i));
+		CXString s = clang_getTypeSpelling(t);
+		int is = strstr(clang_getCString(s), "gfp_t") != NULL;
+		clang_disposeString(s);
+		if (is)
+			return i;
+	}
+	return -1;
+}
+
+/* The argument node index for a role, or -1. */
+static int role_index(const struct node *call, const struct arg_ref *r, bool is_gfp)
+{
+	CXCursor decl = clang_getCursorReferenced(call->cur);
+	switch (r->how) {
+	case ARG_INDEX:
+		return r->index;
+	case ARG_PARAM:
+		return clang_Cursor_isNull(decl) ? -1 : param_index(decl, r->text);
+	case ARG_NONE:
+		return is_gfp && !clang_Cursor_isNull(decl) ? gfp_param_index(decl) : -1;
+	default:
+		return -1;
+	}
+}
+
+static bool role_const(const struct tu *t, const struct arg_ref *r, const struct alloc_entry *e,
+		       bool is_gfp, struct aval *out)
+{
+	if (r->how != ARG_CONST)
+		return false;
+	long long v;
+	if (is_gfp && e->probe >= 0 && tu_probe_value(t, (size_t)e->probe, &v)) {
+		*out = aval_unknown();
+		out->g = gfp_const(aval_canon(t, v));
+		out->iv = iv_const(v);
+		return true;
+	}
+	if (!is_gfp && r->text && isdigit((unsigned char)r->text[0])) {
+		v = strtoll(r->text, NULL, 0);
+		*out = aval_unknown();
+		out->iv = iv_const(v);
+		out->iv.known = true;
+		out->g = gfp_const(aval_canon(t, v));
+		return true;
+	}
+	return false;
+}
+
+/* ---- the call hook ---- */
+
+static bool is_alloc_name(void *data, const char *name)
+{
+	struct fn_scan *s = data;
+	return alloc_table_find(s->o->table, name) != NULL;
+}
+
+static void join_into(struct aval *dst, bool *has, const struct aval *v)
+{
+	*dst = *has ? aval_join(*dst, *v) : *v;
+	*has = true;
+}
+
+static void dump(const struct node *n, int depth)
+{
+	long long v = 0;
+	bool c = tu_eval_int(n->cur, &v);
+	fprintf(stderr, "%*s kind %d op %s name %s var %d line %u %s%lld\n", depth * 2, "", n->kind,
+		n->op ? n->op : "-", n->name ? n->name : "-", n->var, n->line, c ? "const " : "", v);
+	for (unsigned i = 0; i < n->nkids; i++)
+		dump(n->kids[i], depth + 1);
+}
+
+static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *args, unsigned nargs,
+		    const struct state *st)
+{
+	struct fn_scan *s = cx->data;
+	(void)st;
+	if (getenv("GFPAUDIT_DEBUG"))
+		fprintf(stderr, "debug: call %s line %u\n", call->name ? call->name : "?", call->line);
+	if (!call->name || !call->line)
+		return;
+	const struct alloc_entry *e = alloc_table_find(s->o->table, call->name);
+	if (!e)
+		return;
+	struct call_rec *r = NULL;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->recs[i].call == call)
+			r = &s->recs[i];
+	if (!r) {
+		ALLOC_GROW(s->recs, s->n + 1, s->alloc);
+		r = &s->recs[s->n++];
+		memset(r, 0, sizeof(*r));
+		r->call = call;
+		r->ent = e;
+	}
+	r->visits++;
+	struct aval v;
+	int gi = role_index(call, &e->gfp, true);
+	if (getenv("GFPAUDIT_DEBUG"))
+		fprintf(stderr, "debug: allocator %s gfp arg %d of %u: iv %lld..%lld must %llx may %llx kind %d\n", call->name, gi, nargs,
+			gi >= 0 ? (long long)args[gi].iv.lo : 0, gi >= 0 ? (long long)args[gi].iv.hi : 0,
+			gi >= 0 ? (unsigned long long)args[gi].g.must : 0, gi >= 0 ? (unsigned long long)args[gi].g.may : 0,
+			gi >= 0 ? (int)node_arg(call, gi)->kind : -1);
+	if (getenv("GFPAUDIT_DEBUG") && getenv("GFPAUDIT_DUMP") && gi >= 0)
+		dump(node_arg(call, gi), 1);
+	if (gi >= 0 && (unsigned)gi < nargs) {
+		v = args[gi];
+		if (e->wrapper && e->gfp.how == ARG_INDEX) {
+			struct aval w = v;
+			w.g.must = (v.g.must & ~e->gfp_clr) | e->gfp_set_must;
+			w.g.may = (v.g.may & ~e->gfp_clr) | e->gfp_set_may;
+			v = w;
+		}
+		join_into(&r->gfp, &r->has_gfp, &v);
+	} else if (role_const(s->tu, &e->gfp, e, true, &v)) {
+		join_into(&r->gfp, &r->has_gfp, &v);
+	} else if (e->wrapper && e->gfp_fixed) {
+		v = aval_unknown();
+		v.g = e->gfp_bits;
+		join_into(&r->gfp, &r->has_gfp, &v);
+	}
+	int oi = role_index(call, &e->order, false);
+	if (getenv("GFPAUDIT_DEBUG"))
+		fprintf(stderr, "debug:   entry %s order how %d text %s -> %d\n", e->name, e->order.how, e->order.text ? e->order.text : "-", oi);
+	if (getenv("GFPAUDIT_DEBUG") && oi >= 0 && (unsigned)oi < nargs)
+		fprintf(stderr, "debug:   order arg %lld..%lld param %d\n", (long long)args[oi].iv.lo,
+			(long long)args[oi].iv.hi, args[oi].param);
+	if (oi >= 0 && (unsigned)oi < nargs)
+		join_into(&r->order, &r->has_order, &args[oi]);
+	else if (role_const(s->tu, &e->order, e, false, &v))
+		join_into(&r->order, &r->has_order, &v);
+	int si = role_index(call, &e->size, false);
+	if (si >= 0 && (unsigned)si < nargs)
+		join_into(&r->size, &r->has_size, &args[si]);
+	int ci = role_index(call, &e->count, false);
+	if (ci >= 0 && (unsigned)ci < nargs)
+		join_into(&r->count, &r->has_count, &args[ci]);
+}
+
+/* ---- syntax helpers for fallbacks ---- */
+
+static bool is_loop(const struct node *n)
+{
+	return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt || n->kind == CXCursor_DoStmt;
+}
+
+/* Collect local variables referenced in a subtree. */
+static void vars_in(const struct node *n, int *vars, int *nv, int max)
+{
+	if (n->kind == CXCursor_DeclRefExpr && n->var >= 0) {
+		for (int i = 0; i < *nv; i++)
+			if (vars[i] == n->var)
+				return;
+		if (*nv < max)
+			vars[(*nv)++] = n->var;
+	}
+	for (unsigned i = 0; i < n->nkids; i++)
+		vars_in(n->kids[i], vars, nv, max);
+}
+
+/* A node modifying variable v: v--, v -= k, v >>= k, v = ... (not a decl),
+ * at or after byte offset `after` (0: anywhere). */
+static const struct node *modifies_after(const struct node *n, int v, unsigned after)
+{
+	if (((n->kind == CXCursor_UnaryOperator && n->op && (!strcmp(n->op, "--") || !strcmp(n->op, "++")) &&
+	      n->nkids == 1 && node_strip(n->kids[0])->var == v && node_strip(n->kids[0])->kind == CXCursor_DeclRefExpr) ||
+	     ((n->kind == CXCursor_CompoundAssignOperator ||
+	       (n->kind == CXCursor_BinaryOperator && n->op && !strcmp(n->op, "="))) &&
+	      n->nkids == 2 && node_strip(n->kids[0])->kind == CXCursor_DeclRefExpr &&
+	      node_strip(n->kids[0])->var == v)) && n->off >= after)
+		return n;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *m = modifies_after(n->kids[i], v, after);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
+static const struct node *modifies(const struct node *n, int v)
+{
+	return modifies_after(n, v, 0);
+}
+
+/* In loop `l`, a change of v that happens after the call: in the rest of
+ * the body, or in the condition / increment evaluated between iterations. */
+static const struct node *loop_step_after(struct node *l, int v, const struct node *call)
+{
+	struct node *init, *cond, *inc, *body;
+	if (l->kind == CXCursor_ForStmt) {
+		node_for_parts(l, &init, &cond, &inc, &body);
+	} else if (l->kind == CXCursor_WhileStmt && l->nkids >= 2) {
+		cond = l->kids[0], inc = NULL, body = l->kids[l->nkids - 1];
+	} else if (l->kind == CXCursor_DoStmt && l->nkids >= 2) {
+		cond = l->kids[l->nkids - 1], inc = NULL, body = l->kids[0];
+	} else {
+		return NULL;
+	}
+	const struct node *m = NULL;
+	if (cond && (m = modifies(cond, v)))
+		return m;
+	if (inc && (m = modifies(inc, v)))
+		return m;
+	return body ? modifies_after(body, v, call->off + 1) : NULL;
+}
+
+/* Does the modification lower the value? (decrement, -=, >>=, /=, or an
+ * assignment inside the loop, which we accept as a retry at another order) */
+static bool lowers(const struct node *m)
+{
+	if (m->kind == CXCursor_UnaryOperator)
+		return !strcmp(m->op, "--");
+	if (m->kind == CXCursor_CompoundAssignOperator)
+		return !strcmp(m->op, "-=") || !strcmp(m->op, ">>=") || !strcmp(m->op, "/=");
+	return true;
+}
+
+static const struct node *find_goto_back(const struct node *n, const struct node *call)
+{
+	if (n->kind == CXCursor_GotoStmt && n->line > call->line && n->name) {
+		return n;
+	}
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *g = find_goto_back(n->kids[i], call);
+		if (g)
+			return g;
+	}
+	return NULL;
+}
+
+static const struct node *find_label(const struct node *n, const char *name)
+{
+	if (n->kind == CXCursor_LabelStmt && n->name && !strcmp(n->name, name))
+		return n;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *l = find_label(n->kids[i], name);
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
+/* The statement/expression the allocation's value goes to. */
+static struct node *result_target(struct node *call, char **lvalue, const struct tu *t)
+{
+	struct node *n = call;
+	*lvalue = NULL;
+	/* jump over the alloc_hooks() statement expression around the call */
+	for (struct node *p = call->parent; p; p = p->parent)
+		if (p->kind == CXCursor_StmtExpr && p->line == call->line && p->col == call->col)
+			n = p;
+	for (struct node *p = n->parent; p; n = p, p = p->parent) {
+		switch (p->kind) {
+		case CXCursor_ParenExpr:
+		case CXCursor_UnexposedExpr:
+		case CXCursor_CStyleCastExpr:
+			continue;
+		case CXCursor_BinaryOperator:
+			if (p->op && !strcmp(p->op, "=") && p->nkids == 2 && p->kids[1] == n) {
+				*lvalue = node_text(t, p->kids[0]);
+				return p;
+			}
+			return p;
+		case CXCursor_VarDecl:
+			*lvalue = xstrdup(p->name ? p->name : "");
+			return p;
+		default:
+			return p;
+		}
+	}
+	return n;
+}
+
+/* Is `cond` a test that `lv` is NULL (when true)? */
+static bool tests_null(const struct tu *t, struct node *cond, const char *lv, bool *when_true)
+{
+	if (!lv || !*lv)
+		return false;
+	char *txt = node_text(t, cond);
+	bool r = false;
+	char *pat1 = xasprintf("!%s", lv), *pat2 = xasprintf("%s == NULL", lv),
+	     *pat3 = xasprintf("!(%s", lv), *pat4 = xasprintf("IS_ERR_OR_NULL(%s", lv);
+	size_t ll = strlen(lv);
+	if (strstr(txt, pat1) || strstr(txt, pat2) || strstr(txt, pat3) || strstr(txt, pat4)) {
+		r = true;
+		*when_true = true;
+	} else {
+		/* `if (page)` / `if (likely(pfrag->page))`: success branch */
+		const char *p = strstr(txt, lv);
+		if (p && (p == txt || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[ll]) && p[ll] != '_' && p[ll] != '-') {
+			r = true;
+			*when_true = false;
+		}
+	}
+	free(pat1);
+	free(pat2);
+	free(pat3);
+	free(pat4);
+	free(txt);
+	return r;
+}
+
+static bool name_has(const struct node *n, const char *needle)
+{
+	if (n->name && strstr(n->name, needle))
+		return true;
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (name_has(n->kids[i], needle))
+			return true;
+	return false;
+}
+
+static char *line_text(const struct tu *t, unsigned line)
+{
+	const char *p = t->main_text, *end = t->main_text + t->main_len;
+	for (unsigned l = 1; l < line && p < end; p++)
+		if (*p == '\n')
+			l++;
+	const char *e = p;
+	while (e < end && *e != '\n')
+		e++;
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	while (e > p && isspace((unsigned char)e[-1]))
+		e--;
+	size_t n = (size_t)(e - p);
+	if (n > 120)
+		n = 120;
+	return xstrndup(p, n);
+}
+
+static void add_ev(struct site *s, const struct tu *t, const char *file, unsigned line, const char *what)
+{
+	if (!line)
+		return;
+	char *txt = line_text(t, line);
+	char *note = xasprintf("%s: %s", what, txt);
+	site_add_evidence(s, file, (int)line, note);
+	free(note);
+	free(txt);
+}
+
+/* ---- building sites ---- */
+
+struct floor_info {
+	bool have;
+	int var;
+	char *text;
+	struct interval k;
+};
+
+/* The loop's floor: the order the loop stops at, from `V-- > F`, `V > F`,
+ * `V >= F`. */
+static void loop_floor(const struct tu *t, struct node *loop, int v, struct floor_info *fl,
+		       struct fn_model *fn, const struct call_rec *r)
+{
+	struct node *cond = NULL;
+	if (loop->kind == CXCursor_WhileStmt && loop->nkids >= 2)
+		cond = loop->kids[0];
+	else if (loop->kind == CXCursor_DoStmt && loop->nkids >= 2)
+		cond = loop->kids[loop->nkids - 1];
+	else if (loop->kind == CXCursor_ForStmt) {
+		struct node *i, *c, *inc, *b;
+		node_for_parts(loop, &i, &c, &inc, &b);
+		cond = c;
+	}
+	cond = node_strip(cond);
+	(void)fn;
+	(void)r;
+	if (!cond || cond->kind != CXCursor_BinaryOperator || !cond->op || cond->nkids != 2)
+		return;
+	struct node *l = node_strip(cond->kids[0]);
+	if (l->kind == CXCursor_UnaryOperator && l->nkids == 1)
+		l = node_strip(l->kids[0]);
+	if (l->kind != CXCursor_DeclRefExpr || l->var != v)
+		return;
+	if (strcmp(cond->op, ">") && strcmp(cond->op, ">="))
+		return;
+	long long k;
+	fl->have = true;
+	fl->var = v;
+	fl->text = node_text(t, node_strip(cond->kids[1]));
+	fl->k = iv_unknown();
+	if (tu_eval_int(node_strip(cond->kids[1])->cur, &k))
+		fl->k = iv_const(!strcmp(cond->op, ">=") ? k - 1 : k);
+	if (!strcmp(cond->op, ">=") && !iv_is_const(fl->k)) {
+		free(fl->text);
+		fl->text = NULL; /* V >= F: the floor is F, attempts above it are "V > F" only textually unknown */
+	}
+}
+
+static bool fact_implied_by(const struct aval *g, int order_var, const struct floor_info *fl, int costly)
+{
+	if (g->cf.var < 0 || g->cf.var != order_var)
+		return false;
+	if (fl && fl->have && fl->var == order_var) {
+		if (fl->text && g->cf.k_text && !strcmp(fl->text, g->cf.k_text))
+			return true;
+		if (iv_is_const(fl->k) && g->cf.k.known && g->cf.k.hi <= fl->k.lo)
+			return true;
+	}
+	/* the costly attempts: order > costly implies order > K when K <= costly */
+	return g->cf.k.known && g->cf.k.hi <= costly;
+}
+
+static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result *out)
+{
+	const struct tu *t = s->tu;
+	const char *file = s->o->report_path;
+	const struct alloc_entry *e = r->ent;
+	const struct tree_facts *tf = &t->facts;
+	if (e->kind == API_VMALLOC)
+		return;
+	struct site *st = file_result_add_site(out);
+	st->file = xstrdup(file);
+	st->line = (int)r->call->line;
+	st->col = (int)r->call->col;
+	st->function = xstrdup(s->fn->name ? s->fn->name : "");
+	char *written = tu_expansion_name(t, r->call->cur);
+	st->api = written ? written : xstrdup(e->name);
+	st->kind = e->wrapper ? API_WRAPPER : e->kind;
+	st->gfp = r->has_gfp ? r->gfp.g : gfp_unknown();
+	st->gfp.may |= st->gfp.must;
+
+	/* argument texts and spelling ranges, for fingerprints and fixes */
+	int gi = role_index(r->call, &e->gfp, true);
+	int oi = role_index(r->call, &e->order, false);
+	int si = role_index(r->call, &e->size, false);
+	struct node *ga = gi >= 0 ? node_arg(r->call, (unsigned)gi) : NULL;
+	struct node *oa = oi >= 0 ? node_arg(r->call, (unsigned)oi) : (si >= 0 ? node_arg(r->call, (unsigned)si) : NULL);
+	if (ga) {
+		st->gfp_expr = node_text(t, ga);
+		tu_main_range(t, ga->cur, &st->gfp_begin, &st->gfp_end);
+	}
+	if (oa) {
+		st->order_expr = node_text(t, oa);
+		tu_main_range(t, oa->cur, &st->order_begin, &st->order_end);
+	}
+	tu_main_range(t, r->call->cur, &st->call_begin, &st->call_end);
+	/* with alloc_hooks the call's range is the macro invocation */
+	unsigned b, en;
+	for (struct node *p = r->call->parent; p; p = p->parent)
+		if (p->kind == CXCursor_StmtExpr && p->line == r->call->line && p->col == r->call->col &&
+		    tu_main_range(t, p->cur, &b, &en)) {
+			st->call_begin = b;
+			st->call_end = en;
+		}
+
+	/* order */
+	int order_var = -1;
+	if (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) {
+		if (r->has_order) {
+			st->order = aval_order(&r->order, tf->max_order);
+			if (oa) {
+				int vars[4], nv = 0;
+				vars_in(oa, vars, &nv, 4);
+				if (nv == 1)
+					order_var = vars[0];
+			}
+		}
+	} else if (r->has_size) {
+		struct aval sz = r->size;
+		if (r->has_count)
+			sz.iv = iv_norm(iv_mul(sz.iv, r->count.iv));
+		st->size = sz.iv;
+		if (sz.iv.known && sz.iv.lo >= 0) {
+			long long kmcs = t->kmalloc_max_cache_size;
+			if (e->kind == API_EXACT) {
+				struct interval o = iv_get_order(sz.iv, tf->page_shift);
+				st->order = (struct order_range){ (int)o.lo, (int)(o.hi > tf->max_order ? tf->max_order : o.hi), true };
+			} else if (sz.iv.hi > kmcs) {
+				int lo = sz.iv.lo > kmcs ? (int)get_order_of(sz.iv.lo, tf->page_shift) : 0;
+				int64_t hi = get_order_of(sz.iv.hi, tf->page_shift);
+				st->order = (struct order_range){ lo, (int)(hi > tf->max_order ? tf->max_order : hi), true };
+			} else {
+				/* served by slab caches, never by the page allocator directly */
+				site_release(st);
+				out->nsites--;
+				return;
+			}
+		} else {
+			/* unbounded size: not a site we can say anything about */
+			site_release(st);
+			out->nsites--;
+			return;
+		}
+		if (e->kind == API_KV && sz.iv.hi > (1LL << tf->page_shift)) {
+			/* kvmalloc's kmalloc attempt above PAGE_SIZE (mm/util.c) */
+			st->gfp.must |= GFPB(NOWARN);
+			if (!gfp_may(st->gfp, GFPB(RETRY_MAYFAIL)))
+				st->gfp.must |= GFPB(NORETRY);
+			st->gfp.must &= ~GFPB(NOFAIL);
+			st->gfp.may = (st->gfp.may | st->gfp.must) & ~GFPB(NOFAIL);
+		}
+	}
+	if (st->order.known && st->order.lo == st->order.hi && st->order_expr)
+		add_ev(st, t, file, r->call->line, "order");
+
+	/* fallback */
+	char *lv = NULL;
+	struct node *target = result_target(r->call, &lv, t);
+	(void)target;
+	st->result_lvalue = lv;
+	struct floor_info fl = { 0 };
+	st->fallback = FB_NONE;
+	if (e->kind == API_KV) {
+		st->fallback = gfp_may(st->gfp, GFPB(DIRECT_RECLAIM)) ? FB_KVMALLOC : FB_NONE;
+	} else if (e->wrapper && e->fallback >= 0) {
+		st->fallback = (enum fallback_kind)e->fallback;
+	}
+	if (st->fallback == FB_NONE && order_var >= 0) {
+		for (struct node *p = r->call->parent; p; p = p->parent) {
+			if (!is_loop(p))
+				continue;
+			const struct node *m = loop_step_after(p, order_var, r->call);
+			if (m && lowers(m)) {
+				st->fallback = FB_ORDER_LOOP;
+				add_ev(st, t, file, m->line, "fallback: the loop lowers the order");
+				loop_floor(t, p, order_var, &fl, s->fn, r);
+				break;
+			}
+		}
+		if (st->fallback == FB_NONE) {
+			const struct node *g = find_goto_back(s->fn->body, r->call);
+			const struct node *lab = g ? find_label(s->fn->body, g->name) : NULL;
+			if (g && lab && lab->line <= r->call->line) {
+				const struct node *m = modifies(s->fn->body, order_var);
+				if (m && lowers(m) && m->line > r->call->line && m->line <= g->line) {
+					st->fallback = FB_ORDER_LOOP;
+					add_ev(st, t, file, m->line, "fallback: retried at a lower order via goto");
+				}
+			}
+		}
+	}
+	if (st->fallback == FB_NONE) {
+		/* a later allocation into the same place, or in the failure branch */
+		for (size_t i = 0; i < s->n; i++) {
+			struct call_rec *o2 = &s->recs[i];
+			if (o2 == r || o2->call->line < r->call->line ||
+			    (o2->call->line == r->call->line && o2->call->col <= r->call->col))
+				continue;
+			char *lv2 = NULL;
+			result_target(o2->call, &lv2, t);
+			bool same = lv && lv2 && !strcmp(lv, lv2);
+			bool in_fail = false;
+			for (struct node *p = o2->call->parent; p && !in_fail; p = p->parent) {
+				if (p->kind != CXCursor_IfStmt || p->nkids < 2 || node_contains(p, r->call))
+					continue;
+				bool when_true;
+				if (tests_null(t, p->kids[0], lv, &when_true)) {
+					struct node *then_s = p->kids[1];
+					in_fail = when_true ? node_contains(then_s, o2->call)
+							    : (p->nkids >= 3 && node_contains(p->kids[2], o2->call));
+				}
+			}
+			free(lv2);
+			if (!same && !in_fail)
+				continue;
+			if (o2->ent->kind == API_VMALLOC || o2->ent->kind == API_KV) {
+				st->fallback = FB_VMALLOC;
+				add_ev(st, t, file, o2->call->line, "fallback: vmalloc after a failure");
+				break;
+			}
+			struct order_range o2r = o2->has_order ? aval_order(&o2->order, tf->max_order)
+							       : (struct order_range){ 0, 0, false };
+			if ((o2->ent->kind == API_PAGES || o2->ent->wrapper) && o2r.known &&
+			    (!st->order.known || o2r.hi < st->order.hi)) {
+				st->fallback = FB_LOWER_ORDER;
+				add_ev(st, t, file, o2->call->line, "fallback: retried at a lower order");
+				break;
+			}
+			if (o2->ent->kind == API_SLAB) {
+				st->fallback = FB_LOWER_ORDER;
+				add_ev(st, t, file, o2->call->line, "fallback: a smaller allocation after a failure");
+				break;
+			}
+		}
+	}
+	if (st->fallback == FB_NONE && lv) {
+		/* THP: a failed huge allocation returns *_FALLBACK, the fault is retried with base pages */
+		for (struct node *p = r->call; p && p->parent; p = p->parent) {
+			struct node *blk = p->parent;
+			if (blk->kind != CXCursor_CompoundStmt)
+				continue;
+			for (unsigned i = 0; i < blk->nkids; i++) {
+				struct node *k = blk->kids[i];
+				bool when_true;
+				if (k->line < r->call->line || k->kind != CXCursor_IfStmt || k->nkids < 2)
+					continue;
+				if (tests_null(t, k->kids[0], lv, &when_true) && when_true &&
+				    name_has(k->kids[1], "FALLBACK")) {
+					st->fallback = FB_LOWER_ORDER;
+					add_ev(st, t, file, k->line, "fallback: the caller retries with base pages");
+					break;
+				}
+			}
+			if (st->fallback != FB_NONE)
+				break;
+		}
+	}
+
+	/* the mask of the costly attempts that have a fallback */
+	st->gfp_fallback = st->gfp;
+	if (r->has_gfp && fact_implied_by(&r->gfp, order_var, &fl, tf->costly_order)) {
+		st->gfp_fallback.must = (st->gfp.must | r->gfp.cf_set) & ~r->gfp.cf_clr;
+		st->gfp_fallback.may = (st->gfp.may | r->gfp.cf_set) & ~r->gfp.cf_clr;
+		add_ev(st, t, file, r->gfp.cf.var >= 0 && r->gfp.nev ? r->gfp.evl[r->gfp.nev - 1] : 0,
+		       "gfp: changed for the higher orders");
+	}
+	if (e->kind == API_KV)
+		st->gfp_fallback = st->gfp;
+	free(fl.text);
+
+	if (r->has_gfp)
+		for (int i = 0; i < r->gfp.nev; i++)
+			add_ev(st, t, file, r->gfp.evl[i], "gfp");
+	if (r->has_order)
+		for (int i = 0; i < r->order.nev; i++)
+			add_ev(st, t, file, r->order.evl[i], "order");
+	if (r->has_size)
+		for (int i = 0; i < r->size.nev; i++)
+			add_ev(st, t, file, r->size.evl[i], "size");
+}
+
+/* ---- wrappers ---- */
+
+/* If the function forwards a parameter as the order (or size) of an
+ * allocation, it is an allocator for its callers. */
+static bool promote_wrapper(struct fn_scan *s)
+{
+	bool added = false;
+	if (!s->fn->in_main || !s->fn->name || alloc_table_find(s->o->table, s->fn->name))
+		return false;
+	for (size_t i = 0; i < s->n; i++) {
+		struct call_rec *r = &s->recs[i];
+		const struct alloc_entry *e = r->ent;
+		if (e->kind == API_VMALLOC)
+			continue;
+		bool by_order = (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) &&
+				r->has_order && r->order.param >= 0;
+		bool by_size = !by_order && r->has_size && r->size.param >= 0 && !r->has_count &&
+			       (e->kind == API_SLAB || e->kind == API_KV || e->kind == API_EXACT);
+		if (!by_order && !by_size)
+			continue;
+		struct alloc_entry *w = alloc_table_add(s->o->table, s->fn->name,
+							e->wrapper ? API_PAGES : e->kind);
+		if (e->wrapper)
+			w->kind = e->kind == API_WRAPPER ? API_PAGES : e->kind;
+		w->wrapper = true;
+		if (by_order) {
+			w->order.how = ARG_INDEX;
+			w->order.index = r->order.param;
+			if (w->kind != API_PAGES && w->kind != API_WRAPPER)
+				w->kind = API_PAGES;
+		} else {
+			w->size.how = ARG_INDEX;
+			w->size.index = r->size.param;
+		}
+		if (r->has_gfp && r->gfp.param >= 0) {
+			w->gfp.how = ARG_INDEX;
+			w->gfp.index = r->gfp.param;
+			w->gfp_set_must = r->gfp.pset_must;
+			w->gfp_set_may = r->gfp.pset_may;
+			w->gfp_clr = r->gfp.pclr;
+		} else {
+			w->gfp.how = ARG_NONE;
+			w->gfp_fixed = true;
+			w->gfp_bits = r->has_gfp ? r->gfp.g : gfp_unknown();
+			/* ARG_NONE would pick the gfp_t parameter: there is none to take */
+			w->gfp.how = ARG_INDEX;
+			w->gfp.index = 1000;
+		}
+		w->fallback = -1;
+		added = true;
+		break;
+	}
+	return added;
+}
+
+/* ---- driver ---- */
+
+struct fn_list {
+	struct fn_model **f;
+	size_t n, alloc;
+};
+
+struct collect_ctx {
+	const struct tu *t;
+	struct fn_list *fns;
+};
+
+static enum CXChildVisitResult collect_fns(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct collect_ctx *cc = data;
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	unsigned off;
+	if (!tu_main_loc(cc->t, c, NULL, NULL, &off))
+		return CXChildVisit_Continue;
+	struct fn_model *f = fn_build(cc->t, c);
+	if (f) {
+		ALLOC_GROW(cc->fns->f, cc->fns->n + 1, cc->fns->alloc);
+		cc->fns->f[cc->fns->n++] = f;
+	}
+	return CXChildVisit_Continue;
+}
+
+static bool has_alloc_call(const struct node *n, const struct alloc_table *tab)
+{
+	if (n->kind == CXCursor_CallExpr && n->name && alloc_table_find(tab, n->name))
+		return true;
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (has_alloc_call(n->kids[i], tab))
+			return true;
+	return false;
+}
+
+static int cmp_site(const void *a, const void *b)
+{
+	const struct site *x = a, *y = b;
+	return x->line != y->line ? x->line - y->line : x->col - y->col;
+}
+
+int sites_find(const struct tu *t, const struct sites_opts *o, struct file_result *out)
+{
+	struct fn_list fns = { 0 };
+	struct collect_ctx cc = { t, &fns };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), collect_fns, &cc);
+	struct summary_cache *cache = summary_cache_new();
+	size_t first_site = out->nsites;
+
+	bool *wrapper_done = xcalloc(fns.n + 1, sizeof(bool));
+	for (int pass = 0; pass < MAX_WRAPPER_PASSES; pass++) {
+		bool new_wrappers = false;
+		/* drop sites of the previous pass: the table changed */
+		while (out->nsites > first_site)
+			site_release(&out->sites[--out->nsites]);
+		for (size_t i = 0; i < fns.n; i++) {
+			struct fn_model *f = fns.f[i];
+			if (getenv("GFPAUDIT_DEBUG"))
+				fprintf(stderr, "debug: function %s (%d nodes)%s\n", f->name, f->nnodes,
+					has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
+			if (!has_alloc_call(f->body, o->table))
+				continue;
+			struct fn_scan s = { .tu = t, .o = o, .fn = f };
+			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
+					       .cache = cache, .is_allocator = is_alloc_name };
+			eval_function(&cx, NULL, 0);
+			if (!wrapper_done[i] && promote_wrapper(&s)) {
+				wrapper_done[i] = true;
+				new_wrappers = true;
+			}
+			for (size_t k = 0; k < s.n; k++) {
+				build_site(&s, &s.recs[k], out);
+			}
+			/* a wrapper's own site has its order from the caller: unknown here */
+			if (wrapper_done[i])
+				for (size_t k = first_site; k < out->nsites; k++)
+					if (!strcmp(out->sites[k].function, f->name ? f->name : "") &&
+					    out->sites[k].kind != API_WRAPPER) {
+						bool param_order = false;
+						for (size_t m = 0; m < s.n; m++)
+							if ((int)s.recs[m].call->line == out->sites[k].line &&
+							    ((s.recs[m].has_order && s.recs[m].order.param >= 0) ||
+							     (s.recs[m].has_size && s.recs[m].size.param >= 0)))
+								param_order = true;
+						if (param_order)
+							out->sites[k].order.known = false;
+					}
+			free(s.recs);
+		}
+		if (!new_wrappers)
+			break;
+	}
+	if (o->on_function)
+		for (size_t i = 0; i < fns.n; i++)
+			o->on_function(o->data, fns.f[i]);
+	/* one site per written call (alloc_hooks can expand a call twice) */
+	qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);
+	size_t w = first_site;
+	for (size_t i = first_site; i < out->nsites; i++) {
+		if (w > first_site && out->sites[w - 1].line == out->sites[i].line &&
+		    out->sites[w - 1].col == out->sites[i].col && !strcmp(out->sites[w - 1].api, out->sites[i].api)) {
+			struct site *p = &out->sites[w - 1];
+			p->gfp = gfp_join(p->gfp, out->sites[i].gfp);
+			site_release(&out->sites[i]);
+			continue;
+		}
+		if (w != i)
+			out->sites[w] = out->sites[i];
+		w++;
+	}
+	out->nsites = w;
+	free(wrapper_done);
+	for (size_t i = 0; i < fns.n; i++)
+		fn_free(fns.f[i]);
+	free(fns.f);
+	summary_cache_free(cache);
+	return 0;
+}

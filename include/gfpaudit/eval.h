@@ -1,0 +1,84 @@
+/* The abstract interpreter over a function model: for every local variable,
+ * an integer interval and a gfp must/may mask, flow-sensitive (branches
+ * join, loops iterate to a fixpoint, guards refine), with summaries of
+ * static inline helpers and the kernel's order helpers (get_order, ilog2,
+ * order_base_2, fls, min/max through their statement expressions).
+ *
+ * A value can also remember that it is a parameter of the function with
+ * bits set/cleared on top (how same-file wrappers are recognized), and one
+ * conditional change of bits under a fact "VAR > K" (how a loop's
+ * "if (order > min_order) gfp |= __GFP_NORETRY" is tied to the attempts that
+ * have a fallback). */
+#ifndef GFPAUDIT_EVAL_H
+#define GFPAUDIT_EVAL_H
+#include "gfpaudit/fn.h"
+#include "gfpaudit/gfp.h"
+#include "gfpaudit/order.h"
+
+#define EV_MAX 6
+
+/* "var > K" */
+struct fact {
+	int var;            /* -1: none */
+	struct interval k;
+	const char *k_text; /* normalized text of K (arena) */
+};
+
+struct aval {
+	struct interval iv;
+	struct gfp_bits g;
+	int param;                    /* value is parameter #param transformed, or -1 */
+	uint64_t pset_must, pset_may; /* bits the transform sets */
+	uint64_t pclr;                /* bits the transform clears */
+	struct fact cf;               /* conditional bits under cf (var >= 0) */
+	uint64_t cf_set, cf_clr;
+	unsigned evl[EV_MAX];         /* lines that set this value */
+	int nev;
+};
+
+struct state {
+	struct aval *v;
+	int n;
+	bool dead;
+};
+
+struct eval_ctx;
+/* Called for every call expression reached in the analyzed function (not in
+ * summarized helpers), with the state before the call and its arguments'
+ * values. */
+typedef void (*eval_call_fn)(struct eval_ctx *cx, struct node *call,
+			     const struct aval *args, unsigned nargs, const struct state *st);
+
+struct summary_cache;
+
+struct eval_ctx {
+	const struct tu *tu;
+	struct fn_model *fn;
+	eval_call_fn on_call;
+	void *data;
+	int depth;
+	struct summary_cache *cache;
+	/* names that are sites, not helpers to summarize */
+	bool (*is_allocator)(void *data, const char *name);
+	/* results */
+	struct aval ret;
+	bool has_ret;
+	struct loop_frame *loops;
+	int budget; /* statements left; the walk stops (soundly: unknown) at 0 */
+};
+
+struct summary_cache *summary_cache_new(void);
+void summary_cache_free(struct summary_cache *c);
+
+/* Run the interpreter over cx->fn with parameters unknown (or bound to
+ * `args` when non-NULL).  Returns 0. */
+int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs);
+
+/* Helpers for users of the values. */
+struct aval aval_unknown(void);
+struct aval aval_join(struct aval a, struct aval b);
+uint64_t aval_canon(const struct tu *t, long long v);
+/* The order value of an aval as a reported range (clamped to max_order). */
+struct order_range aval_order(const struct aval *a, int max_order);
+
+#endif

@@ -1,0 +1,22 @@
+/* Site discovery: run the interpreter over every function of the analyzed
+ * file, turn allocator calls into sites (order range, gfp bits, fallback,
+ * evidence), and promote same-file wrappers to allocators. */
+#ifndef GFPAUDIT_SITES_H
+#define GFPAUDIT_SITES_H
+#include "gfpaudit/alloc_table.h"
+#include "gfpaudit/frontend.h"
+#include "gfpaudit/result.h"
+#include "gfpaudit/fn.h"
+
+struct sites_opts {
+	const char *report_path;       /* file name used in sites */
+	struct alloc_table *table;     /* may grow with wrappers (copy per file) */
+	/* Called with each modelled function of the file (for on_function rules). */
+	void (*on_function)(void *data, const struct fn_model *fn);
+	void *data;
+};
+
+/* Find every site in the TU's main file and append them to `out`. */
+int sites_find(const struct tu *t, const struct sites_opts *o, struct file_result *out);
+
+#endif
