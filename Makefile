@@ -52,7 +52,8 @@ deps:
 	fi
 
 gfpaudit: $(OBJS)
-	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/analyzer/model/alloc_table.o: $(BUILD)/data/allocators.inc
 $(BUILD)/data/allocators.inc: $(DATA)
@@ -61,14 +62,17 @@ $(BUILD)/data/allocators.inc: $(DATA)
 
 $(BUILD)/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_SHIM) -c -o $@ $<
+	@echo "  CXX     $<"
+	@$(CXX) $(CXXFLAGS_SHIM) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -I$(BUILD)/data -c -o $@ $<
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -I$(BUILD)/data -c -o $@ $<
 
 build/unit-tests: $(LIB_OBJS) $(UNIT_SRCS) tests/unit/harness.h
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
 
 # The whole suite; the last line is "N passed, N failed".
 test: all build/unit-tests

@@ -1,10 +1,11 @@
 /* The abstract interpreter (see eval.h). */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "gfpaudit/eval.h"
 #include "gfpaudit/strbuf.h"
 
-#define SUMMARY_MAX_NODES 600
+#define SUMMARY_MAX_NODES 6000
 #define SUMMARY_MAX_DEPTH 4
 #define LOOP_ITERS 4
 
@@ -19,6 +20,7 @@ struct aval aval_unknown(void)
 	a.iv = iv_top();
 	a.g = gfp_unknown();
 	a.param = -1;
+	a.gparam = -1;
 	a.cf.var = -1;
 	return a;
 }
@@ -86,6 +88,8 @@ struct aval aval_join(struct aval a, struct aval b)
 	} else if (b.cf.var >= 0 && a.cf.var < 0) {
 		r.cf = b.cf, r.cf_set = b.cf_set, r.cf_clr = b.cf_clr;
 	}
+	r.pdep = a.pdep | b.pdep;
+	r.gparam = a.gparam == b.gparam ? a.gparam : -1;
 	ev_merge(&r, &a);
 	ev_merge(&r, &b);
 	return r;
@@ -96,7 +100,8 @@ static bool aval_same(const struct aval *a, const struct aval *b)
 	return a->iv.lo == b->iv.lo && a->iv.hi == b->iv.hi && a->g.must == b->g.must &&
 	       a->g.may == b->g.may && a->param == b->param && a->pset_must == b->pset_must &&
 	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->cf.var == b->cf.var &&
-	       a->cf_set == b->cf_set && a->cf_clr == b->cf_clr;
+	       a->cf_set == b->cf_set && a->cf_clr == b->cf_clr && a->pdep == b->pdep &&
+	       a->gparam == b->gparam;
 }
 
 struct order_range aval_order(const struct aval *a, int max_order)
@@ -190,6 +195,10 @@ struct summary_cache {
 	size_t n, alloc;
 	CXCursor *keys;
 	size_t keys_alloc;
+	/* the summary with every argument unknown, per function (most calls) */
+	struct aval *generic;
+	bool *generic_done, *generic_has;
+	size_t generic_alloc;
 };
 
 struct summary_cache *summary_cache_new(void)
@@ -205,15 +214,20 @@ void summary_cache_free(struct summary_cache *c)
 		fn_free(c->fns[i]);
 	free(c->fns);
 	free(c->keys);
+	free(c->generic);
+	free(c->generic_done);
+	free(c->generic_has);
 	free(c);
 }
 
-static struct fn_model *summary_fn(struct eval_ctx *cx, CXCursor def)
+static struct fn_model *summary_fn(struct eval_ctx *cx, CXCursor def, size_t *slot)
 {
 	struct summary_cache *c = cx->cache;
 	for (size_t i = 0; i < c->n; i++)
-		if (clang_equalCursors(c->keys[i], def))
+		if (clang_equalCursors(c->keys[i], def)) {
+			*slot = i;
 			return c->fns[i];
+		}
 	struct fn_model *f = fn_build(cx->tu, def);
 	if (f && f->nnodes > SUMMARY_MAX_NODES) {
 		fn_free(f);
@@ -224,10 +238,23 @@ static struct fn_model *summary_fn(struct eval_ctx *cx, CXCursor def)
 		c->keys = xrealloc(c->keys, c->alloc * sizeof(*c->keys));
 		c->keys_alloc = c->alloc;
 	}
+	if (c->generic_alloc < c->alloc) {
+		c->generic = xrealloc(c->generic, c->alloc * sizeof(*c->generic));
+		c->generic_done = xrealloc(c->generic_done, c->alloc * sizeof(*c->generic_done));
+		c->generic_has = xrealloc(c->generic_has, c->alloc * sizeof(*c->generic_has));
+		c->generic_alloc = c->alloc;
+	}
 	c->fns[c->n] = f;
 	c->keys[c->n] = def;
+	c->generic_done[c->n] = false;
+	*slot = c->n;
 	c->n++;
 	return f;
+}
+
+static bool aval_is_unknown(const struct aval *a)
+{
+	return !a->iv.known && a->g.must == 0 && a->g.may == GFP_ALL_BITS && a->param < 0;
 }
 
 static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st);
@@ -308,6 +335,7 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 	struct aval r = aval_unknown();
 	ev_merge(&r, &a);
 	ev_merge(&r, &b);
+	r.pdep = a.pdep | b.pdep;
 	if (!op)
 		return r;
 	if (!strcmp(op, "+")) r.iv = iv_add(a.iv, b.iv);
@@ -607,8 +635,12 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 	int ps = cx->tu->facts.page_shift ? cx->tu->facts.page_shift : 12;
 	if (n >= 1)
 		ev_merge(&r, &args[0]);
-	if (!strcmp(name, "get_order") && n == 1)
+	for (unsigned i = 0; i < n; i++)
+		r.pdep |= args[i].pdep;
+	if (!strcmp(name, "get_order") && n == 1) {
 		r.iv = iv_get_order(args[0].iv, ps);
+		r.gparam = args[0].param;
+	}
 	else if ((!strcmp(name, "__ilog2_u32") || !strcmp(name, "__ilog2_u64") || !strcmp(name, "ilog2") ||
 		  !strcmp(name, "__fls") || !strcmp(name, "const_ilog2")) && n == 1)
 		r.iv = args[0].iv.known ? iv_ilog2(args[0].iv) : iv_range(0, 63);
@@ -651,24 +683,53 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	CXCursor def = clang_getCursorDefinition(ref);
 	if (clang_Cursor_isNull(def))
 		return aval_unknown();
-	struct fn_model *f = summary_fn(cx, def);
+	size_t slot;
+	struct fn_model *f = summary_fn(cx, def, &slot);
+	if (getenv("GFPAUDIT_DEBUG"))
+		fprintf(stderr, "debug: summary of %s: %s (%d nodes)\n", call->name ? call->name : "?",
+			f ? "built" : "none", f ? f->nnodes : 0);
 	if (!f || f == cx->fn)
 		return aval_unknown();
+	bool generic = true;
+	for (unsigned i = 0; i < n && generic; i++)
+		generic = aval_is_unknown(&args[i]);
+	struct summary_cache *sc = cx->cache;
+	if (generic && sc->generic_done[slot]) {
+		if (!sc->generic_has[slot])
+			return aval_unknown();
+		struct aval r = sc->generic[slot];
+		for (unsigned i = 0; i < n; i++)
+			ev_merge(&r, &args[i]);
+		return r; /* all arguments unknown: no parameter dependence to carry */
+	}
 	struct eval_ctx sub = *cx;
 	sub.fn = f;
 	sub.on_call = NULL; /* sites are only recorded in the analyzed function */
 	sub.depth = cx->depth + 1;
 	sub.has_ret = false;
 	sub.loops = NULL;
-	sub.budget = 4000;
+	sub.budget = 30000;
 	eval_function(&sub, args, n);
-	cx->budget -= 4000 - (sub.budget > 0 ? sub.budget : 0);
-	if (!sub.has_ret)
+	cx->budget -= 30000 - (sub.budget > 0 ? sub.budget : 0);
+	if (generic) {
+		sc->generic_done[slot] = true;
+		sc->generic_has[slot] = sub.has_ret && sub.budget > 0;
+	}
+	if (!sub.has_ret || sub.budget <= 0)
 		return aval_unknown();
 	struct aval r = sub.ret;
 	r.param = -1; /* a helper's parameters are not ours */
+	r.gparam = -1;
 	r.cf.var = -1;
 	r.nev = 0;
+	r.pdep = 0;
+	for (unsigned i = 0; i < n; i++)
+		r.pdep |= args[i].pdep;
+	if (generic) {
+		sc->generic[slot] = r;
+		if (sub.ret.param >= 0) /* transform of an unknown argument: unknown */
+			sc->generic_has[slot] = false;
+	}
 	for (unsigned i = 0; i < n; i++)
 		ev_merge(&r, &args[i]);
 	/* a helper that returns its gfp parameter transformed: apply to our arg */
@@ -701,6 +762,9 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 		r = call_builtin(cx, n->name, args, na, &handled);
 	if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
 		r = call_summary(cx, n, args, na);
+	if (!handled)
+		for (unsigned i = 0; i < na; i++)
+			r.pdep |= args[i].pdep;
 	/* &local passed to a call: the callee may write it */
 	for (unsigned i = 0; i < na; i++) {
 		struct node *a = node_strip(node_arg(n, i));
@@ -761,6 +825,7 @@ static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state 
 	struct aval a = eval(cx, k, st);
 	struct aval r = aval_unknown();
 	ev_merge(&r, &a);
+	r.pdep = a.pdep;
 	if (!strcmp(n->op, "~")) {
 		r.g = (struct gfp_bits){ ~a.g.may & GFP_ALL_BITS, ~a.g.must & GFP_ALL_BITS };
 		if (iv_is_const(a.iv))
@@ -1138,13 +1203,16 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 			a = args[p];
 		} else if (p >= 0) {
 			a.param = p;
+			a.pdep = p < 32 ? (uint32_t)1 << p : 0;
 		}
 		var_bits_bound(&f->vars[i], &a.iv);
 		st.v[i] = a;
 	}
 	if (cx->budget <= 0)
-		cx->budget = 200000;
+		cx->budget = 1000000;
 	exec(cx, f->body, &st);
+	if (cx->budget <= 0 && getenv("GFPAUDIT_DEBUG"))
+		fprintf(stderr, "debug: budget exhausted in %s\n", f->name ? f->name : "?");
 	st_free(&st);
 	return 0;
 }

@@ -410,6 +410,19 @@ static void add_ev(struct site *s, const struct tu *t, const char *file, unsigne
 	free(txt);
 }
 
+/* Are a and b in different branches of one if/else (never both run)? */
+static bool exclusive(const struct node *a, const struct node *b)
+{
+	for (const struct node *p = a->parent; p; p = p->parent) {
+		if (p->kind != CXCursor_IfStmt || p->nkids < 3 || !node_contains(p, b))
+			continue;
+		const struct node *t = p->kids[p->nkids - 2], *e = p->kids[p->nkids - 1];
+		if ((node_contains(t, a) && node_contains(e, b)) || (node_contains(e, a) && node_contains(t, b)))
+			return true;
+	}
+	return false;
+}
+
 /* ---- building sites ---- */
 
 struct floor_info {
@@ -521,6 +534,10 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	if (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) {
 		if (r->has_order) {
 			st->order = aval_order(&r->order, tf->max_order);
+			/* bounded only by the allocator's limit and made from our own
+			 * parameters: the callers decide the order */
+			if (r->order.pdep && st->order.known && r->order.iv.hi > tf->max_order)
+				st->order.known = false;
 			if (oa) {
 				int vars[4], nv = 0;
 				vars_in(oa, vars, &nv, 4);
@@ -533,6 +550,9 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 		if (r->has_count)
 			sz.iv = iv_norm(iv_mul(sz.iv, r->count.iv));
 		st->size = sz.iv;
+		if (sz.pdep && sz.iv.known &&
+		    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order)
+			sz.iv = iv_unknown(); /* the callers decide the size */
 		if (sz.iv.known && sz.iv.lo >= 0) {
 			long long kmcs = t->kmalloc_max_cache_size;
 			if (e->kind == API_EXACT) {
@@ -608,6 +628,8 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			struct call_rec *o2 = &s->recs[i];
 			if (o2 == r || o2->call->line < r->call->line ||
 			    (o2->call->line == r->call->line && o2->call->col <= r->call->col))
+				continue;
+			if (exclusive(r->call, o2->call))
 				continue;
 			char *lv2 = NULL;
 			result_target(o2->call, &lv2, t);
@@ -708,9 +730,11 @@ static bool promote_wrapper(struct fn_scan *s)
 			continue;
 		bool by_order = (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) &&
 				r->has_order && r->order.param >= 0;
+		bool by_get_order = !by_order && (e->kind == API_PAGES || e->wrapper) && r->has_order &&
+				    r->order.gparam >= 0;
 		bool by_size = !by_order && r->has_size && r->size.param >= 0 && !r->has_count &&
 			       (e->kind == API_SLAB || e->kind == API_KV || e->kind == API_EXACT);
-		if (!by_order && !by_size)
+		if (!by_order && !by_size && !by_get_order)
 			continue;
 		struct alloc_entry *w = alloc_table_add(s->o->table, s->fn->name,
 							e->wrapper ? API_PAGES : e->kind);
@@ -722,6 +746,11 @@ static bool promote_wrapper(struct fn_scan *s)
 			w->order.index = r->order.param;
 			if (w->kind != API_PAGES && w->kind != API_WRAPPER)
 				w->kind = API_PAGES;
+		} else if (by_get_order) {
+			w->kind = API_EXACT;
+			w->size.how = ARG_INDEX;
+			w->size.index = r->order.gparam;
+			w->order.how = ARG_NONE;
 		} else {
 			w->size.how = ARG_INDEX;
 			w->size.index = r->size.param;
@@ -833,7 +862,8 @@ int sites_find(const struct tu *t, const struct sites_opts *o, struct file_resul
 						bool param_order = false;
 						for (size_t m = 0; m < s.n; m++)
 							if ((int)s.recs[m].call->line == out->sites[k].line &&
-							    ((s.recs[m].has_order && s.recs[m].order.param >= 0) ||
+							    ((s.recs[m].has_order && (s.recs[m].order.param >= 0 ||
+										      s.recs[m].order.gparam >= 0)) ||
 							     (s.recs[m].has_size && s.recs[m].size.param >= 0)))
 								param_order = true;
 						if (param_order)

@@ -32,6 +32,8 @@ struct aval {
 	uint64_t pclr;                /* bits the transform clears */
 	struct fact cf;               /* conditional bits under cf (var >= 0) */
 	uint64_t cf_set, cf_clr;
+	uint32_t pdep;                /* parameters (bit = index) the value depends on */
+	int gparam;                   /* value is get_order(parameter #gparam), or -1 */
 	unsigned evl[EV_MAX];         /* lines that set this value */
 	int nev;
 };
