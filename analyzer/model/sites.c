@@ -534,10 +534,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	if (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) {
 		if (r->has_order) {
 			st->order = aval_order(&r->order, tf->max_order);
-			/* bounded only by the allocator's limit and made from our own
-			 * parameters: the callers decide the order */
-			if (r->order.pdep && st->order.known && r->order.iv.hi > tf->max_order)
-				st->order.known = false;
+
 			if (oa) {
 				int vars[4], nv = 0;
 				vars_in(oa, vars, &nv, 4);
@@ -854,8 +851,9 @@ int sites_find(const struct tu *t, const struct sites_opts *o, struct file_resul
 			for (size_t k = 0; k < s.n; k++) {
 				build_site(&s, &s.recs[k], out);
 			}
-			/* a wrapper's own site has its order from the caller: unknown here */
-			if (wrapper_done[i])
+			/* a wrapper's (or an allocator API's) own site has its order
+			 * from the caller: unknown here */
+			if (wrapper_done[i] || (f->name && alloc_table_find(o->table, f->name)))
 				for (size_t k = first_site; k < out->nsites; k++)
 					if (!strcmp(out->sites[k].function, f->name ? f->name : "") &&
 					    out->sites[k].kind != API_WRAPPER) {
