@@ -145,17 +145,11 @@ int engine_analyze_file(struct engine *e, const char *path,
 				      t.errors, t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
 	}
 	/* a file with errors and not one function body is not C we understood */
-	if (t.errors && !r->nsites) {
-		bool any_fn = false;
-		CXCursor tuc = clang_getTranslationUnitCursor(t.tu);
-		(void)tuc;
-		any_fn = strstr(t.main_text, "{") != NULL && strstr(t.main_text, "(") != NULL;
-		if (!any_fn) {
-			r->status = FILE_FAILED;
-			free(r->reason);
-			r->reason = xasprintf("does not parse as C (%d errors); first: %s", t.errors,
-					      t.first_error ? t.first_error : "?");
-		}
+	if (t.errors && !so.nfunctions) {
+		r->status = FILE_FAILED;
+		free(r->reason);
+		r->reason = xasprintf("does not parse as C (%d error%s); first: %s", t.errors,
+				      t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
 	}
 	struct check_ctx cc = { .out = r, .facts = &t.facts, .file = rep };
 	if (r->status == FILE_ANALYZED)

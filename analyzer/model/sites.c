@@ -819,11 +819,12 @@ static int cmp_site(const void *a, const void *b)
 	return x->line != y->line ? x->line - y->line : x->col - y->col;
 }
 
-int sites_find(const struct tu *t, const struct sites_opts *o, struct file_result *out)
+int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out)
 {
 	struct fn_list fns = { 0 };
 	struct collect_ctx cc = { t, &fns };
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), collect_fns, &cc);
+	o->nfunctions = (int)fns.n;
 	struct summary_cache *cache = summary_cache_new();
 	size_t first_site = out->nsites;
 

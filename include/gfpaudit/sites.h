@@ -14,9 +14,10 @@ struct sites_opts {
 	/* Called with each modelled function of the file (for on_function rules). */
 	void (*on_function)(void *data, const struct fn_model *fn);
 	void *data;
+	int nfunctions; /* out: function definitions found in the file */
 };
 
 /* Find every site in the TU's main file and append them to `out`. */
-int sites_find(const struct tu *t, const struct sites_opts *o, struct file_result *out);
+int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out);
 
 #endif
