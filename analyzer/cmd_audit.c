@@ -35,7 +35,7 @@ static void usage(FILE *f)
 "  --allocators FILE    extra allocator table (format: analyzer/data/allocators.tbl);\n"
 "                       also $GFPAUDIT_ALLOCATORS, colon-separated\n"
 "  -q, --quiet          no progress line\n"
-"  -v, --verbose        say more on stderr\n"
+"  -v, --verbose        evidence notes under each finding; parse errors per file\n"
 "\n"
 "Without --tree or -p, files parse against the kernel-model headers in include/kmodel/.\n"
 "\n"
@@ -47,7 +47,8 @@ static void usage(FILE *f)
 
 struct audit_state {
 	struct report rep;
-	int quiet;
+	int quiet, verbose;
+	size_t with_errors;
 };
 
 static void on_done(void *data, size_t index, struct file_result *r)
@@ -57,6 +58,10 @@ static void on_done(void *data, size_t index, struct file_result *r)
 	if (r->status != FILE_ANALYZED)
 		fprintf(stderr, "gfpaudit: %s: %s: %s\n", r->file,
 			r->status == FILE_SKIPPED ? "skipped" : "failed", r->reason ? r->reason : "");
+	else if (r->parse_errors && st->verbose)
+		fprintf(stderr, "gfpaudit: %s: %s\n", r->file, r->reason ? r->reason : "parse errors");
+	if (r->parse_errors)
+		st->with_errors++;
 	report_add(&st->rep, r);
 }
 
@@ -143,9 +148,10 @@ int cmd_audit(int argc, char **argv)
 	for (size_t i = 0; i < fl.nproblems; i++)
 		fprintf(stderr, "gfpaudit: %s\n", fl.problems[i]);
 
-	struct audit_state st = { .quiet = c.quiet };
+	struct audit_state st = { .quiet = c.quiet, .verbose = c.verbose };
 	report_init(&st.rep);
 	st.rep.with_sites = sites;
+	st.rep.with_evidence = c.verbose > 0;
 	st.rep.tree = c.tree;
 	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .quiet = c.quiet,
 				.done = on_done, .data = &st };
@@ -163,8 +169,9 @@ int cmd_audit(int argc, char **argv)
 		report_counts(&st.rep, &a, &s, &f);
 		size_t nf = report_findings_at_least(&st.rep, (enum severity)sev);
 		if (!c.quiet || c.verbose)
-			fprintf(stderr, "gfpaudit: %zu files analyzed, %zu skipped, %zu failed; %zu findings at or above %s\n",
-				a, s + fl.nproblems, f, nf, c.severity);
+			fprintf(stderr, "gfpaudit: %zu files analyzed (%zu with parse errors%s), %zu skipped, %zu failed; "
+				"%zu findings at or above %s\n", a, st.with_errors,
+				st.with_errors && !c.verbose ? ", -v says which" : "", s + fl.nproblems, f, nf, c.severity);
 		if (nf)
 			exit_code = EXIT_FINDINGS;
 		else if (f || s || fl.nproblems || fl.n == 0)

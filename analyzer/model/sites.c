@@ -580,8 +580,12 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			st->gfp.may = (st->gfp.may | st->gfp.must) & ~GFPB(NOFAIL);
 		}
 	}
-	if (st->order.known && st->order.lo == st->order.hi && st->order_expr)
-		add_ev(st, t, file, r->call->line, "order");
+	{
+		char *note = xasprintf("call: gfp '%s', %s '%s'", st->gfp_expr ? st->gfp_expr : "?",
+				       oi >= 0 ? "order" : "size", st->order_expr ? st->order_expr : "?");
+		site_add_evidence(st, file, (int)r->call->line, note);
+		free(note);
+	}
 
 	/* fallback */
 	char *lv = NULL;

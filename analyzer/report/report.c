@@ -93,6 +93,10 @@ void report_text(const struct report *r, FILE *out)
 			const struct finding *f = &fr->findings[k];
 			fprintf(out, "%s:%d:%d: %s: %s [%s]\n", f->site.file, f->site.line, f->site.col,
 				severity_name(f->severity), f->message, f->rule);
+			if (r->with_evidence)
+				for (size_t e = 0; e < f->site.nev; e++)
+					fprintf(out, "%s:%d: note: %s\n", f->site.ev[e].file, f->site.ev[e].line,
+						f->site.ev[e].note);
 		}
 	}
 }

@@ -10,6 +10,7 @@ struct report {
 	struct file_result **files;
 	size_t n, alloc;
 	bool with_sites;
+	bool with_evidence;  /* text: a "note:" line per evidence entry */
 	const char *tree;    /* root the paths are relative to, or NULL */
 };
 
