@@ -67,6 +67,10 @@ def main():
                 whys = [fits(s) for s in cands]
                 if all(whys):
                     ok, why = False, "; ".join(whys)
+        elif kind == "nosite":
+            f, fn, api = w[1:4]
+            ok = not [s for s in sites if s["file"] == f and s["function"] == fn and s["api"] == api]
+            why = "site present"
         elif kind in ("finding", "nofinding"):
             f, fn, api, rule = w[1:5]
             hit = [x for x in findings if x["file"] == f and x["function"] == fn and x["api"] == api and x["rule"] == rule]

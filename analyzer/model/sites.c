@@ -550,6 +550,9 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 		if (sz.pdep && sz.iv.known &&
 		    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order)
 			sz.iv = iv_unknown(); /* the callers decide the size */
+		/* a bound of 1 GiB or more only says "an int": not a bound */
+		if (sz.iv.known && sz.iv.hi >= (1LL << 30))
+			sz.iv = iv_unknown();
 		if (sz.iv.known && sz.iv.lo >= 0) {
 			long long kmcs = t->kmalloc_max_cache_size;
 			if (e->kind == API_EXACT) {
