@@ -884,7 +884,8 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		for (size_t i = 0; i < fns.n; i++)
 			o->on_function(o->data, fns.f[i]);
 	/* one site per written call (alloc_hooks can expand a call twice) */
-	qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);
+	if (out->nsites > first_site)
+		qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);
 	size_t w = first_site;
 	for (size_t i = first_site; i < out->nsites; i++) {
 		if (w > first_site && out->sites[w - 1].line == out->sites[i].line &&
