@@ -81,7 +81,7 @@ test: all build/unit-tests
 unit: build/unit-tests
 	build/unit-tests
 corpus: all
-	tests/corpus.sh ./gfpaudit corpus
+	GFPAUDIT=$(CURDIR)/gfpaudit tests/t10-corpus.sh
 realtree: all
 	KDIR=$(KDIR) tests/realtree.sh ./gfpaudit
 

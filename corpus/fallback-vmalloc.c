@@ -1,0 +1,39 @@
+/*
+ * vmalloc fallbacks after a NULL check.  The kmalloc attempt keeps direct
+ * reclaim without NORETRY (it may stall before the fallback runs); the
+ * page attempt is NORETRY|NOWARN and fine.
+ */
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+
+void *table_alloc(size_t size)
+{
+	void *buf;
+
+	if (size > SZ_4M)
+		return NULL;
+	buf = kmalloc(size, GFP_KERNEL | __GFP_NOWARN); // warn: costly-no-noretry // site: order=0..10 fallback=vmalloc api=kmalloc
+	if (!buf)
+		buf = vmalloc(size);
+	return buf;
+}
+
+void *ring_alloc(size_t size)
+{
+	struct page *page;
+
+	if (size > SZ_1M)
+		return NULL;
+	page = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, get_order(size)); // ok // site: order=0..8 fallback=vmalloc must=NORETRY
+	if (page)
+		return page_address(page);
+	return vzalloc(size);
+}
+/*
+ * check-name: vmalloc fallback after a NULL check (kmalloc without NORETRY; pages with NORETRY)
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,0 +1,28 @@
+/*
+ * current_gfp_context() narrows GFP_KERNEL to the task's NOIO/NOFS scope:
+ * IO and FS become "may", reclaim stays.  Order 4 with no fallback.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/errno.h>
+
+struct bio_pool {
+	struct page *pages;
+};
+
+int bio_pool_init(struct bio_pool *bp)
+{
+	gfp_t gfp = current_gfp_context(GFP_KERNEL);
+
+	bp->pages = alloc_pages(gfp, 4); // warn: costly-no-fallback // site: order=4..4 fallback=none must=DIRECT_RECLAIM|KSWAPD_RECLAIM may=IO|FS mustnot=NORETRY
+	if (!bp->pages)
+		return -ENOMEM;
+	return 0;
+}
+/*
+ * check-name: mask from current_gfp_context(GFP_KERNEL): IO and FS only "may"
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,0 +1,30 @@
+/*
+ * NORETRY added on one path only: when `opportunistic` is false the
+ * costly attempts of the loop still stall in reclaim.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+
+struct page *cache_grab(bool opportunistic, unsigned int *got)
+{
+	gfp_t gfp = GFP_KERNEL | __GFP_COMP;
+	struct page *page;
+	int order;
+
+	if (opportunistic)
+		gfp |= __GFP_NORETRY | __GFP_NOWARN;
+	for (order = 5; order >= 0; order--) {
+		page = alloc_pages(gfp, order); // warn: costly-no-noretry // site: order=0..5 fallback=order-loop may=NORETRY|NOWARN must=DIRECT_RECLAIM
+		if (page) {
+			*got = order;
+			return page;
+		}
+	}
+	return NULL;
+}
+/*
+ * check-name: NORETRY on some paths only is "may": the loop can still stall
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,0 +1,35 @@
+/*
+ * get_order() of known sizes: 64 KiB is order 4, 16 KiB is order 2.
+ * get_order is a function for clang, not a constant expression.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/sizes.h>
+#include <linux/errno.h>
+
+#define LOG_BUF_BYTES	(64 * 1024)
+
+struct logbuf {
+	unsigned long big;
+	unsigned long small;
+};
+
+int logbuf_init(struct logbuf *lb)
+{
+	lb->big = __get_free_pages(GFP_KERNEL | __GFP_ZERO, get_order(LOG_BUF_BYTES)); // warn: costly-no-fallback // site: order=4..4 api=__get_free_pages fallback=none must=ZERO
+	if (!lb->big)
+		return -ENOMEM;
+	lb->small = __get_free_pages(GFP_KERNEL, get_order(SZ_16K)); // ok // site: order=2..2 api=__get_free_pages
+	if (!lb->small) {
+		free_pages(lb->big, get_order(LOG_BUF_BYTES));
+		return -ENOMEM;
+	}
+	return 0;
+}
+/*
+ * check-name: order from get_order() of constant sizes (64K: 4, 16K: 2)
+ *
+ * check-output-start
+ * corpus/order-get-order.c:19:12: warning: '__get_free_pages' can request order 4; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * check-output-end
+ */

@@ -1,0 +1,40 @@
+/*
+ * A goto retry at a lower order: first order 5, then order 0.  The costly
+ * attempt keeps direct reclaim and has no NORETRY.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/errno.h>
+
+#define MSG_BIG_ORDER	5
+
+struct msg_buf {
+	struct page *page;
+	unsigned int order;
+};
+
+int msg_buf_alloc(struct msg_buf *m)
+{
+	gfp_t gfp = GFP_KERNEL | __GFP_NOWARN;
+	unsigned int order = MSG_BIG_ORDER;
+	struct page *page;
+
+retry:
+	page = alloc_pages(gfp, order); // warn: costly-no-noretry // site: order=0..5 must=NOWARN mustnot=NORETRY
+	if (!page) {
+		if (order) {
+			order = 0;
+			goto retry;
+		}
+		return -ENOMEM;
+	}
+	m->page = page;
+	m->order = order;
+	return 0;
+}
+/*
+ * check-name: goto retry at order 0 after an order-5 attempt
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,0 +1,32 @@
+/*
+ * order_base_2() rounds up: a length checked against 256 KiB is at most 64
+ * pages, so the order is 0..6.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/log2.h>
+#include <linux/math.h>
+#include <linux/sizes.h>
+#include <linux/errno.h>
+
+struct dma_pool_chunk {
+	struct page *page;
+	unsigned int order;
+};
+
+int chunk_alloc(struct dma_pool_chunk *c, size_t size)
+{
+	if (size > SZ_256K)
+		return -EINVAL;
+	c->order = order_base_2(DIV_ROUND_UP(size, PAGE_SIZE));
+	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, c->order); // warn: costly-no-fallback // site: order=0..6 fallback=none
+	if (!c->page)
+		return -ENOMEM;
+	return 0;
+}
+/*
+ * check-name: order from order_base_2() of a guarded length (0..6)
+ *
+ * check-output-start
+ * check-output-end
+ */

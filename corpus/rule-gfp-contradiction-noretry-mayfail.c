@@ -1,0 +1,25 @@
+/*
+ * __GFP_NORETRY with __GFP_RETRY_MAYFAIL: one flag says give up after one
+ * round, the other says retry hard; the result depends on the version.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/errno.h>
+
+struct cache_slot {
+	unsigned long addr;
+};
+
+int cache_slot_fill(struct cache_slot *slot)
+{
+	slot->addr = __get_free_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_RETRY_MAYFAIL | __GFP_NOWARN, 1); // warn: gfp-contradiction // site: order=1..1 api=__get_free_pages must=NORETRY|RETRY_MAYFAIL|NOWARN
+	if (!slot->addr)
+		return -ENOMEM;
+	return 0;
+}
+/*
+ * check-name: gfp-contradiction: NORETRY with RETRY_MAYFAIL
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,0 +1,49 @@
+/*
+ * Constant kmalloc sizes above KMALLOC_MAX_CACHE_SIZE (8 KiB): 64 KiB and a
+ * 40000-byte record are order 4.  A small record stays in the slab caches.
+ */
+#include <linux/slab.h>
+#include <linux/sizes.h>
+#include <linux/errno.h>
+
+struct big_table {
+	u32 count;
+	u32 slots[9999];
+};
+
+struct small_hdr {
+	u32 magic;
+	u32 version;
+};
+
+struct state {
+	void *scratch;
+	struct big_table *tbl;
+	struct small_hdr *hdr;
+};
+
+int state_init(struct state *s)
+{
+	s->scratch = kmalloc(SZ_64K, GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kmalloc fallback=none
+	if (!s->scratch)
+		return -ENOMEM;
+	s->tbl = kzalloc(sizeof(*s->tbl), GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kzalloc fallback=none must=ZERO
+	if (!s->tbl)
+		goto free_scratch;
+	s->hdr = kzalloc(sizeof(*s->hdr), GFP_KERNEL);
+	if (!s->hdr)
+		goto free_tbl;
+	return 0;
+
+free_tbl:
+	kfree(s->tbl);
+free_scratch:
+	kfree(s->scratch);
+	return -ENOMEM;
+}
+/*
+ * check-name: constant kmalloc/kzalloc sizes above KMALLOC_MAX_CACHE_SIZE
+ *
+ * check-output-start
+ * check-output-end
+ */

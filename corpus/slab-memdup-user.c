@@ -1,0 +1,34 @@
+/*
+ * memdup_user() allocates with GFP_USER | __GFP_NOWARN; a 128 KiB limit
+ * still allows order 5, and an ERR_PTR return is no fallback.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/err.h>
+#include <linux/sizes.h>
+
+struct ioctl_req {
+	void __user *ubuf;
+	size_t len;
+	void *kbuf;
+};
+
+long req_copy_in(struct ioctl_req *req)
+{
+	void *buf;
+
+	if (req->len > SZ_128K)
+		return -EINVAL;
+	buf = memdup_user(req->ubuf, req->len); // warn: costly-no-fallback // site: order=0..5 api=memdup_user fallback=none must=NOWARN|HARDWALL|DIRECT_RECLAIM
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	req->kbuf = buf;
+	return 0;
+}
+/*
+ * check-name: memdup_user of up to 128K (order 0..5, GFP_USER|__GFP_NOWARN)
+ *
+ * check-output-start
+ * check-output-end
+ */

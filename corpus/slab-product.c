@@ -1,0 +1,43 @@
+/*
+ * Array sizes are products: up to 1024 descriptors of 128 bytes is 128 KiB
+ * (order 5); up to 255 entries (a u8 count) of 256 bytes is 65280 bytes
+ * (order 4).
+ */
+#include <linux/slab.h>
+#include <linux/errno.h>
+
+struct desc {
+	u64 addr;
+	u64 len;
+	u8 pad[112];
+};
+
+struct entry {
+	u8 raw[256];
+};
+
+struct table {
+	struct desc *descs;
+	struct entry *entries;
+};
+
+int table_init(struct table *t, unsigned int n, u8 count)
+{
+	if (n > 1024)
+		return -EINVAL;
+	t->descs = kcalloc(n, sizeof(struct desc), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..5 api=kcalloc fallback=none must=ZERO
+	if (!t->descs)
+		return -ENOMEM;
+	t->entries = kmalloc_array(count, sizeof(*t->entries), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..4 api=kmalloc_array fallback=none
+	if (!t->entries) {
+		kfree(t->descs);
+		return -ENOMEM;
+	}
+	return 0;
+}
+/*
+ * check-name: products with bounded counts (kcalloc order 0..5, kmalloc_array order 0..4)
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,0 +1,39 @@
+/*
+ * A u16 length can be up to 65535 bytes: kmalloc hands that to the page
+ * allocator at order 4.  A u8 length never leaves the slab caches and is
+ * not a page-allocator site.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/errno.h>
+
+struct blob {
+	void *data;
+	void *tag;
+	u16 len;
+};
+
+int blob_set(struct blob *b, const void *src, u16 len, u8 tag_len)
+{
+	void *buf;
+
+	buf = kmalloc(len, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..4 api=kmalloc fallback=none
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, src, len);
+	b->tag = kmalloc(tag_len, GFP_KERNEL);
+	if (!b->tag) {
+		kfree(buf);
+		return -ENOMEM;
+	}
+	b->data = buf;
+	b->len = len;
+	return 0;
+}
+/*
+ * check-name: kmalloc of a u16 length (order 0..4); a u8 length is no site
+ *
+ * check-output-start
+ * corpus/slab-u16-len.c:20:8: warning: 'kmalloc' can request order 0..4 (size 0..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * check-output-end
+ */
