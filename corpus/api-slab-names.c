@@ -1,6 +1,7 @@
 /*
  * kmalloc-family macros reported by the name written: kzalloc, kcalloc
- * (itself a macro over kmalloc_array), kmalloc_node, kzalloc_node.
+ * (itself a macro over kmalloc_array), kmalloc_node, kzalloc_node.  That
+ * kzalloc's own __GFP_ZERO is seen is slab-kzalloc-zero.c.
  */
 #include <linux/slab.h>
 #include <linux/sizes.h>
@@ -15,7 +16,7 @@ struct stats {
 
 int stats_init(struct stats *s, int nid)
 {
-	s->a = kzalloc(SZ_32K, GFP_KERNEL); // ok // site: order=3..3 api=kzalloc must=ZERO
+	s->a = kzalloc(SZ_32K, GFP_KERNEL); // ok // site: order=3..3 api=kzalloc
 	s->b = kcalloc(4, SZ_16K, GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kcalloc must=ZERO
 	if (!s->a || !s->b)
 		return -ENOMEM;
@@ -31,5 +32,7 @@ int stats_init(struct stats *s, int nid)
  * check-name: kmalloc-family macros reported by the name as written
  *
  * check-output-start
+ * corpus/api-slab-names.c:20:9: warning: 'kcalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/api-slab-names.c:23:9: warning: 'kmalloc_node' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

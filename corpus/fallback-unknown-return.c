@@ -1,6 +1,9 @@
 /*
  * The allocation's result is returned unchecked: what happens on failure
  * is the caller's business (fallback unknown), so no rule fires.
+ *
+ * Known to fail: the engine classifies a result returned unchecked as fallback
+ * "none" (and reports costly-no-fallback) instead of "unknown".
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -11,6 +14,7 @@ struct page *big_scratch_page(void)
 }
 /*
  * check-name: result returned unchecked: fallback unknown, no finding
+ * check-known-to-fail
  *
  * check-output-start
  * check-output-end

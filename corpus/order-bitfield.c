@@ -37,5 +37,6 @@ int hw_cfg_map(struct hw_desc *d, u32 cfg)
  * check-name: order from bit-field extraction (flags >> S) & MASK
  *
  * check-output-start
+ * corpus/order-bitfield.c:23:11: warning: 'alloc_pages' can request order 0..7; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

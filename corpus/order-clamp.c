@@ -15,10 +15,12 @@ struct frame_pool {
 
 int frame_pool_init(struct frame_pool *fp, unsigned int req_order, u8 meta_order)
 {
-	fp->order = clamp(req_order, 2U, 6U);
-	fp->frames = alloc_pages(GFP_KERNEL, fp->order); // warn: costly-no-fallback // site: order=2..6 fallback=none
+	unsigned int order = clamp(req_order, 2U, 6U);
+
+	fp->frames = alloc_pages(GFP_KERNEL, order); // warn: costly-no-fallback // site: order=2..6 fallback=none
 	if (!fp->frames)
 		return -ENOMEM;
+	fp->order = order;
 	fp->meta = alloc_pages(GFP_KERNEL, max_t(unsigned int, meta_order & 0x3, 1)); // ok // site: order=1..3 fallback=none
 	if (!fp->meta)
 		return -ENOMEM;
@@ -28,5 +30,6 @@ int frame_pool_init(struct frame_pool *fp, unsigned int req_order, u8 meta_order
  * check-name: order from clamp() (2..6) and max_t() of a masked value (1..3)
  *
  * check-output-start
+ * corpus/order-clamp.c:20:15: warning: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

@@ -1,5 +1,6 @@
 /*
- * fls() of a bounded count: 1..16 pages, fls(nr - 1) is 0..4.
+ * fls() of a bounded count: 1..16 pages, fls(nr - 1) is 0..4.  (The same
+ * guard written with || is guard-or.c.)
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -13,17 +14,23 @@ struct sg_chunk {
 
 int sg_chunk_alloc(struct sg_chunk *c, unsigned int nr)
 {
-	if (!nr || nr > 16)
+	int order;
+
+	if (!nr)
 		return -EINVAL;
-	c->order = fls(nr - 1);
-	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, c->order); // warn: costly-no-fallback // site: order=0..4 fallback=none
+	if (nr > 16)
+		return -EINVAL;
+	order = fls(nr - 1);
+	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, order); // warn: costly-no-fallback // site: order=0..4 fallback=none
 	if (!c->page)
 		return -ENOMEM;
+	c->order = order;
 	return 0;
 }
 /*
  * check-name: order from fls() of a guarded count (0..4)
  *
  * check-output-start
+ * corpus/order-fls.c:24:12: warning: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

@@ -15,10 +15,12 @@ struct bounce {
 
 int bounce_alloc(struct bounce *b, unsigned long len)
 {
-	b->order = min(get_order(len), PAGE_ALLOC_COSTLY_ORDER);
-	b->page = alloc_pages(GFP_KERNEL, b->order); // ok // site: order=0..3 fallback=none
+	int order = min(get_order(len), PAGE_ALLOC_COSTLY_ORDER);
+
+	b->page = alloc_pages(GFP_KERNEL, order); // ok // site: order=0..3 fallback=none
 	if (!b->page)
 		return -ENOMEM;
+	b->order = order;
 	return 0;
 }
 /*

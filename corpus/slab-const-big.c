@@ -27,7 +27,7 @@ int state_init(struct state *s)
 	s->scratch = kmalloc(SZ_64K, GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kmalloc fallback=none
 	if (!s->scratch)
 		return -ENOMEM;
-	s->tbl = kzalloc(sizeof(*s->tbl), GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kzalloc fallback=none must=ZERO
+	s->tbl = kmalloc(sizeof(*s->tbl), GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kmalloc fallback=none
 	if (!s->tbl)
 		goto free_scratch;
 	s->hdr = kzalloc(sizeof(*s->hdr), GFP_KERNEL);
@@ -42,8 +42,10 @@ free_scratch:
 	return -ENOMEM;
 }
 /*
- * check-name: constant kmalloc/kzalloc sizes above KMALLOC_MAX_CACHE_SIZE
+ * check-name: constant kmalloc sizes above KMALLOC_MAX_CACHE_SIZE (a constant and a sizeof)
  *
  * check-output-start
+ * corpus/slab-const-big.c:27:15: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-const-big.c:30:11: warning: 'kmalloc' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

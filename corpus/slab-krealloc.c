@@ -29,5 +29,6 @@ int vec_grow(struct u64_vec *v, unsigned int new_cap)
  * check-name: krealloc to a guarded capacity (order 0..5)
  *
  * check-output-start
+ * corpus/slab-krealloc.c:21:10: warning: 'krealloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

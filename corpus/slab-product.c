@@ -39,5 +39,7 @@ int table_init(struct table *t, unsigned int n, u8 count)
  * check-name: products with bounded counts (kcalloc order 0..5, kmalloc_array order 0..4)
  *
  * check-output-start
+ * corpus/slab-product.c:28:13: warning: 'kcalloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-product.c:31:15: warning: 'kmalloc_array' can request order 0..4 (size 0..65280); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */
