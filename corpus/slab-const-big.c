@@ -3,6 +3,7 @@
  * 40000-byte record are order 4.  A small record stays in the slab caches.
  */
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sizes.h>
 #include <linux/errno.h>
 
@@ -20,9 +21,10 @@ struct state {
 	void *scratch;
 	struct big_table *tbl;
 	struct small_hdr *hdr;
+	struct big_table *copy;
 };
 
-int state_init(struct state *s)
+int state_init(struct state *s, const struct big_table *tmpl)
 {
 	s->scratch = kmalloc(SZ_64K, GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kmalloc fallback=none
 	if (!s->scratch)
@@ -33,8 +35,13 @@ int state_init(struct state *s)
 	s->hdr = kzalloc(sizeof(*s->hdr), GFP_KERNEL);
 	if (!s->hdr)
 		goto free_tbl;
+	s->copy = kmemdup(tmpl, sizeof(*tmpl), GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 api=kmemdup fallback=none
+	if (!s->copy)
+		goto free_hdr;
 	return 0;
 
+free_hdr:
+	kfree(s->hdr);
 free_tbl:
 	kfree(s->tbl);
 free_scratch:
@@ -42,10 +49,11 @@ free_scratch:
 	return -ENOMEM;
 }
 /*
- * check-name: constant kmalloc sizes above KMALLOC_MAX_CACHE_SIZE (a constant and a sizeof)
+ * check-name: constant kmalloc sizes above KMALLOC_MAX_CACHE_SIZE (a constant, sizeof, kmemdup)
  *
  * check-output-start
- * corpus/slab-const-big.c:27:15: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/slab-const-big.c:30:11: warning: 'kmalloc' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-const-big.c:29:15: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-const-big.c:32:11: warning: 'kmalloc' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-const-big.c:38:12: warning: 'kmemdup' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */
