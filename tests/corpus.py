@@ -37,7 +37,7 @@ A known-to-fail case that fails is XFAIL (counted as skipped); one that
 passes is XPASS (a failure: drop the tag).  A case that does not parse with
 clang fails even when known to fail.
 
-    tests/corpus.py [--gfpaudit BIN] [-v] [FILE...]      run (default: corpus/*.c)
+    tests/corpus.py [--gfpaudit BIN] [-v] [-j N] [FILE...]   run (default: corpus/*.c)
     tests/corpus.py --format FILE...                     rewrite the output blocks
 
 Run from anywhere; paths are reported relative to the repository root, which
@@ -426,6 +426,7 @@ def main():
     ap.add_argument("--gfpaudit", default=os.environ.get("GFPAUDIT") or os.path.join(ROOT, "gfpaudit"))
     ap.add_argument("--format", action="store_true", help="rewrite the check-output blocks from current output")
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="cases run in parallel (default 1)")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     gfpaudit = os.path.abspath(a.gfpaudit) if os.path.sep in a.gfpaudit else a.gfpaudit
@@ -449,16 +450,26 @@ def main():
             changed, rc = format_case(c, gfpaudit)
             print("%s: %s (exit %d, expected %d)" % (p, "rewritten" if changed else "unchanged", rc, c.exit_value))
         return 1 if bad else 0
-    npass = nfail = nskip = 0
-    for p in paths:
+    def one(p):
         try:
             c = parse_case(p)
         except (CaseError, OSError) as e:
-            print("FAIL  %s: bad case: %s" % (p, e))
-            nfail += 1
-            continue
+            return p, None, ["bad case: %s" % e], True
         errs, hard = run_case(c, gfpaudit)
-        if errs and c.known_to_fail and not hard:
+        return p, c, errs, hard
+
+    if a.jobs > 1:
+        import concurrent.futures
+        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+            results = list(ex.map(one, paths))
+    else:
+        results = [one(p) for p in paths]
+    npass = nfail = nskip = 0
+    for p, c, errs, hard in results:
+        if c is None:
+            print("FAIL  %s: %s" % (p, errs[0]))
+            nfail += 1
+        elif errs and c.known_to_fail and not hard:
             print("XFAIL %s (%s)" % (p, c.name))
             if a.verbose:
                 for e in errs:
