@@ -3,11 +3,6 @@
  * caller: costly attempts clear __GFP_DIRECT_RECLAIM, the non-costly high
  * orders get NORETRY, only the floor keeps the caller's mask.  No costly
  * attempt can stall, so nothing to report.
- *
- * Known to fail: costly-no-noretry joins the masks of every attempt above the
- * loop's floor (gfp_fallback_attempts), so the NORETRY-less costly attempts
- * and the reclaim-capable non-costly ones make a false "may direct-reclaim
- * without NORETRY"; the rule should look at the attempts of costly orders only.
  */
 #include <linux/pagemap.h>
 #include <linux/errno.h>
@@ -36,7 +31,6 @@ struct folio *write_get_folio(struct address_space *mapping, unsigned int order,
 }
 /*
  * check-name: the upstream fix: no direct reclaim above PAGE_ALLOC_COSTLY_ORDER, NORETRY below
- * check-known-to-fail
  *
  * check-output-start
  * check-output-end

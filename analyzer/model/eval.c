@@ -21,7 +21,7 @@ struct aval aval_unknown(void)
 	a.g = gfp_unknown();
 	a.param = -1;
 	a.gparam = -1;
-	a.cf.var = -1;
+	a.ncf = 0;
 	return a;
 }
 
@@ -79,15 +79,17 @@ struct aval aval_join(struct aval a, struct aval b)
 		r.pset_may = a.pset_may | b.pset_may;
 		r.pclr = a.pclr & b.pclr;
 	}
-	if (a.cf.var >= 0 && b.cf.var >= 0 && fact_eq(&a.cf, &b.cf)) {
-		r.cf = a.cf;
-		r.cf_set = a.cf_set & b.cf_set;
-		r.cf_clr = a.cf_clr & b.cf_clr;
-	} else if (a.cf.var >= 0 && b.cf.var < 0) {
-		r.cf = a.cf, r.cf_set = a.cf_set, r.cf_clr = a.cf_clr;
-	} else if (b.cf.var >= 0 && a.cf.var < 0) {
-		r.cf = b.cf, r.cf_set = b.cf_set, r.cf_clr = b.cf_clr;
-	}
+	/* a conditional change survives a join only when both sides have it:
+	 * one recorded inside one branch says nothing about the other paths */
+	for (int i = 0; i < a.ncf; i++)
+		for (int j = 0; j < b.ncf; j++)
+			if (fact_eq(&a.cf[i].f, &b.cf[j].f) && r.ncf < CF_MAX) {
+				r.cf[r.ncf].f = a.cf[i].f;
+				r.cf[r.ncf].set = a.cf[i].set & b.cf[j].set;
+				r.cf[r.ncf].clr = a.cf[i].clr & b.cf[j].clr;
+				r.ncf++;
+				break;
+			}
 	r.pdep = a.pdep | b.pdep;
 	r.gparam = a.gparam == b.gparam ? a.gparam : -1;
 	ev_merge(&r, &a);
@@ -99,8 +101,9 @@ static bool aval_same(const struct aval *a, const struct aval *b)
 {
 	return a->iv.lo == b->iv.lo && a->iv.hi == b->iv.hi && a->g.must == b->g.must &&
 	       a->g.may == b->g.may && a->param == b->param && a->pset_must == b->pset_must &&
-	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->cf.var == b->cf.var &&
-	       a->cf_set == b->cf_set && a->cf_clr == b->cf_clr && a->pdep == b->pdep &&
+	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->ncf == b->ncf &&
+	       (a->ncf == 0 || !memcmp(a->cf, b->cf, sizeof(a->cf[0]) * (size_t)a->ncf)) &&
+	       a->pdep == b->pdep &&
 	       a->gparam == b->gparam;
 }
 
@@ -356,10 +359,15 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 			r.pset_must = p->pset_must & k->g.may;
 			r.pset_may = p->pset_may & k->g.may;
 		}
-		if (p && p->cf.var >= 0) {
-			r.cf = p->cf;
-			r.cf_set = p->cf_set & k->g.may;
-			r.cf_clr = p->cf_clr | (~k->g.may & GFP_ALL_BITS);
+		const struct aval *c = a.ncf ? &a : (b.ncf ? &b : NULL);
+		if (c) {
+			const struct aval *o = c == &a ? &b : &a;
+			r.ncf = c->ncf;
+			for (int i = 0; i < c->ncf; i++) {
+				r.cf[i].f = c->cf[i].f;
+				r.cf[i].set = c->cf[i].set & o->g.may;
+				r.cf[i].clr = c->cf[i].clr | (~o->g.may & GFP_ALL_BITS);
+			}
 		}
 	} else if (!strcmp(op, "|")) {
 		r.iv = iv_or(a.iv, b.iv);
@@ -372,12 +380,15 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 			r.pset_may = p->pset_may | k->g.may;
 			r.pclr = p->pclr & ~k->g.may;
 		}
-		const struct aval *c = a.cf.var >= 0 ? &a : (b.cf.var >= 0 ? &b : NULL);
+		const struct aval *c = a.ncf ? &a : (b.ncf ? &b : NULL);
 		if (c) {
 			const struct aval *o = c == &a ? &b : &a;
-			r.cf = c->cf;
-			r.cf_set = c->cf_set;
-			r.cf_clr = c->cf_clr & ~o->g.may;
+			r.ncf = c->ncf;
+			for (int i = 0; i < c->ncf; i++) {
+				r.cf[i].f = c->cf[i].f;
+				r.cf[i].set = c->cf[i].set;
+				r.cf[i].clr = c->cf[i].clr & ~o->g.may;
+			}
 		}
 	} else if (!strcmp(op, "^")) {
 		if (iv_is_const(a.iv) && iv_is_const(b.iv))
@@ -618,11 +629,18 @@ static void record_conditional(struct state *out, const struct state *then_st,
 		uint64_t clr = b->g.may & ~a->g.may;
 		if (!set && !clr)
 			continue;
-		if (out->v[i].cf.var >= 0 && !fact_eq(&out->v[i].cf, f))
-			continue;
-		out->v[i].cf = *f;
-		out->v[i].cf_set = set;
-		out->v[i].cf_clr = clr;
+		struct aval *v = &out->v[i];
+		int k;
+		for (k = 0; k < v->ncf && !fact_eq(&v->cf[k].f, f); k++)
+			;
+		if (k == v->ncf) {
+			if (v->ncf == CF_MAX)
+				continue;
+			v->ncf++;
+		}
+		v->cf[k].f = *f;
+		v->cf[k].set = set;
+		v->cf[k].clr = clr;
 	}
 }
 
@@ -720,7 +738,7 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	struct aval r = sub.ret;
 	r.param = -1; /* a helper's parameters are not ours */
 	r.gparam = -1;
-	r.cf.var = -1;
+	r.ncf = 0;
 	r.nev = 0;
 	r.pdep = 0;
 	for (unsigned i = 0; i < n; i++)
@@ -801,10 +819,9 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 	struct aval cur = v >= 0 && !st->dead ? st->v[v] : eval(cx, lhs, st);
 	struct aval b = eval(cx, rhs, st);
 	struct aval r = binop(cx, op, cur, b);
-	if (v >= 0 && cur.cf.var >= 0 && r.cf.var < 0) {
-		r.cf = cur.cf;
-		r.cf_set = cur.cf_set;
-		r.cf_clr = cur.cf_clr;
+	if (v >= 0 && cur.ncf && !r.ncf) {
+		r.ncf = cur.ncf;
+		memcpy(r.cf, cur.cf, sizeof(r.cf));
 	}
 	assign(cx, st, v, r, n->line);
 	return r;

@@ -472,18 +472,19 @@ static void loop_floor(const struct tu *t, struct node *loop, int v, struct floo
 	}
 }
 
-static bool fact_implied_by(const struct aval *g, int order_var, const struct floor_info *fl, int costly)
+/* Does the context "order > floor" (attempts with a fallback after them)
+ * or "order > costly" (the costly attempts) imply the fact "var > K"? */
+static bool fact_implied_by(const struct fact *f, int order_var, const struct floor_info *fl, int costly)
 {
-	if (g->cf.var < 0 || g->cf.var != order_var)
+	if (f->var < 0 || f->var != order_var)
 		return false;
 	if (fl && fl->have && fl->var == order_var) {
-		if (fl->text && g->cf.k_text && !strcmp(fl->text, g->cf.k_text))
+		if (fl->text && f->k_text && !strcmp(fl->text, f->k_text))
 			return true;
-		if (iv_is_const(fl->k) && g->cf.k.known && g->cf.k.hi <= fl->k.lo)
+		if (iv_is_const(fl->k) && f->k.known && f->k.hi <= fl->k.lo)
 			return true;
 	}
-	/* the costly attempts: order > costly implies order > K when K <= costly */
-	return g->cf.k.known && g->cf.k.hi <= costly;
+	return f->k.known && f->k.hi <= costly;
 }
 
 static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result *out)
@@ -697,11 +698,12 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 
 	/* the mask of the costly attempts that have a fallback */
 	st->gfp_fallback = st->gfp;
-	if (r->has_gfp && fact_implied_by(&r->gfp, order_var, &fl, tf->costly_order)) {
-		st->gfp_fallback.must = (st->gfp.must | r->gfp.cf_set) & ~r->gfp.cf_clr;
-		st->gfp_fallback.may = (st->gfp.may | r->gfp.cf_set) & ~r->gfp.cf_clr;
-		add_ev(st, t, file, r->gfp.cf.var >= 0 && r->gfp.nev ? r->gfp.evl[r->gfp.nev - 1] : 0,
-		       "gfp: changed for the higher orders");
+	for (int k = 0; r->has_gfp && k < r->gfp.ncf; k++) {
+		const struct cond_bits *c = &r->gfp.cf[k];
+		if (!fact_implied_by(&c->f, order_var, &fl, tf->costly_order))
+			continue;
+		st->gfp_fallback.must = (st->gfp_fallback.must | c->set) & ~c->clr;
+		st->gfp_fallback.may = (st->gfp_fallback.may | c->set) & ~c->clr;
 	}
 	if (e->kind == API_KV)
 		st->gfp_fallback = st->gfp;

@@ -24,14 +24,21 @@ struct fact {
 	const char *k_text; /* normalized text of K (arena) */
 };
 
+/* Bits a value has only on paths where a fact holds. */
+struct cond_bits {
+	struct fact f;
+	uint64_t set, clr;
+};
+#define CF_MAX 4
+
 struct aval {
 	struct interval iv;
 	struct gfp_bits g;
 	int param;                    /* value is parameter #param transformed, or -1 */
 	uint64_t pset_must, pset_may; /* bits the transform sets */
 	uint64_t pclr;                /* bits the transform clears */
-	struct fact cf;               /* conditional bits under cf (var >= 0) */
-	uint64_t cf_set, cf_clr;
+	struct cond_bits cf[CF_MAX];  /* conditional changes, each under its fact */
+	int ncf;
 	uint32_t pdep;                /* parameters (bit = index) the value depends on */
 	int gparam;                   /* value is get_order(parameter #gparam), or -1 */
 	unsigned evl[EV_MAX];         /* lines that set this value */
