@@ -115,6 +115,17 @@ static void table_copy(struct alloc_table *dst, const struct alloc_table *src)
 	}
 }
 
+/* Findings in source order; on one line, in rule-table order. */
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct finding *x = a, *y = b;
+	if (x->site.line != y->site.line)
+		return x->site.line - y->site.line;
+	if (x->site.col != y->site.col)
+		return x->site.col - y->site.col;
+	return check_lookup(x->rule) - check_lookup(y->rule);
+}
+
 int engine_analyze_file(struct engine *e, const char *path,
 			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out)
@@ -154,6 +165,8 @@ int engine_analyze_file(struct engine *e, const char *path,
 	struct check_ctx cc = { .out = r, .facts = &t.facts, .file = rep };
 	if (r->status == FILE_ANALYZED)
 		checks_run_sites(e->o.rules ? e->o.rules : check_default_mask(), &cc);
+	if (r->nfindings > 1)
+		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);
 	tu_release(&t);
 	free(rep);
 	return 0;

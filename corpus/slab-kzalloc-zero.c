@@ -1,9 +1,6 @@
 /*
  * kzalloc() adds __GFP_ZERO inside its static inline kzalloc_noprof(), not
  * in the macro: the request still carries it.
- *
- * Known to fail: the __GFP_ZERO that kzalloc_noprof() adds inside its body is not
- * summarized into the site's mask (macro-level |__GFP_ZERO, as kcalloc, is).
  */
 #include <linux/slab.h>
 #include <linux/sizes.h>
@@ -22,9 +19,8 @@ int log_area_init(struct log_area *la)
 }
 /*
  * check-name: kzalloc's __GFP_ZERO (added inside kzalloc_noprof) is in the site's mask
- * check-known-to-fail
  *
  * check-output-start
- * corpus/slab-kzalloc-zero.c:18:12: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-kzalloc-zero.c:15:12: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

@@ -148,8 +148,22 @@ int alloc_table_parse(struct alloc_table *t, const char *text, const char *origi
 				parse_ref(&e->size, val, 0);
 			else if (!strcmp(role, "count"))
 				parse_ref(&e->count, val, 0);
+			else if (!strcmp(role, "adds")) {
+				char *vdup = xstrdup(val), *sv = NULL;
+				for (char *f = strtok_r(vdup, "|", &sv); f; f = strtok_r(NULL, "|", &sv)) {
+					int fl = gfp_flag_lookup(f);
+					if (fl < 0) {
+						int rc = err_set(GA_EINVAL, "%s:%d: unknown flag '%s' in adds=", origin, lineno, f);
+						free(vdup);
+						free(line);
+						return rc;
+					}
+					e->adds |= (uint64_t)1 << fl;
+				}
+				free(vdup);
+			}
 			else {
-				int rc = err_set(GA_EINVAL, "%s:%d: unknown role '%s' (gfp, order, size, count)",
+				int rc = err_set(GA_EINVAL, "%s:%d: unknown role '%s' (gfp, order, size, count, adds)",
 						 origin, lineno, role);
 				free(line);
 				return rc;

@@ -504,6 +504,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	st->api = written ? written : xstrdup(e->name);
 	st->kind = e->wrapper ? API_WRAPPER : e->kind;
 	st->gfp = r->has_gfp ? r->gfp.g : gfp_unknown();
+	st->gfp.must |= e->adds;
 	st->gfp.may |= st->gfp.must;
 
 	/* argument texts and spelling ranges, for fingerprints and fixes */

@@ -26,6 +26,7 @@ struct alloc_entry {
 	uint64_t gfp_set_must, gfp_set_may, gfp_clr;
 	int fallback;
 	int probe; /* ARG_CONST gfp: index of the TU probe evaluating it */
+	uint64_t adds; /* canonical __GFP_ flags the API always adds */
 };
 
 struct alloc_table {
