@@ -1,10 +1,6 @@
 /*
  * ilog2(): a constant argument folds (128 KiB of pages: ilog2(32) = 5); a
  * clamped variable goes through __ilog2_u32() (1..8 pages: order 0..3).
- *
- * Known to fail: ilog2() is not modelled: the engine does not fold
- * __builtin_constant_p() (it joins both arms) and does not know __builtin_clzll,
- * so even ilog2(32) is unknown; __ilog2_u32 alone works.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -34,7 +30,6 @@ int rx_queue_init(struct rx_queue *q, unsigned int want_pages)
 }
 /*
  * check-name: order from ilog2() of a constant (5) and of a clamped count (0..3)
- * check-known-to-fail
  *
  * check-output-start
  * corpus/order-ilog2.c:27:11: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]

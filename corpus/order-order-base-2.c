@@ -1,9 +1,6 @@
 /*
  * order_base_2() rounds up: a length checked against 256 KiB is at most 64
  * pages, so the order is 0..6.
- *
- * Known to fail: order_base_2() is not modelled (the __builtin_constant_p() arm
- * with __builtin_clzll makes it unknown, and __order_base_2 is not known by name).
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -32,7 +29,6 @@ int chunk_alloc(struct dma_pool_chunk *c, size_t size)
 }
 /*
  * check-name: order from order_base_2() of a guarded length (0..6)
- * check-known-to-fail
  *
  * check-output-start
  * corpus/order-order-base-2.c:27:12: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]

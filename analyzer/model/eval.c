@@ -682,7 +682,10 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 	else if (!strcmp(name, "__builtin_expect") && n >= 1)
 		return args[0];
 	else if (!strcmp(name, "__builtin_constant_p"))
-		r.iv = iv_range(0, 1);
+		r.iv = iv_range(0, 1); /* folded by the caller when clang can */
+	else if ((!strcmp(name, "__builtin_clzll") || !strcmp(name, "__builtin_clzl") ||
+		  !strcmp(name, "__builtin_clz")) && n == 1)
+		r.iv = iv_range(0, 63);
 	else {
 		*handled = false;
 		return r;
@@ -776,6 +779,21 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 		cx->on_call(cx, n, args, na, st);
 	struct aval r = aval_unknown();
 	bool handled = false;
+	long long folded;
+	if (n->name && !strcmp(n->name, "__builtin_constant_p")) {
+		/* clang folds it when it can; an argument that reads a local or
+		 * calls a function is no compile-time constant */
+		struct node *a0 = na ? node_arg(n, 0) : NULL;
+		bool have = tu_eval_int(n->cur, &folded);
+		if (!have && a0 && !a0->pure) {
+			folded = 0;
+			have = true;
+		}
+		if (have) {
+			free(args);
+			return aval_const(cx->tu, folded);
+		}
+	}
 	if (n->name)
 		r = call_builtin(cx, n->name, args, na, &handled);
 	if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
@@ -866,7 +884,9 @@ static struct aval eval_cond_op(struct eval_ctx *cx, struct node *n, struct stat
 {
 	if (n->nkids != 3)
 		return aval_unknown();
-	eval(cx, n->kids[0], st);
+	struct aval cv = eval(cx, n->kids[0], st);
+	if (iv_is_const(cv.iv)) /* __builtin_constant_p(...) ? a : b, IS_ENABLED() */
+		return eval(cx, n->kids[cv.iv.lo ? 1 : 2], st);
 	struct state t = st_copy(st), e = st_copy(st);
 	refine(cx, n->kids[0], &t, true);
 	refine(cx, n->kids[0], &e, false);
@@ -989,7 +1009,14 @@ static void exec_if(struct eval_ctx *cx, struct node *n, struct state *st)
 	struct node *cond = n->kids[n->nkids == 2 ? 0 : n->nkids - 3];
 	struct node *then_s = n->kids[n->nkids == 2 ? 1 : n->nkids - 2];
 	struct node *else_s = n->nkids >= 3 ? n->kids[n->nkids - 1] : NULL;
-	eval(cx, cond, st);
+	struct aval cv = eval(cx, cond, st);
+	if (iv_is_const(cv.iv)) { /* if (IS_ENABLED(CONFIG_X)), if (0) */
+		if (cv.iv.lo)
+			exec(cx, then_s, st);
+		else if (else_s)
+			exec(cx, else_s, st);
+		return;
+	}
 	struct fact f = { .var = -1 };
 	bool has_fact = cond_fact(cx, cond, st, &f);
 	struct state t = st_copy(st), e = st_copy(st);

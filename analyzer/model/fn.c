@@ -193,7 +193,8 @@ static struct node *make_node(struct fn_model *f, CXCursor c, struct node *paren
 		n->nkids = b.ntmp;
 	}
 	free(b.tmp);
-	n->pure = clang_isExpression(n->kind) && n->var < 0 && n->kind != CXCursor_CallExpr &&
+	n->pure = clang_isExpression(n->kind) && n->var < 0 &&
+		  (n->kind != CXCursor_CallExpr || (n->name && !strncmp(n->name, "__builtin_", 10))) &&
 		  n->kind != CXCursor_MemberRefExpr && n->kind != CXCursor_ArraySubscriptExpr &&
 		  n->kind != CXCursor_StmtExpr && n->kind != CXCursor_CompoundAssignOperator &&
 		  !(n->op && (!strcmp(n->op, "=") || !strcmp(n->op, "++") || !strcmp(n->op, "--")));
