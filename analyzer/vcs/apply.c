@@ -1,0 +1,450 @@
+/* Mailed patches applied to git trees in memory (see apply.h for the trust
+ * model).  libgit2 parses (git_diff_from_buffer) and applies
+ * (git_apply_to_tree); new objects land in a mempack backend. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <git2.h>
+#include <git2/sys/mempack.h>
+#include "gfpaudit/apply.h"
+#include "gfpaudit/mail.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+struct apply_repo {
+	git_repository *repo;
+	git_odb_backend *mempack; /* owned by the odb once added */
+	char *root;
+};
+
+struct apply_tree {
+	git_tree *tree;
+};
+
+static const char *git_msg(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+int apply_repo_open(const char *path, struct apply_repo **out)
+{
+	*out = NULL;
+	git_libgit2_init();
+	struct apply_repo *r = xcalloc(1, sizeof(*r));
+	git_odb *odb = NULL;
+	int rc = 0;
+	if (git_repository_open_ext(&r->repo, path, 0, NULL) < 0) {
+		rc = err_set(GA_ENOTFOUND, "'%s' is not a git repository: %s", path, git_msg());
+		goto cleanup;
+	}
+	/* Writes (the patched blobs and trees) go to memory: the mempack gets
+	 * a priority above the loose (1) and pack (2) backends. */
+	if (git_repository_odb(&odb, r->repo) < 0 || git_mempack_new(&r->mempack) < 0 ||
+	    git_odb_add_backend(odb, r->mempack, 1000) < 0) {
+		rc = err_set(GA_ETOOL, "cannot set up an in-memory object store: %s", git_msg());
+		goto cleanup;
+	}
+	const char *wd = git_repository_workdir(r->repo);
+	r->root = xstrdup(wd ? wd : git_repository_path(r->repo));
+	size_t n = strlen(r->root);
+	while (n > 1 && r->root[n - 1] == '/')
+		r->root[--n] = '\0';
+cleanup:
+	git_odb_free(odb);
+	if (rc) {
+		apply_repo_free(r);
+		return rc;
+	}
+	*out = r;
+	return 0;
+}
+
+void apply_repo_free(struct apply_repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->repo); /* frees the odb and the mempack with it */
+	free(r->root);
+	free(r);
+	git_libgit2_shutdown();
+}
+
+const char *apply_repo_root(const struct apply_repo *r)
+{
+	return r->root;
+}
+
+int apply_repo_tree(struct apply_repo *r, const char *rev, char sha_out[41], struct apply_tree **out)
+{
+	*out = NULL;
+	git_object *obj = NULL, *commit = NULL;
+	git_tree *tree = NULL;
+	int rc = 0, e = git_revparse_single(&obj, r->repo, rev);
+	if (e == GIT_ENOTFOUND || e == GIT_EAMBIGUOUS || e == GIT_EINVALIDSPEC || (e < 0 && e != GIT_ERROR)) {
+		rc = err_set(GA_ENOTFOUND, "%s", e == GIT_EAMBIGUOUS ? "ambiguous revision" : "unknown revision");
+		goto cleanup;
+	}
+	if (e < 0) {
+		rc = err_set(GA_ENOTFOUND, "unknown revision: %s", git_msg());
+		goto cleanup;
+	}
+	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		rc = err_set(GA_ENOTFOUND, "'%s' is not a commit", rev);
+		goto cleanup;
+	}
+	if (git_commit_tree(&tree, (git_commit *)commit) < 0) {
+		rc = err_set(GA_ETOOL, "cannot read the tree of '%s': %s", rev, git_msg());
+		goto cleanup;
+	}
+	git_oid_tostr(sha_out, 41, git_object_id(commit));
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->tree = tree;
+	tree = NULL;
+cleanup:
+	git_tree_free(tree);
+	git_object_free(commit);
+	git_object_free(obj);
+	return rc;
+}
+
+void apply_tree_free(struct apply_tree *t)
+{
+	if (!t)
+		return;
+	git_tree_free(t->tree);
+	free(t);
+}
+
+int apply_tree_read(struct apply_repo *r, const struct apply_tree *t, const char *path,
+		    size_t max, char **buf, size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	git_tree_entry *ent = NULL;
+	git_blob *blob = NULL;
+	int rc = 0;
+	if (git_tree_entry_bypath(&ent, t->tree, path) < 0) {
+		rc = err_set(GA_ENOTFOUND, "'%s' is not in the tree", path);
+		goto cleanup;
+	}
+	git_filemode_t mode = git_tree_entry_filemode(ent);
+	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE) {
+		rc = err_set(GA_EINVAL, "'%s' is not a regular file in the tree", path);
+		goto cleanup;
+	}
+	if (git_blob_lookup(&blob, r->repo, git_tree_entry_id(ent)) < 0) {
+		rc = err_set(GA_ETOOL, "cannot read '%s': %s", path, git_msg());
+		goto cleanup;
+	}
+	git_object_size_t n = git_blob_rawsize(blob);
+	if (max && n > max) {
+		rc = err_set(GA_EINVAL, "'%s' is %llu bytes, over the %zu-byte limit for one file",
+			     path, (unsigned long long)n, max);
+		goto cleanup;
+	}
+	*buf = xmalloc((size_t)n + 1);
+	memcpy(*buf, git_blob_rawcontent(blob), (size_t)n);
+	(*buf)[n] = '\0';
+	*len = (size_t)n;
+cleanup:
+	git_blob_free(blob);
+	git_tree_entry_free(ent);
+	return rc;
+}
+
+void apply_tree_blob_id(const struct apply_tree *t, const char *path, char out[41])
+{
+	git_tree_entry *ent = NULL;
+	out[0] = '\0';
+	if (git_tree_entry_bypath(&ent, t->tree, path) == 0) {
+		git_oid_tostr(out, 41, git_tree_entry_id(ent));
+		git_tree_entry_free(ent);
+	}
+}
+
+/* Windows and macOS spell ".git" other ways too (".GIT", ".git.", "git~1");
+ * a tree written on such a machine would turn them into the git dir. */
+static bool is_dotgit(const char *c, size_t n)
+{
+	while (n && (c[n - 1] == '.' || c[n - 1] == ' '))
+		n--;
+	if (n == 4 && !strncasecmp(c, ".git", 4))
+		return true;
+	return n == 5 && !strncasecmp(c, "git~1", 5);
+}
+
+int apply_check_path(const char *path)
+{
+	if (!path || !*path)
+		return err_set(GA_EINVAL, "empty path");
+	size_t len = strlen(path);
+	if (len > 4096)
+		return err_set(GA_EINVAL, "path longer than 4096 bytes");
+	if (path[0] == '/')
+		return err_set(GA_EINVAL, "absolute path '%s'", path);
+	for (const char *p = path; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return err_set(GA_EINVAL, "control character in path '%s'", path);
+	const char *c = path;
+	for (;;) {
+		const char *e = strchr(c, '/');
+		size_t n = e ? (size_t)(e - c) : strlen(c);
+		if (n == 0)
+			return err_set(GA_EINVAL, "empty component in path '%s'", path);
+		if ((n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+			return err_set(GA_EINVAL, "path '%s' leaves the tree ('%.*s' component)", path, (int)n, c);
+		if (is_dotgit(c, n))
+			return err_set(GA_EINVAL, "path '%s' writes into .git", path);
+		if (!e)
+			break;
+		c = e + 1;
+	}
+	return 0;
+}
+
+static void set_error(struct apply_result *res, char *msg)
+{
+	free(res->error);
+	res->error = msg;
+	res->applied = false;
+}
+
+/* Paths as the mail names them, before libgit2 sees the text. */
+static bool check_text_paths(const char *diff, size_t len, struct apply_result *res)
+{
+	struct mail_diff_info info;
+	if (mail_diff_scan(diff, len, &info)) {
+		set_error(res, xstrdup("no diff found"));
+		return false;
+	}
+	bool ok = true;
+	for (size_t i = 0; i < info.nfiles && ok; i++) {
+		const char *p[4] = { info.files[i].old_path, info.files[i].new_path,
+				     info.files[i].rename_from, info.files[i].rename_to };
+		for (int k = 0; k < 4 && ok; k++)
+			if (p[k] && apply_check_path(p[k])) {
+				set_error(res, xasprintf("refused: %s", err_last()));
+				ok = false;
+			}
+	}
+	mail_diff_info_release(&info);
+	return ok;
+}
+
+static char delta_status(git_delta_t s)
+{
+	switch (s) {
+	case GIT_DELTA_ADDED: return 'A';
+	case GIT_DELTA_DELETED: return 'D';
+	case GIT_DELTA_RENAMED: return 'R';
+	case GIT_DELTA_COPIED: return 'C';
+	default: return 'M';
+	}
+}
+
+static bool special_mode(uint16_t mode)
+{
+	return mode == GIT_FILEMODE_LINK || mode == GIT_FILEMODE_COMMIT || mode == GIT_FILEMODE_TREE;
+}
+
+/* The parsed deltas: the paths libgit2 will really write, and no symlinks
+ * or submodules (a symlink in the patched tree could point anywhere). */
+static bool check_deltas(git_diff *diff, struct apply_result *res)
+{
+	size_t n = git_diff_num_deltas(diff);
+	if (n == 0) {
+		set_error(res, xstrdup("the diff changes no file"));
+		return false;
+	}
+	res->files = xcalloc(n, sizeof(*res->files));
+	res->hunks = xcalloc(n, sizeof(*res->hunks));
+	res->nfiles = n;
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		struct apply_file *f = &res->files[i];
+		f->status = delta_status(d->status);
+		f->binary = (d->flags & GIT_DIFF_FLAG_BINARY) != 0;
+		if (d->status != GIT_DELTA_ADDED)
+			f->old_path = xstrdup(d->old_file.path);
+		if (d->status != GIT_DELTA_DELETED)
+			f->new_path = xstrdup(d->new_file.path);
+		const char *p[2] = { d->old_file.path, d->new_file.path };
+		for (int k = 0; k < 2; k++)
+			if (p[k] && apply_check_path(p[k])) {
+				set_error(res, xasprintf("refused: %s", err_last()));
+				return false;
+			}
+		if ((d->status != GIT_DELTA_ADDED && special_mode(d->old_file.mode)) ||
+		    (d->status != GIT_DELTA_DELETED && special_mode(d->new_file.mode))) {
+			set_error(res, xasprintf("refused: '%s' is a symlink or submodule",
+						 d->new_file.path ? d->new_file.path : d->old_file.path));
+			return false;
+		}
+	}
+	return true;
+}
+
+static void collect_hunks(git_diff *diff, struct apply_result *res)
+{
+	for (size_t i = 0; i < res->nfiles; i++) {
+		git_patch *patch = NULL;
+		if (git_patch_from_diff(&patch, diff, i) < 0 || !patch)
+			continue;
+		size_t nh = git_patch_num_hunks(patch);
+		struct apply_file_hunks *fh = &res->hunks[i];
+		fh->hunks = xcalloc(nh ? nh : 1, sizeof(*fh->hunks));
+		for (size_t h = 0; h < nh; h++) {
+			const git_diff_hunk *gh;
+			size_t nl;
+			if (git_patch_get_hunk(&gh, &nl, patch, h) < 0)
+				break;
+			struct apply_hunk *ah = &fh->hunks[fh->nhunks++];
+			size_t hl = strnlen(gh->header, gh->header_len);
+			while (hl && (gh->header[hl - 1] == '\n' || gh->header[hl - 1] == '\r'))
+				hl--;
+			ah->header = xstrndup(gh->header, hl);
+			ah->old_start = gh->old_start;
+			ah->old_lines = gh->old_lines;
+			ah->new_start = gh->new_start;
+			ah->new_lines = gh->new_lines;
+			ah->lines = xcalloc(nl ? nl : 1, sizeof(*ah->lines));
+			for (size_t k = 0; k < nl; k++) {
+				const git_diff_line *gl;
+				if (git_patch_get_line_in_hunk(&gl, patch, h, k) < 0)
+					break;
+				if (gl->origin != ' ' && gl->origin != '+' && gl->origin != '-')
+					continue;
+				struct apply_hunk_line *al = &ah->lines[ah->nlines++];
+				size_t cl = gl->content_len;
+				while (cl && (gl->content[cl - 1] == '\n' || gl->content[cl - 1] == '\r'))
+					cl--;
+				al->text = xstrndup(gl->content, cl);
+				al->origin = gl->origin;
+				al->old_line = gl->old_lineno;
+				al->new_line = gl->new_lineno;
+			}
+		}
+		git_patch_free(patch);
+	}
+}
+
+/* Which hunk failed: libgit2 calls these before each file and each hunk,
+ * so the last ones seen when it gives up are the culprits. */
+struct apply_trace {
+	const char *path;
+	char hunk[128];
+};
+
+static int trace_delta(const git_diff_delta *d, void *payload)
+{
+	struct apply_trace *t = payload;
+	t->path = d->old_file.path ? d->old_file.path : d->new_file.path;
+	t->hunk[0] = '\0';
+	return 0;
+}
+
+static int trace_hunk(const git_diff_hunk *h, void *payload)
+{
+	struct apply_trace *t = payload;
+	size_t n = strnlen(h->header, h->header_len < sizeof(t->hunk) ? h->header_len : sizeof(t->hunk) - 1);
+	memcpy(t->hunk, h->header, n);
+	while (n && (t->hunk[n - 1] == '\n' || t->hunk[n - 1] == '\r'))
+		n--;
+	t->hunk[n] = '\0';
+	return 0;
+}
+
+int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *text, size_t len,
+		struct apply_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	git_diff *diff = NULL;
+	git_index *index = NULL;
+	char *normalized = NULL;
+	int rc = 0;
+
+	if (!check_text_paths(text, len, res))
+		goto cleanup;
+	if (git_diff_from_buffer(&diff, text, len) < 0 || git_diff_num_deltas(diff) == 0) {
+		/* libgit2 reads only git-format patches: retry plain diffs in git form */
+		char *first = xstrdup(git_msg());
+		git_diff_free(diff);
+		diff = NULL;
+		size_t nlen;
+		normalized = mail_diff_to_git(text, len, &nlen);
+		if (nlen == 0 || git_diff_from_buffer(&diff, normalized, nlen) < 0) {
+			set_error(res, xasprintf("the diff does not parse: %s", first));
+			free(first);
+			goto cleanup;
+		}
+		free(first);
+		res->normalized = true;
+	}
+	if (!check_deltas(diff, res))
+		goto cleanup;
+	collect_hunks(diff, res);
+
+	struct apply_trace trace = { 0 };
+	git_apply_options opts;
+	git_apply_options_init(&opts, GIT_APPLY_OPTIONS_VERSION);
+	opts.delta_cb = trace_delta;
+	opts.hunk_cb = trace_hunk;
+	opts.payload = &trace;
+	git_error_clear();
+	if (git_apply_to_tree(&index, r->repo, pre->tree, diff, &opts) < 0) {
+		char blob[41];
+		if (trace.path)
+			res->failed_file = xstrdup(trace.path);
+		if (trace.hunk[0])
+			res->failed_hunk = xstrdup(trace.hunk);
+		if (trace.path && !trace.hunk[0] && (apply_tree_blob_id(pre, trace.path, blob), !blob[0]))
+			set_error(res, xasprintf("'%s' is not in the tree it is applied to", trace.path));
+		else if (trace.hunk[0])
+			set_error(res, xasprintf("%s: hunk '%s' does not apply", trace.path, trace.hunk));
+		else
+			set_error(res, xasprintf("%s%s%s", trace.path ? trace.path : "",
+						 trace.path ? ": " : "", git_msg()));
+		goto cleanup;
+	}
+	git_oid oid;
+	git_tree *tree = NULL;
+	if (git_index_write_tree_to(&oid, index, r->repo) < 0 || git_tree_lookup(&tree, r->repo, &oid) < 0) {
+		rc = err_set(GA_ETOOL, "cannot build the patched tree: %s", git_msg());
+		goto cleanup;
+	}
+	res->tree = xcalloc(1, sizeof(*res->tree));
+	res->tree->tree = tree;
+	res->applied = true;
+cleanup:
+	git_index_free(index);
+	git_diff_free(diff);
+	free(normalized);
+	return rc;
+}
+
+void apply_result_release(struct apply_result *res)
+{
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i].old_path);
+		free(res->files[i].new_path);
+		if (!res->hunks)
+			continue;
+		for (size_t h = 0; h < res->hunks[i].nhunks; h++) {
+			struct apply_hunk *ah = &res->hunks[i].hunks[h];
+			for (size_t k = 0; k < ah->nlines; k++)
+				free(ah->lines[k].text);
+			free(ah->lines);
+			free(ah->header);
+		}
+		free(res->hunks[i].hunks);
+	}
+	free(res->files);
+	free(res->hunks);
+	free(res->error);
+	free(res->failed_file);
+	free(res->failed_hunk);
+	apply_tree_free(res->tree);
+	memset(res, 0, sizeof(*res));
+}
