@@ -397,14 +397,8 @@ cleanup:
 	return rc;
 }
 
-int mail_series_read(const char *path, const struct mail_limits *lim_in, struct mail_series *s)
+static int read_one(const char *path, const struct mail_limits *lim, struct strbuf *sb)
 {
-	static const struct mail_limits dflt = MAIL_LIMITS_INIT;
-	const struct mail_limits *lim = lim_in ? lim_in : &dflt;
-	memset(s, 0, sizeof(*s));
-	s->cover = -1;
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
 	if (!strcmp(path, "-")) {
 		char tmp[65536];
 		ssize_t n;
@@ -412,28 +406,46 @@ int mail_series_read(const char *path, const struct mail_limits *lim_in, struct 
 			if (n < 0) {
 				if (errno == EINTR)
 					continue;
-				strbuf_release(&sb);
 				return err_set(GA_EIO, "cannot read standard input: %s", strerror(errno));
 			}
-			strbuf_add(&sb, tmp, (size_t)n);
-			if (sb.len > lim->max_total)
+			strbuf_add(sb, tmp, (size_t)n);
+			if (sb->len > lim->max_total)
 				break; /* mail_series_parse names the cap */
 		}
-	} else {
-		struct stat st;
-		if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > lim->max_total) {
-			char a[32], b[32];
-			human_size(a, sizeof(a), (size_t)st.st_size);
-			human_size(b, sizeof(b), lim->max_total);
-			return err_set(GA_EINVAL, "'%s' is %s, over the %s limit for one series", path, a, b);
-		}
-		rc = strbuf_read_file(&sb, path, lim->max_total + 1);
-		if (rc) {
-			strbuf_release(&sb);
-			return rc;
-		}
+		return 0;
 	}
-	rc = mail_series_parse(sb.buf, sb.len, lim, s);
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && sb->len + (size_t)st.st_size > lim->max_total) {
+		char a[32], b[32];
+		human_size(a, sizeof(a), sb->len + (size_t)st.st_size);
+		human_size(b, sizeof(b), lim->max_total);
+		return err_set(GA_EINVAL, "'%s' is %s%s, over the %s limit for one series", path, a,
+			       sb->len ? " with the files before it" : "", b);
+	}
+	struct strbuf one = STRBUF_INIT;
+	int rc = strbuf_read_file(&one, path, lim->max_total + 1);
+	if (!rc) {
+		strbuf_add(sb, one.buf, one.len);
+		if (sb->len && sb->buf[sb->len - 1] != '\n')
+			strbuf_addc(sb, '\n'); /* the next file's "From " line starts a line */
+	}
+	strbuf_release(&one);
+	return rc;
+}
+
+int mail_series_read(const char *const *paths, size_t npaths, const struct mail_limits *lim_in,
+		     struct mail_series *s)
+{
+	static const struct mail_limits dflt = MAIL_LIMITS_INIT;
+	const struct mail_limits *lim = lim_in ? lim_in : &dflt;
+	memset(s, 0, sizeof(*s));
+	s->cover = -1;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+	for (size_t i = 0; i < npaths && !rc && sb.len <= lim->max_total; i++)
+		rc = read_one(paths[i], lim, &sb);
+	if (!rc)
+		rc = mail_series_parse(sb.buf, sb.len, lim, s);
 	strbuf_release(&sb);
 	return rc;
 }

@@ -126,9 +126,11 @@ struct mail_series {
  * with err_last() saying which.  `out` is always initialised; release it. */
 int mail_series_parse(const char *buf, size_t len, const struct mail_limits *lim,
 		      struct mail_series *out);
-/* Read `path` ("-" for stdin) within the total cap, then mail_series_parse.
- * GA_EIO when unreadable, GA_EINVAL over the cap. */
-int mail_series_read(const char *path, const struct mail_limits *lim, struct mail_series *out);
+/* Read `paths` ("-" for stdin) one after the other as one mbox (the files
+ * of `git format-patch` are each an mbox of one message) within the total
+ * cap, then mail_series_parse.  GA_EIO when unreadable, GA_EINVAL over the cap. */
+int mail_series_read(const char *const *paths, size_t npaths, const struct mail_limits *lim,
+		     struct mail_series *out);
 void mail_series_release(struct mail_series *s);
 /* The message of patch `i` (0-based in m order), or the cover letter (NULL). */
 const struct mail_message *mail_series_patch(const struct mail_series *s, size_t i);
