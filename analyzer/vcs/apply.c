@@ -7,14 +7,15 @@
 #include <strings.h>
 #include <git2.h>
 #include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
 #include "gfpaudit/apply.h"
 #include "gfpaudit/mail.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
 struct apply_repo {
-	git_repository *repo;
-	git_odb_backend *mempack; /* owned by the odb once added */
+	git_repository *repo;  /* the user's repository: refs, work tree path */
+	git_repository *mem;   /* the same objects, read-only, plus a mempack */
 	char *root;
 };
 
@@ -28,21 +29,110 @@ static const char *git_msg(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+/* A read-only window on the repository's object database.  libgit2 writes
+ * to the first backend that can write, but before writing it "freshens" an
+ * object that already exists, touching its file on disk; a backend without
+ * write and freshen keeps even that from happening. */
+struct ro_backend {
+	git_odb_backend parent;
+	git_odb *inner;
+};
+
+static int ro_read(void **buf, size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *id)
+{
+	git_odb_object *obj;
+	int e = git_odb_read(&obj, ((struct ro_backend *)b)->inner, id);
+	if (e < 0)
+		return e;
+	*len = git_odb_object_size(obj);
+	*type = git_odb_object_type(obj);
+	*buf = git_odb_backend_data_alloc(b, *len ? *len : 1);
+	if (*buf)
+		memcpy(*buf, git_odb_object_data(obj), *len);
+	git_odb_object_free(obj);
+	return *buf ? 0 : -1;
+}
+
+static int ro_read_prefix(git_oid *out, void **buf, size_t *len, git_object_t *type, git_odb_backend *b,
+			  const git_oid *id, size_t n)
+{
+	git_odb_object *obj;
+	int e = git_odb_read_prefix(&obj, ((struct ro_backend *)b)->inner, id, n);
+	if (e < 0)
+		return e;
+	git_oid_cpy(out, git_odb_object_id(obj));
+	*len = git_odb_object_size(obj);
+	*type = git_odb_object_type(obj);
+	*buf = git_odb_backend_data_alloc(b, *len ? *len : 1);
+	if (*buf)
+		memcpy(*buf, git_odb_object_data(obj), *len);
+	git_odb_object_free(obj);
+	return *buf ? 0 : -1;
+}
+
+static int ro_read_header(size_t *len, git_object_t *type, git_odb_backend *b, const git_oid *id)
+{
+	return git_odb_read_header(len, type, ((struct ro_backend *)b)->inner, id);
+}
+
+static int ro_exists(git_odb_backend *b, const git_oid *id)
+{
+	return git_odb_exists(((struct ro_backend *)b)->inner, id);
+}
+
+static int ro_exists_prefix(git_oid *out, git_odb_backend *b, const git_oid *id, size_t n)
+{
+	return git_odb_exists_prefix(out, ((struct ro_backend *)b)->inner, id, n);
+}
+
+static void ro_free(git_odb_backend *b)
+{
+	git_odb_free(((struct ro_backend *)b)->inner);
+	free(b);
+}
+
+static int ro_backend_new(git_odb *inner, git_odb_backend **out)
+{
+	struct ro_backend *b = xcalloc(1, sizeof(*b));
+	git_odb_init_backend(&b->parent, GIT_ODB_BACKEND_VERSION);
+	b->parent.read = ro_read;
+	b->parent.read_prefix = ro_read_prefix;
+	b->parent.read_header = ro_read_header;
+	b->parent.exists = ro_exists;
+	b->parent.exists_prefix = ro_exists_prefix;
+	b->parent.free = ro_free;
+	b->inner = inner;
+	*out = &b->parent;
+	return 0;
+}
+
 int apply_repo_open(const char *path, struct apply_repo **out)
 {
 	*out = NULL;
 	git_libgit2_init();
 	struct apply_repo *r = xcalloc(1, sizeof(*r));
-	git_odb *odb = NULL;
+	git_odb *inner = NULL, *odb = NULL;
+	git_odb_backend *ro = NULL, *mempack = NULL;
 	int rc = 0;
 	if (git_repository_open_ext(&r->repo, path, 0, NULL) < 0) {
 		rc = err_set(GA_ENOTFOUND, "'%s' is not a git repository: %s", path, git_msg());
 		goto cleanup;
 	}
-	/* Writes (the patched blobs and trees) go to memory: the mempack gets
-	 * a priority above the loose (1) and pack (2) backends. */
-	if (git_repository_odb(&odb, r->repo) < 0 || git_mempack_new(&r->mempack) < 0 ||
-	    git_odb_add_backend(odb, r->mempack, 1000) < 0) {
+	/* Patched blobs and trees go to memory (mempack); the repository's own
+	 * objects are read through the read-only backend. */
+	if (git_repository_odb(&inner, r->repo) < 0 || git_odb_new(&odb) < 0 ||
+	    ro_backend_new(inner, &ro) < 0) {
+		rc = err_set(GA_ETOOL, "cannot open the object database: %s", git_msg());
+		goto cleanup;
+	}
+	inner = NULL; /* owned by ro now */
+	if (git_odb_add_backend(odb, ro, 1) < 0) {
+		ro->free(ro);
+		rc = err_set(GA_ETOOL, "cannot set up an in-memory object store: %s", git_msg());
+		goto cleanup;
+	}
+	if (git_mempack_new(&mempack) < 0 || git_odb_add_backend(odb, mempack, 2) < 0 ||
+	    git_repository_wrap_odb(&r->mem, odb) < 0) {
 		rc = err_set(GA_ETOOL, "cannot set up an in-memory object store: %s", git_msg());
 		goto cleanup;
 	}
@@ -52,6 +142,7 @@ int apply_repo_open(const char *path, struct apply_repo **out)
 	while (n > 1 && r->root[n - 1] == '/')
 		r->root[--n] = '\0';
 cleanup:
+	git_odb_free(inner);
 	git_odb_free(odb);
 	if (rc) {
 		apply_repo_free(r);
@@ -65,7 +156,8 @@ void apply_repo_free(struct apply_repo *r)
 {
 	if (!r)
 		return;
-	git_repository_free(r->repo); /* frees the odb and the mempack with it */
+	git_repository_free(r->mem); /* frees the in-memory odb with it */
+	git_repository_free(r->repo);
 	free(r->root);
 	free(r);
 	git_libgit2_shutdown();
@@ -94,7 +186,9 @@ int apply_repo_tree(struct apply_repo *r, const char *rev, char sha_out[41], str
 		rc = err_set(GA_ENOTFOUND, "'%s' is not a commit", rev);
 		goto cleanup;
 	}
-	if (git_commit_tree(&tree, (git_commit *)commit) < 0) {
+	/* the tree object of the in-memory repository: what is applied to it
+	 * and built from it stays there */
+	if (git_tree_lookup(&tree, r->mem, git_commit_tree_id((git_commit *)commit)) < 0) {
 		rc = err_set(GA_ETOOL, "cannot read the tree of '%s': %s", rev, git_msg());
 		goto cleanup;
 	}
@@ -134,7 +228,7 @@ int apply_tree_read(struct apply_repo *r, const struct apply_tree *t, const char
 		rc = err_set(GA_EINVAL, "'%s' is not a regular file in the tree", path);
 		goto cleanup;
 	}
-	if (git_blob_lookup(&blob, r->repo, git_tree_entry_id(ent)) < 0) {
+	if (git_blob_lookup(&blob, r->mem, git_tree_entry_id(ent)) < 0) {
 		rc = err_set(GA_ETOOL, "cannot read '%s': %s", path, git_msg());
 		goto cleanup;
 	}
@@ -393,7 +487,7 @@ int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *
 	opts.hunk_cb = trace_hunk;
 	opts.payload = &trace;
 	git_error_clear();
-	if (git_apply_to_tree(&index, r->repo, pre->tree, diff, &opts) < 0) {
+	if (git_apply_to_tree(&index, r->mem, pre->tree, diff, &opts) < 0) {
 		char blob[41];
 		if (trace.path)
 			res->failed_file = xstrdup(trace.path);
@@ -410,7 +504,7 @@ int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *
 	}
 	git_oid oid;
 	git_tree *tree = NULL;
-	if (git_index_write_tree_to(&oid, index, r->repo) < 0 || git_tree_lookup(&tree, r->repo, &oid) < 0) {
+	if (git_index_write_tree_to(&oid, index, r->mem) < 0 || git_tree_lookup(&tree, r->mem, &oid) < 0) {
 		rc = err_set(GA_ETOOL, "cannot build the patched tree: %s", git_msg());
 		goto cleanup;
 	}

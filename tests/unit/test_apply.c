@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utime.h>
 #include <git2.h>
 #include "harness.h"
 #include "gfpaudit/apply.h"
@@ -97,6 +98,43 @@ static int count_objects(const char *dir)
 	return n;
 }
 
+/* Set (set=true) or check every file under .git/objects to an old mtime:
+ * libgit2 "freshens" objects it would write again by touching them. */
+static int old_mtimes(const char *dir, bool set)
+{
+	int bad = 0;
+	char *objs = xasprintf("%s/.git/objects", dir);
+	DIR *d = opendir(objs);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (strlen(de->d_name) != 2)
+			continue;
+		char *sub = xasprintf("%s/%s", objs, de->d_name);
+		DIR *sd = opendir(sub);
+		struct dirent *x;
+		while (sd && (x = readdir(sd))) {
+			if (x->d_name[0] == '.')
+				continue;
+			char *f = xasprintf("%s/%s", sub, x->d_name);
+			struct stat st;
+			if (set) {
+				struct utimbuf ut = { 1000000000, 1000000000 };
+				utime(f, &ut);
+			} else if (stat(f, &st) || st.st_mtime != 1000000000) {
+				bad++;
+			}
+			free(f);
+		}
+		if (sd)
+			closedir(sd);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	free(objs);
+	return bad;
+}
+
 static const struct file base_files[] = {
 	{ "mm/a.c", "one\ntwo\nthree\n" },
 	{ "mm/b.h", "#define X 1\n" },
@@ -119,6 +157,7 @@ TEST(apply_in_memory_chain)
 	if (!dir)
 		return;
 	int before = count_objects(dir);
+	old_mtimes(dir, true);
 	struct stat ist0, ist1;
 	char *ipath = xasprintf("%s/.git/index", dir);
 	stat(ipath, &ist0);
@@ -181,6 +220,12 @@ TEST(apply_in_memory_chain)
 	apply_result_release(&r1);
 	apply_result_release(&r2);
 
+	/* a result that is an object the repository already has (mm/b.h's blob) */
+	const char *p3 = "diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n@@ -1,3 +1 @@\n-one\n-two\n-three\n+#define X 1\n";
+	CHECK_EQ_INT(apply_patch(r, base, p3, strlen(p3), &r1), 0);
+	CHECK(r1.applied);
+	apply_result_release(&r1);
+
 	struct apply_tree *missing = NULL;
 	CHECK_EQ_INT(apply_repo_tree(r, "0123456789abcdef0123456789abcdef01234567", sha, &missing), GA_ENOTFOUND);
 	CHECK(missing == NULL);
@@ -189,6 +234,7 @@ TEST(apply_in_memory_chain)
 
 	/* nothing reached the disk: objects, index and work tree as they were */
 	CHECK_EQ_INT(count_objects(dir), before);
+	CHECK_EQ_INT(old_mtimes(dir, false), 0);
 	stat(ipath, &ist1);
 	CHECK(ist0.st_mtime == ist1.st_mtime && ist0.st_size == ist1.st_size);
 	char *wt = xasprintf("%s/mm/a.c", dir);
