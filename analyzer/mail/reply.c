@@ -160,7 +160,16 @@ int mail_out_reply(struct mail_out *o, const struct mail_message *orig,
 	g_object_unref(body);
 
 	/* mbox separator line: "From <addr> <asctime>" */
-	gchar *stamp = g_date_time_format(date, "%a %b %e %H:%M:%S %Y");
+	/* asctime() form in English whatever the locale (GLib pads %e with a
+	 * figure space, which mbox readers do not take) */
+	static const char *const wd[] = { "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun" };
+	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	char stamp[64];
+	snprintf(stamp, sizeof(stamp), "%s %s %2d %02d:%02d:%02d %d",
+		 wd[(g_date_time_get_day_of_week(date) + 6) % 7], mon[(g_date_time_get_month(date) + 11) % 12],
+		 g_date_time_get_day_of_month(date), g_date_time_get_hour(date), g_date_time_get_minute(date),
+		 g_date_time_get_second(date), g_date_time_get_year(date));
 	GByteArray *bytes = render(obj);
 	int rc = 0;
 	if (!bytes || fprintf(o->f, "%sFrom %s %s\n", o->seq++ ? "\n" : "", self ? self : "gfpaudit@localhost", stamp) < 0 ||
@@ -169,7 +178,6 @@ int mail_out_reply(struct mail_out *o, const struct mail_message *orig,
 		rc = err_set(GA_EIO, "cannot write the reply");
 	if (bytes)
 		g_byte_array_free(bytes, TRUE);
-	g_free(stamp);
 	g_date_time_unref(date);
 	g_object_unref(fl);
 	g_object_unref(msg);

@@ -138,9 +138,9 @@ static void finding_prose(struct strbuf *sb, const struct review *r, const struc
 
 	strbuf_addf(&t, "%s() here can ask the page allocator for ", s->api ? s->api : "this call");
 	order_text(&t, s);
-	if (s->gfp_expr)
+	if (s->gfp_expr && *s->gfp_expr)
 		strbuf_addf(&t, " with %s", s->gfp_expr);
-	strbuf_addf(&t, ", %s direct reclaim and %s __GFP_NORETRY.",
+	strbuf_addf(&t, "%s %s direct reclaim and %s __GFP_NORETRY.", s->gfp_expr && *s->gfp_expr ? "," : "",
 		    reclaim_must ? "with" : reclaim_may ? "on some paths with" : "without",
 		    noretry ? "with" : "without");
 	switch (s->fallback) {
