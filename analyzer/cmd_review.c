@@ -141,6 +141,9 @@ int cmd_review(int argc, char **argv)
 			if (unapplied == 1)
 				fprintf(stderr, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
 		}
+		if (p->ar.moved && !c.quiet)
+			fprintf(stderr, "gfpaudit review: '%s': %d hunk%s applied at an offset\n", p->msg->subject,
+				p->ar.moved, p->ar.moved == 1 ? "" : "s");
 		for (size_t k = 0; k < p->nnotes; k++, notes++)
 			tell(c.quiet, "gfpaudit review: %s%s\n", p->notes[k], "");
 	}

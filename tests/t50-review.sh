@@ -119,6 +119,13 @@ cat "$T"/s3/*.patch >"$T/s3.mbox"
 fp -o "$T/nb" "$BASE..$TIP"                          # no base-commit at all
 cat "$T"/nb/*.patch >"$T/nobase.mbox"
 
+# a base that has drifted: two lines more on top of buf.c (hunks must move)
+git_ checkout -q -b drift "$BASE"
+sed -i '1a /* drifted: a line added upstream */\n/* and another */' "$T/repo/drivers/foo/buf.c"
+git_ commit -qam "foo: comments upstream"
+DRIFT=$(git_ rev-parse HEAD)
+git_ checkout -q master 2>/dev/null || git_ checkout -q main
+
 snapshot() { # everything review must leave alone
 	(cd "$T/repo" && git status --porcelain --ignored && git rev-parse HEAD && git for-each-ref &&
 	 find .git -type f -newer "$T/marker" -print)
@@ -219,6 +226,18 @@ review "$T/nb.json" "$T/nb.err" nobase.mbox --tree repo --format json
 check "no base-commit: HEAD is used and said so" sh -c "test $rc = 1 && grep -q 'HEAD of repo' '$T/nb.err' && grep -q '\"base_source\": \"HEAD\"' '$T/nb.json'"
 review "$T/nb2.json" "$T/nb2.err" nobase.mbox --tree repo --base "$BASE" --format json
 check "no base-commit, --base given: base_source --base" sh -c "test $rc = 1 && grep -q '\"base_source\": \"--base\"' '$T/nb2.json'"
+# the drifted base (made before the snapshot, above)
+review "$T/dr.json" "$T/dr.err" nobase.mbox --tree repo --base "$DRIFT" --format json
+py "drifted base: hunks applied at an offset, same verdict, lines shifted" "$T/dr.json" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(p["applied"] for p in d["patches"]), d["patches"]
+assert d["patches"][0].get("hunks_moved", 0) >= 1, d["patches"][0]
+intro = [(p["index"], f.get("fixed_by"), f["line"]) for p in d["patches"] for f in p["introduced"]]
+assert intro == [(1, 3, 14)], intro
+'
+check "drifted base: stderr says hunks moved" grep -q "applied at an offset" "$T/dr.err"
+
 sed "s/^base-commit: .*/base-commit: 0123456789abcdef0123456789abcdef01234567/" s3.mbox >wrongbase.mbox
 review "$T/wb.out" "$T/wb.err" wrongbase.mbox --tree repo
 check "wrong base: exit 2" test "$rc" = 2

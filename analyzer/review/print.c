@@ -41,6 +41,8 @@ int review_print_json(const struct review *r, FILE *out)
 		json_object_set_new(o, "subject", json_string(p->msg->subject));
 		json_object_set_new(o, "message_id", json_string(p->msg->message_id));
 		json_object_set_new(o, "applied", json_boolean(p->applied));
+		if (p->ar.moved)
+			json_object_set_new(o, "hunks_moved", json_integer(p->ar.moved));
 		if (p->error) {
 			json_object_set_new(o, "error", json_string(p->error));
 			json_object_set_new(o, "failed_file", str_or_null(p->failed_file));

@@ -450,6 +450,178 @@ static int trace_hunk(const git_diff_hunk *h, void *payload)
 	return 0;
 }
 
+static void apply_result_release_hunks(struct apply_result *res);
+
+/* ---- hunks at an offset ---- */
+
+struct lines {
+	char *buf;
+	const char **p;
+	size_t *len;
+	size_t n;
+};
+
+static void lines_split(struct lines *l, char *buf, size_t len)
+{
+	l->buf = buf;
+	l->n = 0;
+	size_t cap = 16;
+	l->p = xmalloc(cap * sizeof(*l->p));
+	l->len = xmalloc(cap * sizeof(*l->len));
+	for (size_t pos = 0; pos < len;) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		if (l->n == cap) {
+			cap *= 2;
+			l->p = xrealloc(l->p, cap * sizeof(*l->p));
+			l->len = xrealloc(l->len, cap * sizeof(*l->len));
+		}
+		l->p[l->n] = buf + pos;
+		l->len[l->n++] = n;
+		pos += n + 1;
+	}
+}
+
+static void lines_free(struct lines *l)
+{
+	free(l->buf);
+	free(l->p);
+	free(l->len);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The start (0-based) of `pre` in `img` nearest to `hint`, or -1. */
+static long find_nearest(const struct lines *img, const struct lines *pre, long hint)
+{
+	long best = -1;
+	if (pre->n == 0 || pre->n > img->n)
+		return -1;
+	for (size_t at = 0; at + pre->n <= img->n; at++) {
+		size_t k = 0;
+		while (k < pre->n && img->len[at + k] == pre->len[k] &&
+		       !memcmp(img->p[at + k], pre->p[k], pre->len[k]))
+			k++;
+		if (k == pre->n && (best < 0 || labs((long)at - hint) < labs(best - hint)))
+			best = (long)at;
+	}
+	return best;
+}
+
+/* Rewrite hunk headers so each hunk sits where its preimage is in the file
+ * (old side: the file in `pre`; new side: shifted by the hunks before it).
+ * Returns the new text, or NULL when no hunk moved. */
+static char *relocate(struct apply_repo *r, const struct apply_tree *pre, const char *diff, size_t len,
+		      size_t *out_len, int *moved)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct lines img = { 0 };
+	bool have_img = false;
+	long delta = 0;
+	*moved = 0;
+	size_t pos = 0;
+	while (pos < len) {
+		const char *l = diff + pos, *nl = memchr(l, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - l) : len - pos, next = nl ? pos + n + 1 : len;
+		if (n >= 4 && !memcmp(l, "--- ", 4)) {
+			/* a new file section: its preimage is the old path */
+			if (have_img)
+				lines_free(&img);
+			have_img = false;
+			delta = 0;
+			if (n > 6 && !memcmp(l + 4, "a/", 2)) {
+				char *path = xstrndup(l + 6, n - 6), *buf;
+				size_t blen;
+				if (!apply_tree_read(r, pre, path, 0, &buf, &blen)) {
+					lines_split(&img, buf, blen);
+					have_img = true;
+				}
+				free(path);
+			}
+		} else if (n >= 4 && !memcmp(l, "@@ -", 4)) {
+			long os, oc = 1, ns, nc = 1;
+			int tail = 0;
+			char hdr[64];
+			size_t hn = n < sizeof(hdr) - 1 ? n : sizeof(hdr) - 1;
+			memcpy(hdr, l, hn);
+			hdr[hn] = '\0';
+			if (sscanf(hdr, "@@ -%ld,%ld +%ld,%ld @@%n", &os, &oc, &ns, &nc, &tail) < 4 || !tail) {
+				oc = nc = 1;
+				tail = 0;
+				if (sscanf(hdr, "@@ -%ld +%ld,%ld @@%n", &os, &ns, &nc, &tail) < 3 || !tail) {
+					nc = 1;
+					tail = 0;
+					if (sscanf(hdr, "@@ -%ld,%ld +%ld @@%n", &os, &oc, &ns, &tail) < 3 || !tail) {
+						oc = 1;
+						tail = 0;
+						if (sscanf(hdr, "@@ -%ld +%ld @@%n", &os, &ns, &tail) < 2 || !tail)
+							break; /* not a header we can rewrite: leave the rest */
+					}
+				}
+			}
+			/* the hunk's preimage: context and removed lines */
+			struct lines pi = { 0 };
+			size_t cap = 16, q = next;
+			long o = oc, nw = nc;
+			pi.p = xmalloc(cap * sizeof(*pi.p));
+			pi.len = xmalloc(cap * sizeof(*pi.len));
+			while (q < len && (o > 0 || nw > 0)) {
+				const char *hl = diff + q, *hnl = memchr(hl, '\n', len - q);
+				size_t hlen = hnl ? (size_t)(hnl - hl) : len - q;
+				char c = hlen ? hl[0] : ' ';
+				if (c == '\\') {
+					q = hnl ? q + hlen + 1 : len;
+					continue;
+				}
+				if (c != ' ' && c != '-' && c != '+')
+					break;
+				if (c != '+') {
+					if (pi.n == cap) {
+						cap *= 2;
+						pi.p = xrealloc(pi.p, cap * sizeof(*pi.p));
+						pi.len = xrealloc(pi.len, cap * sizeof(*pi.len));
+					}
+					pi.p[pi.n] = hlen ? hl + 1 : hl;
+					pi.len[pi.n++] = hlen ? hlen - 1 : 0;
+					o--;
+				}
+				if (c != '-')
+					nw--;
+				q = hnl ? q + hlen + 1 : len;
+			}
+			long at = have_img && oc > 0 ? find_nearest(&img, &pi, os - 1) : -1;
+			free(pi.p);
+			free(pi.len);
+			if (at >= 0 && at != os - 1) {
+				strbuf_addf(&sb, "@@ -%ld,%ld +%ld,%ld @@", at + 1, oc, at + 1 + delta, nc);
+				strbuf_add(&sb, l + tail, n - (size_t)tail);
+				strbuf_addc(&sb, '\n');
+				(*moved)++;
+			} else {
+				strbuf_add(&sb, l, n);
+				strbuf_addc(&sb, '\n');
+			}
+			delta += nc - oc;
+			/* the body as it is: its lines are not headers */
+			strbuf_add(&sb, diff + next, q > next ? q - next : 0);
+			if (q == len && q > next && diff[len - 1] != '\n')
+				strbuf_addc(&sb, '\n');
+			pos = q > next ? q : next;
+			continue;
+		}
+		strbuf_add(&sb, l, n);
+		strbuf_addc(&sb, '\n');
+		pos = next;
+	}
+	if (have_img)
+		lines_free(&img);
+	if (!*moved || pos < len) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	*out_len = sb.len;
+	return strbuf_detach(&sb);
+}
+
 int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *text, size_t len,
 		struct apply_result *res)
 {
@@ -487,7 +659,35 @@ int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *
 	opts.hunk_cb = trace_hunk;
 	opts.payload = &trace;
 	git_error_clear();
-	if (git_apply_to_tree(&index, r->mem, pre->tree, diff, &opts) < 0) {
+	int e = git_apply_to_tree(&index, r->mem, pre->tree, diff, &opts);
+	if (e < 0 && trace.hunk[0]) {
+		/* a hunk not where its header says: try its context elsewhere */
+		const char *src = normalized ? normalized : text;
+		size_t rlen;
+		int moved;
+		char *moved_text = relocate(r, pre, src, normalized ? strlen(normalized) : len, &rlen, &moved);
+		git_diff *d2 = NULL;
+		struct apply_trace t2 = { 0 };
+		if (moved_text && git_diff_from_buffer(&d2, moved_text, rlen) == 0 &&
+		    git_diff_num_deltas(d2) == git_diff_num_deltas(diff)) {
+			opts.payload = &t2;
+			git_error_clear();
+			if (git_apply_to_tree(&index, r->mem, pre->tree, d2, &opts) == 0) {
+				e = 0;
+				res->moved = moved;
+				git_diff_free(diff);
+				diff = d2;
+				d2 = NULL;
+				/* the quoted hunks must carry the lines where they landed */
+				apply_result_release_hunks(res);
+				res->hunks = xcalloc(res->nfiles, sizeof(*res->hunks));
+				collect_hunks(diff, res);
+			}
+		}
+		git_diff_free(d2);
+		free(moved_text);
+	}
+	if (e < 0) {
 		char blob[41];
 		if (trace.path)
 			res->failed_file = xstrdup(trace.path);
@@ -518,13 +718,9 @@ cleanup:
 	return rc;
 }
 
-void apply_result_release(struct apply_result *res)
+static void apply_result_release_hunks(struct apply_result *res)
 {
-	for (size_t i = 0; i < res->nfiles; i++) {
-		free(res->files[i].old_path);
-		free(res->files[i].new_path);
-		if (!res->hunks)
-			continue;
+	for (size_t i = 0; i < res->nfiles && res->hunks; i++) {
 		for (size_t h = 0; h < res->hunks[i].nhunks; h++) {
 			struct apply_hunk *ah = &res->hunks[i].hunks[h];
 			for (size_t k = 0; k < ah->nlines; k++)
@@ -534,8 +730,18 @@ void apply_result_release(struct apply_result *res)
 		}
 		free(res->hunks[i].hunks);
 	}
-	free(res->files);
 	free(res->hunks);
+	res->hunks = NULL;
+}
+
+void apply_result_release(struct apply_result *res)
+{
+	apply_result_release_hunks(res);
+	for (size_t i = 0; i < res->nfiles; i++) {
+		free(res->files[i].old_path);
+		free(res->files[i].new_path);
+	}
+	free(res->files);
 	free(res->error);
 	free(res->failed_file);
 	free(res->failed_hunk);

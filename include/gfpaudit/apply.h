@@ -64,6 +64,7 @@ struct apply_file_hunks {
 struct apply_result {
 	bool applied;
 	bool normalized;      /* a plain `diff -u` was rewritten into git form */
+	int moved;            /* hunks applied at an offset (their context found elsewhere) */
 	char *error;          /* why it did not apply (or was refused), or NULL */
 	char *failed_file;    /* the file whose hunk failed, or NULL */
 	char *failed_hunk;    /* that hunk's "@@ ... @@" line, or NULL */
@@ -73,7 +74,11 @@ struct apply_result {
 	struct apply_tree *tree;        /* the tree after the patch (when applied) */
 };
 
-/* Apply one patch (`diff`, the diff part of a mail) to `pre`.  Returns 0
+/* Apply one patch (`diff`, the diff part of a mail) to `pre`.  libgit2
+ * applies a hunk only where its header says; when a hunk does not fit there,
+ * hunks whose context and removed lines occur elsewhere in the file are
+ * moved to the nearest such place (as `git apply` does, without fuzz) and
+ * the patch is applied once more.  Returns 0
  * with res->applied false and res->error set when the patch is refused
  * (bad path, symlink) or does not apply; a negative code only when the
  * repository itself fails.  `res` is always initialised; release it. */

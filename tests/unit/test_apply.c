@@ -357,3 +357,57 @@ TEST(apply_failures_and_refusals)
 	apply_result_release(&res);
 	fixture_close(&fx);
 }
+
+TEST(apply_hunks_at_an_offset)
+{
+	static const struct file files[] = {
+		{ "mm/c.c", "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\n" },
+	};
+	char *dir = make_repo(files, 1);
+	struct apply_repo *r = NULL;
+	struct apply_tree *base = NULL;
+	char sha[41];
+	CHECK(dir && !apply_repo_open(dir, &r) && !apply_repo_tree(r, "HEAD", sha, &base));
+	if (!base) {
+		apply_repo_free(r);
+		if (dir)
+			rm_rf(dir);
+		return;
+	}
+	/* both hunks written against a file with two more lines on top */
+	const char *p =
+		"diff --git a/mm/c.c b/mm/c.c\n--- a/mm/c.c\n+++ b/mm/c.c\n"
+		"@@ -4,3 +4,4 @@ ctx\n l2\n l3\n+new after l3\n l4\n"
+		"@@ -11,3 +12,2 @@\n l9\n-l10\n l11\n";
+	struct apply_result res;
+	CHECK_EQ_INT(apply_patch(r, base, p, strlen(p), &res), 0);
+	CHECK(res.applied);
+	CHECK_EQ_INT(res.moved, 2);
+	if (res.applied) {
+		char *buf;
+		size_t len;
+		CHECK_EQ_INT(apply_tree_read(r, res.tree, "mm/c.c", 0, &buf, &len), 0);
+		CHECK_EQ_STR(buf, "l1\nl2\nl3\nnew after l3\nl4\nl5\nl6\nl7\nl8\nl9\nl11\nl12\n");
+		free(buf);
+		/* the quoted hunks carry the lines where they landed */
+		CHECK(res.nfiles == 1 && res.hunks[0].nhunks == 2);
+		if (res.nfiles == 1 && res.hunks[0].nhunks == 2) {
+			CHECK_EQ_INT(res.hunks[0].hunks[0].new_start, 2);
+			CHECK_EQ_STR(res.hunks[0].hunks[0].header, "@@ -2,3 +2,4 @@ ctx");
+			CHECK_EQ_INT(res.hunks[0].hunks[0].lines[2].new_line, 4);
+			CHECK_EQ_INT(res.hunks[0].hunks[1].old_start, 9);
+			CHECK_EQ_INT(res.hunks[0].hunks[1].new_start, 10);
+		}
+	}
+	apply_result_release(&res);
+
+	/* context that is nowhere in the file still fails, naming the hunk */
+	const char *q = "diff --git a/mm/c.c b/mm/c.c\n--- a/mm/c.c\n+++ b/mm/c.c\n@@ -4,2 +4,2 @@\n l2\n-lX\n+lY\n";
+	CHECK_EQ_INT(apply_patch(r, base, q, strlen(q), &res), 0);
+	CHECK(!res.applied && res.moved == 0);
+	CHECK_EQ_STR(res.failed_hunk, "@@ -4,2 +4,2 @@");
+	apply_result_release(&res);
+	apply_tree_free(base);
+	apply_repo_free(r);
+	rm_rf(dir);
+}
