@@ -99,6 +99,21 @@ gfpaudit-asan: $(OBJS)
 build/asan-unit-tests: $(LIB_OBJS) $(UNIT_SRCS)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
 
+# libFuzzer over the mail/patch parsing of `review` (untrusted input); runs
+# FUZZ_TIME seconds from the seeds in tests/fuzz/seeds.  Not part of `make test`.
+FUZZ_TIME ?= 60
+FUZZ_CC ?= clang
+FUZZ_SRCS := tests/fuzz/fuzz_mbox.c $(sort $(wildcard analyzer/mail/*.c)) analyzer/vcs/apply.c \
+	analyzer/util/strbuf.c analyzer/util/err.c
+build/fuzz/fuzz_mbox: $(FUZZ_SRCS) include/gfpaudit/mail.h include/gfpaudit/apply.h
+	@mkdir -p build/fuzz/corpus
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-std=gnu11 -Iinclude $(shell pkg-config --cflags gmime-3.0 libgit2) -o $@ $(FUZZ_SRCS) \
+		$(shell pkg-config --libs gmime-3.0 libgit2)
+fuzz: build/fuzz/fuzz_mbox
+	cd build/fuzz && ./fuzz_mbox -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
+		-rss_limit_mb=2048 -dict=$(CURDIR)/tests/fuzz/mbox.dict corpus $(CURDIR)/tests/fuzz/seeds
+
 bench: all
 	bench/run.sh
 

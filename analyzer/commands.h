@@ -2,3 +2,4 @@
  * as `int cmd_<name>(int argc, char **argv)` returning an exit code.
  * COMMAND(name, one-line help) */
 COMMAND(audit, "analyze files, directories or whole kernel trees")
+COMMAND(review, "review a mailed patch series: mbox in, review mails out")

@@ -1,0 +1,182 @@
+/* gfpaudit review: a mailed patch series in, review mails (or JSON) out. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gfpaudit/cmd.h"
+#include "gfpaudit/cli.h"
+#include "gfpaudit/review.h"
+#include "gfpaudit/err.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: gfpaudit review MBOX... [--tree REPO] [--base REV] [--format email|json|b4] [-o FILE]\n"
+"\n"
+"Review a patch series from a mailing list: find its base, apply it patch by\n"
+"patch in memory, analyze the C files each patch touches before and after it,\n"
+"and report only what the series changes (introduced and fixed findings).\n"
+"\n"
+"  MBOX...              the series (b4 am output, or the files of git format-patch,\n"
+"                       read as one mbox); '-' for stdin\n"
+"  --tree REPO          git repository to apply to (default: .); when it is a\n"
+"                       prepared kernel tree its kbuild flags are used\n"
+"  --base REV           base when the series has no base-commit: trailer (or names\n"
+"                       one that REPO lacks); default HEAD\n"
+"  --format FMT         email (default: an mbox of replies), json, or b4 (read one\n"
+"                       message on stdin, print a JSON array of check results)\n"
+"  -o FILE              write the output to FILE instead of stdout\n"
+"  --from ADDR          sender of the reply mails (default gfpaudit <gfpaudit@localhost>)\n"
+"  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
+"  --allocators FILE    extra allocator table\n"
+"  -q, --quiet          say nothing on stderr but errors\n"
+"\n"
+"The series is untrusted: it is applied in memory only (no checkout, no index,\n"
+"no refs), paths leaving the tree are refused, sizes are capped (10 MB a message,\n"
+"5 MB a diff, 50 MB an mbox), and nothing from it is built or run.\n"
+"\n"
+"exit: 0 nothing new, 1 findings introduced, 2 usage or a series that cannot be\n"
+"reviewed (base not in REPO, no patch, over a cap, a patch that does not apply),\n"
+"3 tool failure (files the engine could not analyze)\n");
+}
+
+static void tell(int quiet, const char *fmt, const char *a, const char *b)
+{
+	if (!quiet)
+		fprintf(stderr, fmt, a, b);
+}
+
+int cmd_review(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tree", required_argument, NULL, 't' },
+		{ "base", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "from", required_argument, NULL, 'F' },
+		{ "enable", required_argument, NULL, 'E' },
+		{ "disable", required_argument, NULL, 'D' },
+		{ "allocators", required_argument, NULL, 'A' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cli_common c = { .format = "email" };
+	const char *output = NULL, *from = NULL, *base = NULL;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 't': c.tree = optarg; break;
+		case 'b': base = optarg; break;
+		case 'f': c.format = optarg; break;
+		case 'F': from = optarg; break;
+		case 'E': c.enable = optarg; break;
+		case 'D': c.disable = optarg; break;
+		case 'A':
+			if (c.nallocators < 14)
+				c.allocators[c.nallocators++] = optarg;
+			break;
+		case 'o': output = optarg; break;
+		case 'q': c.quiet = 1; break;
+		case 'v': c.verbose++; break;
+		case 'h': usage(stdout); return EXIT_CLEAN;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	bool b4 = !strcmp(c.format, "b4");
+	if (!b4 && strcmp(c.format, "email") && strcmp(c.format, "json")) {
+		fprintf(stderr, "gfpaudit review: unknown format '%s' (email, json, b4)\n", c.format);
+		return EXIT_USAGE;
+	}
+	static const char *const stdin_only[] = { "-" };
+	const char *const *mboxes = optind < argc ? (const char *const *)argv + optind : b4 ? stdin_only : NULL;
+	size_t nmboxes = optind < argc ? (size_t)(argc - optind) : 1;
+	if (!mboxes) {
+		fprintf(stderr, "gfpaudit review: no MBOX given\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+
+	struct review_opts ro = {
+		.mboxes = mboxes, .nmboxes = nmboxes, .repo = c.tree ? c.tree : ".", .base = base,
+		.limits = MAIL_LIMITS_INIT, .max_file = REVIEW_MAX_FILE_DEFAULT, .verbose = c.verbose,
+	};
+	c.tree = NULL; /* review decides: kbuild flags only for a prepared tree */
+	if (cli_engine_opts(&c, &ro.engine)) {
+		fprintf(stderr, "gfpaudit review: %s\n", err_last());
+		return EXIT_USAGE;
+	}
+
+	FILE *out = stdout;
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "gfpaudit review: cannot write '%s'\n", output);
+		return EXIT_TOOL;
+	}
+	struct review *r = NULL;
+	int rc = review_run(&ro, &r), exit_code = EXIT_CLEAN;
+	if (rc) {
+		fprintf(stderr, "gfpaudit review: %s\n", err_last());
+		exit_code = rc == GA_ENOTFOUND || rc == GA_EINVAL || rc == GA_EIO || rc == GA_ETREE ? EXIT_USAGE : EXIT_TOOL;
+		if (b4) {
+			review_print_b4_error(err_last(), out);
+			exit_code = exit_code == EXIT_USAGE ? EXIT_CLEAN : exit_code;
+		}
+		goto done;
+	}
+
+	tell(c.quiet, "gfpaudit review: %s%s\n", r->base_note, "");
+	for (size_t i = 0; i < r->series.nskipped; i++)
+		tell(c.quiet, "gfpaudit review: skipped '%s': %s\n",
+		     r->series.skipped[i].subject ? r->series.skipped[i].subject : "(no subject)",
+		     r->series.skipped[i].reason);
+	for (size_t i = 0; i < r->series.nwarnings; i++)
+		tell(c.quiet, "gfpaudit review: warning: %s%s\n", r->series.warnings[i], "");
+	size_t findings = 0, unapplied = 0, notes = 0;
+	for (size_t i = 0; i < r->npatches; i++) {
+		const struct review_patch *p = &r->patches[i];
+		findings += p->nintroduced;
+		if (!p->applied) {
+			unapplied++;
+			if (unapplied == 1)
+				fprintf(stderr, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
+		}
+		if (p->ar.moved && !c.quiet)
+			fprintf(stderr, "gfpaudit review: '%s': %d hunk%s applied at an offset\n", p->msg->subject,
+				p->ar.moved, p->ar.moved == 1 ? "" : "s");
+		for (size_t k = 0; k < p->nnotes; k++, notes++)
+			tell(c.quiet, "gfpaudit review: %s%s\n", p->notes[k], "");
+	}
+	int prc;
+	if (b4)
+		prc = review_print_b4(r, out);
+	else if (!strcmp(c.format, "json"))
+		prc = review_print_json(r, out);
+	else
+		prc = review_print_email(r, &(struct review_print_opts){ .from = from }, out);
+	if (prc) {
+		fprintf(stderr, "gfpaudit review: %s\n", err_last());
+		exit_code = EXIT_TOOL;
+	} else if (b4) {
+		exit_code = EXIT_CLEAN; /* the verdict is in the JSON */
+	} else if (findings) {
+		exit_code = EXIT_FINDINGS;
+	} else if (unapplied) {
+		exit_code = EXIT_USAGE;
+	} else if (notes) {
+		exit_code = EXIT_TOOL;
+	}
+	if (!c.quiet) {
+		size_t open, transient, fixed;
+		review_counts(r, &open, &transient, &fixed);
+		fprintf(stderr, "gfpaudit review: %zu/%zu patches applied; %zu introduced (%zu fixed again later in the series), %zu fixed\n",
+			r->npatches - unapplied, r->npatches, open + transient, transient, fixed);
+	}
+done:
+	review_free(r);
+	if (out != stdout && fclose(out) != 0 && exit_code != EXIT_TOOL) {
+		fprintf(stderr, "gfpaudit review: cannot write '%s'\n", output);
+		exit_code = EXIT_TOOL;
+	}
+	return exit_code;
+}

@@ -1,0 +1,454 @@
+/* Review printers: JSON, reply mails in kernel review style, b4 check JSON. */
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include "gfpaudit/review.h"
+#include "gfpaudit/result.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+/* ---- JSON ---- */
+
+static json_t *findings_json(const struct review_finding *a, size_t n)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = finding_to_json(&a[i].f);
+		if (a[i].fixed_by)
+			json_object_set_new(o, "fixed_by", json_integer(a[i].fixed_by));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+int review_print_json(const struct review *r, FILE *out)
+{
+	json_t *root = json_object(), *pa = json_array();
+	json_object_set_new(root, "tool", json_string("gfpaudit"));
+	json_object_set_new(root, "version", json_string(GFPAUDIT_VERSION));
+	json_object_set_new(root, "base", json_string(r->base));
+	json_object_set_new(root, "base_source", json_string(review_base_source_name(r->base_source)));
+	json_object_set_new(root, "context", json_string(r->kbuild ? "kbuild" : "kmodel"));
+	for (size_t i = 0; i < r->npatches; i++) {
+		const struct review_patch *p = &r->patches[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "index", json_integer(p->index));
+		json_object_set_new(o, "subject", json_string(p->msg->subject));
+		json_object_set_new(o, "message_id", json_string(p->msg->message_id));
+		json_object_set_new(o, "applied", json_boolean(p->applied));
+		if (p->ar.moved)
+			json_object_set_new(o, "hunks_moved", json_integer(p->ar.moved));
+		if (p->error) {
+			json_object_set_new(o, "error", json_string(p->error));
+			json_object_set_new(o, "failed_file", str_or_null(p->failed_file));
+			json_object_set_new(o, "failed_hunk", str_or_null(p->failed_hunk));
+		}
+		json_object_set_new(o, "introduced", findings_json(p->introduced, p->nintroduced));
+		json_object_set_new(o, "fixed", findings_json(p->fixed, p->nfixed));
+		json_t *notes = json_array();
+		for (size_t k = 0; k < p->nnotes; k++)
+			json_array_append_new(notes, json_string(p->notes[k]));
+		json_object_set_new(o, "not_analyzed", notes);
+		json_array_append_new(pa, o);
+	}
+	json_object_set_new(root, "patches", pa);
+	json_t *sk = json_array();
+	for (size_t i = 0; i < r->series.nskipped; i++)
+		json_array_append_new(sk, json_pack("{s:o,s:s}", "subject", str_or_null(r->series.skipped[i].subject),
+						    "reason", r->series.skipped[i].reason));
+	json_object_set_new(root, "skipped_messages", sk);
+	json_t *w = json_array();
+	for (size_t i = 0; i < r->series.nwarnings; i++)
+		json_array_append_new(w, json_string(r->series.warnings[i]));
+	json_object_set_new(root, "warnings", w);
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return rc ? err_set(GA_EIO, "cannot write JSON") : 0;
+}
+
+/* ---- review prose ---- */
+
+/* Fill paragraphs to 72 columns, the width of kernel mail. */
+static void wrap(struct strbuf *sb, const char *text)
+{
+	size_t col = 0;
+	const char *p = text;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		size_t n = (size_t)(e - p);
+		if (!n)
+			break;
+		if (col && col + 1 + n > 72) {
+			strbuf_addc(sb, '\n');
+			col = 0;
+		} else if (col) {
+			strbuf_addc(sb, ' ');
+			col++;
+		}
+		strbuf_add(sb, p, n);
+		col += n;
+		p = e;
+	}
+	strbuf_addc(sb, '\n');
+}
+
+static void size_text(struct strbuf *sb, int order)
+{
+	unsigned long long kib = 4ULL << (order < 0 ? 0 : order > 40 ? 40 : order);
+	if (kib >= 1024)
+		strbuf_addf(sb, "%llu MiB", kib / 1024);
+	else
+		strbuf_addf(sb, "%llu KiB", kib);
+}
+
+static void order_text(struct strbuf *sb, const struct site *s)
+{
+	if (!s->order.known) {
+		strbuf_adds(sb, "an order nothing here bounds");
+		return;
+	}
+	if (s->order.lo == s->order.hi) {
+		strbuf_addf(sb, "an order-%d block (", s->order.hi);
+		size_text(sb, s->order.hi);
+		strbuf_adds(sb, " with 4 KiB pages)");
+	} else {
+		strbuf_addf(sb, "orders %d to %d (up to ", s->order.lo, s->order.hi);
+		size_text(sb, s->order.hi);
+		strbuf_adds(sb, " with 4 KiB pages)");
+	}
+}
+
+static void finding_prose(struct strbuf *sb, const struct review *r, const struct review_finding *rf)
+{
+	const struct finding *f = &rf->f;
+	const struct site *s = &f->site;
+	struct strbuf t = STRBUF_INIT;
+	bool reclaim_must = gfp_must(s->gfp, GFPB(DIRECT_RECLAIM));
+	bool reclaim_may = gfp_may(s->gfp, GFPB(DIRECT_RECLAIM));
+	bool noretry = gfp_must(s->gfp, GFPB(NORETRY));
+	bool costly = s->order.hi > PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
+
+	strbuf_addf(&t, "%s() here can ask the page allocator for ", s->api ? s->api : "this call");
+	order_text(&t, s);
+	if (s->gfp_expr && *s->gfp_expr)
+		strbuf_addf(&t, " with %s", s->gfp_expr);
+	strbuf_addf(&t, "%s %s direct reclaim and %s __GFP_NORETRY.", s->gfp_expr && *s->gfp_expr ? "," : "",
+		    reclaim_must ? "with" : reclaim_may ? "on some paths with" : "without",
+		    noretry ? "with" : "without");
+	switch (s->fallback) {
+	case FB_NONE:
+		strbuf_adds(&t, " When it fails, the caller only returns an error: nothing retries at a smaller order.");
+		break;
+	case FB_ORDER_LOOP:
+		strbuf_adds(&t, " The enclosing loop retries at smaller orders when it fails.");
+		break;
+	case FB_LOWER_ORDER:
+		strbuf_adds(&t, " A failure is retried at a lower order.");
+		break;
+	case FB_VMALLOC:
+		strbuf_adds(&t, " A failure falls back to vmalloc.");
+		break;
+	case FB_KVMALLOC:
+		strbuf_adds(&t, " The kvmalloc family falls back to vmalloc by itself.");
+		break;
+	default:
+		strbuf_adds(&t, " The result leaves the function unchecked, so any fallback is out of sight here.");
+	}
+	if (costly && reclaim_may) {
+		if (!noretry)
+			strbuf_adds(&t, " Above PAGE_ALLOC_COSTLY_ORDER, __alloc_pages_slowpath() runs direct"
+				    " compaction and then direct reclaim for such a request, and can retry both"
+				    " before it fails: under fragmentation every call pays for that.");
+		else
+			strbuf_adds(&t, " Even with __GFP_NORETRY, a costly request still runs one round of"
+				    " direct compaction before it gives up.");
+	}
+	wrap(sb, t.buf);
+	strbuf_reset(&t);
+	strbuf_addf(&t, "[%s] %s", f->rule, f->message ? f->message : "");
+	strbuf_addc(sb, '\n');
+	wrap(sb, t.buf);
+	strbuf_release(&t);
+
+	if (s->nev) {
+		strbuf_adds(sb, "\nHow it gets there:\n");
+		for (size_t i = 0; i < s->nev; i++)
+			strbuf_addf(sb, "  %s:%d: %s\n", s->ev[i].file, s->ev[i].line, s->ev[i].note);
+	}
+	for (size_t i = 0; i < f->nfixes; i++) {
+		struct strbuf fx = STRBUF_INIT;
+		strbuf_addf(&fx, "Something like this would avoid it (%s)%s%s", f->fixes[i].kind,
+			    f->fixes[i].reason ? ": " : ".", f->fixes[i].reason ? f->fixes[i].reason : "");
+		strbuf_addc(sb, '\n');
+		wrap(sb, fx.buf);
+		strbuf_release(&fx);
+		if (f->fixes[i].diff) {
+			strbuf_addf(sb, "\n%s", f->fixes[i].diff);
+			if (sb->len && sb->buf[sb->len - 1] != '\n')
+				strbuf_addc(sb, '\n');
+		}
+	}
+	if (rf->fixed_by) {
+		struct strbuf fb = STRBUF_INIT;
+		strbuf_addf(&fb, "Patch %d/%d of this series takes it out again; folding that fix into this"
+			    " patch would keep every commit of the series free of it (and bisectable).",
+			    rf->fixed_by, r->series.total);
+		strbuf_addc(sb, '\n');
+		wrap(sb, fb.buf);
+		strbuf_release(&fb);
+	}
+}
+
+/* Where a finding sits in the patch: file, hunk and line indexes. */
+struct spot {
+	long file, hunk, line;
+};
+
+static struct spot locate(const struct review_patch *p, const char *file, int line)
+{
+	struct spot s = { -1, -1, -1 };
+	for (size_t k = 0; k < p->ar.nfiles && file; k++) {
+		if (!p->ar.files[k].new_path || strcmp(p->ar.files[k].new_path, file))
+			continue;
+		for (size_t h = 0; h < p->ar.hunks[k].nhunks; h++) {
+			const struct apply_hunk *ah = &p->ar.hunks[k].hunks[h];
+			for (size_t i = 0; i < ah->nlines; i++)
+				if (ah->lines[i].origin != '-' && ah->lines[i].new_line == line)
+					return (struct spot){ (long)k, (long)h, (long)i };
+		}
+	}
+	return s;
+}
+
+static struct spot finding_spot(const struct review_patch *p, const struct finding *f)
+{
+	struct spot s = locate(p, f->site.file, f->site.line);
+	/* not on a changed hunk: perhaps the line that set its order or mask is */
+	for (size_t i = 0; s.file < 0 && i < f->site.nev; i++)
+		s = locate(p, f->site.ev[i].file, f->site.ev[i].line);
+	return s;
+}
+
+/* Quote the hunk lines leading to the finding, as a reviewer would. */
+static void quote(struct strbuf *sb, const struct review_patch *p, struct spot at, struct spot *last)
+{
+	const struct apply_file *af = &p->ar.files[at.file];
+	const struct apply_hunk *ah = &p->ar.hunks[at.file].hunks[at.hunk];
+	if (last->file != at.file)
+		strbuf_addf(sb, "> diff --git a/%s b/%s\n", af->old_path ? af->old_path : af->new_path, af->new_path);
+	bool same_hunk = last->file == at.file && last->hunk == at.hunk;
+	if (!same_hunk)
+		strbuf_addf(sb, "> %s\n", ah->header);
+	long from = at.line - 3 < 0 ? 0 : at.line - 3;
+	if (same_hunk && from <= last->line)
+		from = last->line + 1;
+	if ((same_hunk && from > last->line + 1) || (!same_hunk && from > 0))
+		strbuf_adds(sb, "[...]\n");
+	for (long i = from; i <= at.line; i++)
+		strbuf_addf(sb, "> %c%s\n", ah->lines[i].origin, ah->lines[i].text);
+	*last = at;
+}
+
+struct ordered {
+	const struct review_finding *rf;
+	struct spot at;
+};
+
+static int cmp_ordered(const void *a, const void *b)
+{
+	const struct ordered *x = a, *y = b;
+	if (x->at.file != y->at.file)
+		return x->at.file < 0 ? 1 : y->at.file < 0 ? -1 : (x->at.file > y->at.file) - (x->at.file < y->at.file);
+	if (x->at.hunk != y->at.hunk)
+		return (x->at.hunk > y->at.hunk) - (x->at.hunk < y->at.hunk);
+	if (x->at.line != y->at.line)
+		return (x->at.line > y->at.line) - (x->at.line < y->at.line);
+	return x->rf->f.site.line - y->rf->f.site.line;
+}
+
+static void signature(struct strbuf *sb, const struct review *r)
+{
+	strbuf_addf(sb, "\n-- \ngfpaudit %s, base %.12s (%s), %s\n", GFPAUDIT_VERSION, r->base,
+		    review_base_source_name(r->base_source),
+		    r->kbuild ? "the tree's kbuild flags" : "kernel-model headers");
+}
+
+char *review_patch_text(const struct review *r, const struct review_patch *p)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct mail_message *m = p->msg;
+	if (m->date && *m->from)
+		strbuf_addf(&sb, "On %s, %s wrote:\n", m->date, m->from);
+	else if (*m->from)
+		strbuf_addf(&sb, "%s wrote:\n", m->from);
+	if (!p->applied) {
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "This patch does not apply to %.12s (%s): %s.", r->base,
+			    review_base_source_name(r->base_source), p->error);
+		if (r->base_source != BASE_TRAILER)
+			strbuf_adds(&t, " The series names no base-commit that is in this repository;"
+				    " `git format-patch --base=...` records one.");
+		strbuf_addc(&sb, '\n');
+		wrap(&sb, t.buf);
+		strbuf_release(&t);
+		signature(&sb, r);
+		return strbuf_detach(&sb);
+	}
+	struct ordered *ord = xcalloc(p->nintroduced ? p->nintroduced : 1, sizeof(*ord));
+	for (size_t i = 0; i < p->nintroduced; i++)
+		ord[i] = (struct ordered){ &p->introduced[i], finding_spot(p, &p->introduced[i].f) };
+	qsort(ord, p->nintroduced, sizeof(*ord), cmp_ordered);
+	struct spot last = { -1, -1, -1 };
+	for (size_t i = 0; i < p->nintroduced; i++) {
+		strbuf_addc(&sb, '\n');
+		if (ord[i].at.file >= 0) {
+			quote(&sb, p, ord[i].at, &last);
+			strbuf_addc(&sb, '\n');
+		} else {
+			const struct site *s = &ord[i].rf->f.site;
+			strbuf_addf(&sb, "In %s:%d, %s(), which the patch does not change itself:\n\n",
+				    s->file, s->line, s->function ? s->function : "?");
+		}
+		finding_prose(&sb, r, ord[i].rf);
+	}
+	free(ord);
+	if (p->nfixed) {
+		struct strbuf t = STRBUF_INIT;
+		strbuf_addf(&t, "On the good side, this patch removes %zu finding%s that %s there before:",
+			    p->nfixed, p->nfixed == 1 ? "" : "s", p->nfixed == 1 ? "was" : "were");
+		strbuf_addc(&sb, '\n');
+		wrap(&sb, t.buf);
+		strbuf_release(&t);
+		for (size_t i = 0; i < p->nfixed; i++)
+			strbuf_addf(&sb, "  %s:%d: %s [%s]\n", p->fixed[i].f.site.file, p->fixed[i].f.site.line,
+				    p->fixed[i].f.message ? p->fixed[i].f.message : "", p->fixed[i].f.rule);
+	}
+	if (p->nnotes) {
+		strbuf_adds(&sb, "\nNot analyzed:\n");
+		for (size_t i = 0; i < p->nnotes; i++)
+			strbuf_addf(&sb, "  %s\n", p->notes[i]);
+	}
+	signature(&sb, r);
+	return strbuf_detach(&sb);
+}
+
+static char *cover_line(const struct review *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t open, transient, fixed, applied = 0;
+	review_counts(r, &open, &transient, &fixed);
+	for (size_t i = 0; i < r->npatches; i++)
+		applied += r->patches[i].applied;
+	size_t n = open + transient;
+	if (!n) {
+		strbuf_adds(&sb, "gfpaudit: no new allocation findings");
+	} else {
+		strbuf_addf(&sb, "gfpaudit: %zu new allocation finding%s (", n, n == 1 ? "" : "s");
+		bool first = true;
+		for (size_t i = 0; i < r->npatches; i++)
+			for (size_t k = 0; k < r->patches[i].nintroduced; k++) {
+				strbuf_addf(&sb, "%s%d/%d", first ? "" : ", ", r->patches[i].index, r->series.total);
+				if (r->patches[i].introduced[k].fixed_by)
+					strbuf_addf(&sb, " fixed by %d/%d", r->patches[i].introduced[k].fixed_by,
+						    r->series.total);
+				first = false;
+			}
+		strbuf_adds(&sb, ")");
+	}
+	if (fixed)
+		strbuf_addf(&sb, ", %zu old one%s fixed", fixed, fixed == 1 ? "" : "s");
+	strbuf_addf(&sb, "; %zu/%zu patches applied to %.12s", applied, r->npatches, r->base);
+	for (size_t i = 0; i < r->npatches; i++)
+		if (!r->patches[i].applied) {
+			strbuf_addf(&sb, " (%d/%d does not apply)", r->patches[i].index, r->series.total);
+			break;
+		}
+	strbuf_adds(&sb, ".\n");
+	signature(&sb, r);
+	return strbuf_detach(&sb);
+}
+
+int review_print_email(const struct review *r, const struct review_print_opts *o, FILE *out)
+{
+	struct mail_out *mo = mail_out_new(out);
+	struct mail_reply_opts ro = { .from = o ? o->from : NULL, .user_agent = "gfpaudit " GFPAUDIT_VERSION };
+	int rc = 0;
+	bool failure_told = false;
+	const struct mail_message *cover = mail_series_cover(&r->series);
+	if (cover) {
+		char *t = cover_line(r);
+		rc = mail_out_reply(mo, cover, &ro, t);
+		free(t);
+	}
+	for (size_t i = 0; i < r->npatches && !rc; i++) {
+		const struct review_patch *p = &r->patches[i];
+		bool say = p->nintroduced || (!p->applied && !failure_told);
+		if (!say)
+			continue; /* clean, or not applied because an earlier one was not */
+		failure_told |= !p->applied;
+		char *t = review_patch_text(r, p);
+		rc = mail_out_reply(mo, p->msg, &ro, t);
+		free(t);
+	}
+	mail_out_free(mo);
+	return rc;
+}
+
+int review_print_b4(const struct review *r, FILE *out)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; i < r->npatches; i++) {
+		const struct review_patch *p = &r->patches[i];
+		const char *status = "pass";
+		struct strbuf sum = STRBUF_INIT;
+		bool errors = false;
+		for (size_t k = 0; k < p->nintroduced; k++)
+			errors |= p->introduced[k].f.severity == SEV_ERROR;
+		if (!p->applied) {
+			status = "warn";
+			strbuf_addf(&sum, "does not apply to %.12s: %s", r->base, p->error);
+		} else if (p->nintroduced) {
+			status = errors ? "fail" : "warn";
+			const struct finding *f = &p->introduced[0].f;
+			strbuf_addf(&sum, "%zu new allocation finding%s: %s:%d: %s [%s]", p->nintroduced,
+				    p->nintroduced == 1 ? "" : "s", f->site.file, f->site.line,
+				    f->message ? f->message : "", f->rule);
+		} else if (p->nnotes && !p->analyzed) {
+			status = "warn";
+			strbuf_addf(&sum, "not analyzed: %s", p->notes[0]);
+		} else {
+			strbuf_addf(&sum, "no new costly high-order allocations (%d file%s analyzed)",
+				    p->analyzed, p->analyzed == 1 ? "" : "s");
+		}
+		char *details = review_patch_text(r, p);
+		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s}", "tool", "gfpaudit", "status", status,
+						     "summary", sum.buf, "details", details));
+		free(details);
+		strbuf_release(&sum);
+	}
+	int rc = json_dumpf(arr, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(arr);
+	return rc ? err_set(GA_EIO, "cannot write JSON") : 0;
+}
+
+int review_print_b4_error(const char *summary, FILE *out)
+{
+	json_t *arr = json_array();
+	json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s}", "tool", "gfpaudit", "status", "warn",
+					     "summary", summary, "details", summary));
+	int rc = json_dumpf(arr, out, JSON_INDENT(2));
+	fputc('\n', out);
+	json_decref(arr);
+	return rc ? err_set(GA_EIO, "cannot write JSON") : 0;
+}

@@ -1,0 +1,459 @@
+/* gfpaudit review: the series, its base, patch-by-patch apply and analysis,
+ * and the before/after classification of findings (see review.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gfpaudit/review.h"
+#include "gfpaudit/result.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+const char *review_base_source_name(enum review_base_source s)
+{
+	switch (s) {
+	case BASE_TRAILER: return "base-commit";
+	case BASE_OPTION: return "--base";
+	default: return "HEAD";
+	}
+}
+
+/* ---- classification ---- */
+
+static const char *fp_of(const struct finding *f)
+{
+	return f->fingerprint ? f->fingerprint : "";
+}
+
+void review_classify(const struct finding *before, size_t nb, const struct finding *after, size_t na,
+		     size_t **intro, size_t *nintro, size_t **fixed, size_t *nfixed)
+{
+	bool *used = xcalloc(nb ? nb : 1, sizeof(bool));
+	*intro = xcalloc(na ? na : 1, sizeof(size_t));
+	*fixed = xcalloc(nb ? nb : 1, sizeof(size_t));
+	*nintro = *nfixed = 0;
+	for (size_t i = 0; i < na; i++) {
+		bool matched = false;
+		for (size_t k = 0; k < nb && !matched; k++)
+			if (!used[k] && !strcmp(fp_of(&after[i]), fp_of(&before[k])))
+				used[k] = matched = true;
+		if (!matched)
+			(*intro)[(*nintro)++] = i;
+	}
+	for (size_t k = 0; k < nb; k++)
+		if (!used[k])
+			(*fixed)[(*nfixed)++] = k;
+	free(used);
+}
+
+/* ---- analysis of one file in one tree ---- */
+
+struct cached {
+	char *key;
+	struct file_result *fr; /* NULL: not analyzable, note says why */
+	char *note;
+};
+
+struct ctx {
+	const struct review_opts *o;
+	struct review *r;
+	struct apply_repo *repo;
+	struct engine *e;
+	struct cached *cache;
+	size_t ncache, cache_alloc;
+	char **touched;         /* every path the applied patches named */
+	size_t ntouched, touched_alloc;
+};
+
+static bool is_header(const char *p)
+{
+	size_t n = strlen(p);
+	return n > 2 && !strcmp(p + n - 2, ".h");
+}
+
+static bool is_c(const char *p)
+{
+	size_t n = p ? strlen(p) : 0;
+	return n > 2 && !strcmp(p + n - 2, ".c");
+}
+
+static void touch(struct ctx *c, const char *path)
+{
+	if (!path)
+		return;
+	for (size_t i = 0; i < c->ntouched; i++)
+		if (!strcmp(c->touched[i], path))
+			return;
+	ALLOC_GROW(c->touched, c->ntouched + 1, c->touched_alloc);
+	c->touched[c->ntouched++] = xstrdup(path);
+}
+
+static char *relative(const struct ctx *c, const char *path)
+{
+	size_t n = strlen(c->r->root);
+	if (path && !strncmp(path, c->r->root, n) && path[n] == '/')
+		return xstrdup(path + n + 1);
+	return xstrdup(path ? path : "");
+}
+
+static void relativize(struct ctx *c, struct file_result *fr)
+{
+	for (size_t i = 0; i < fr->nfindings; i++) {
+		struct site *s = &fr->findings[i].site;
+		char *p = relative(c, s->file);
+		free(s->file);
+		s->file = p;
+		for (size_t k = 0; k < s->nev; k++) {
+			p = relative(c, s->ev[k].file);
+			free(s->ev[k].file);
+			s->ev[k].file = p;
+		}
+		if (!fr->findings[i].fingerprint)
+			fr->findings[i].fingerprint = finding_fingerprint(fr->findings[i].rule, s);
+	}
+}
+
+/* The headers changed by the series so far, as they are in tree `t`, go in
+ * as unsaved files next to the file itself; everything else is read from
+ * the repository's work tree (the base's generated headers included). */
+static int analyze(struct ctx *c, const struct apply_tree *t, const char *path, const char *when,
+		   struct cached **out)
+{
+	*out = NULL;
+	struct strbuf key = STRBUF_INIT;
+	char id[41];
+	apply_tree_blob_id(t, path, id);
+	strbuf_addf(&key, "%s=%s", path, id);
+	for (size_t i = 0; i < c->ntouched; i++) {
+		if (!is_header(c->touched[i]) || !strcmp(c->touched[i], path))
+			continue;
+		apply_tree_blob_id(t, c->touched[i], id);
+		strbuf_addf(&key, "\n%s=%s", c->touched[i], id);
+	}
+	for (size_t i = 0; i < c->ncache; i++)
+		if (!strcmp(c->cache[i].key, key.buf)) {
+			strbuf_release(&key);
+			*out = &c->cache[i];
+			return 0;
+		}
+
+	ALLOC_GROW(c->cache, c->ncache + 1, c->cache_alloc);
+	struct cached *ce = &c->cache[c->ncache++];
+	memset(ce, 0, sizeof(*ce));
+	ce->key = strbuf_detach(&key);
+	*out = ce;
+
+	struct unsaved_file *uf = xcalloc(c->ntouched + 1, sizeof(*uf));
+	char **bufs = xcalloc(c->ntouched + 1, sizeof(char *));
+	size_t nuf = 0, len;
+	int rc = 0;
+	if (apply_tree_read(c->repo, t, path, c->o->max_file, &bufs[0], &len)) {
+		ce->note = xasprintf("%s (%s): not analyzed: %s", path, when, err_last());
+		goto cleanup;
+	}
+	uf[nuf++] = (struct unsaved_file){ xasprintf("%s/%s", c->r->root, path), bufs[0], len };
+	for (size_t i = 0; i < c->ntouched; i++) {
+		const char *h = c->touched[i];
+		if (!is_header(h) || !strcmp(h, path))
+			continue;
+		if (apply_tree_read(c->repo, t, h, c->o->max_file, &bufs[nuf], &len))
+			continue; /* deleted by the series, or too big: the disk copy stands */
+		uf[nuf].path = xasprintf("%s/%s", c->r->root, h);
+		uf[nuf].contents = bufs[nuf];
+		uf[nuf].len = len;
+		nuf++;
+	}
+	struct file_result *fr = NULL;
+	rc = engine_analyze_file(c->e, uf[0].path, uf, nuf, &fr);
+	if (rc) {
+		file_result_free(fr);
+		goto cleanup;
+	}
+	if (fr->status != FILE_ANALYZED) {
+		ce->note = xasprintf("%s (%s): %s: %s", path, when,
+				     fr->status == FILE_SKIPPED ? "skipped" : "failed to analyze",
+				     fr->reason ? fr->reason : "no reason given");
+		file_result_free(fr);
+		goto cleanup;
+	}
+	relativize(c, fr);
+	ce->fr = fr;
+cleanup:
+	for (size_t i = 0; i < nuf; i++)
+		free((char *)uf[i].path);
+	for (size_t i = 0; i <= c->ntouched; i++)
+		free(bufs[i]);
+	free(bufs);
+	free(uf);
+	return rc;
+}
+
+/* ---- the series ---- */
+
+struct open_finding {
+	size_t patch, index; /* into r->patches[patch].introduced */
+};
+
+static void add_note(struct review_patch *p, char *note)
+{
+	ALLOC_GROW(p->notes, p->nnotes + 1, p->notes_alloc);
+	p->notes[p->nnotes++] = note;
+}
+
+static struct review_finding *add_finding(struct review_finding **arr, size_t *n, size_t *alloc,
+					   const struct finding *f)
+{
+	ALLOC_GROW(*arr, *n + 1, *alloc);
+	struct review_finding *rf = &(*arr)[(*n)++];
+	memset(rf, 0, sizeof(*rf));
+	finding_copy(&rf->f, f);
+	return rf;
+}
+
+/* A renamed file's old findings, seen under the new name, so that a pure
+ * rename neither fixes nor introduces anything. */
+static struct finding *renamed_copy(const struct file_result *fr, const char *from, const char *to)
+{
+	struct finding *v = xcalloc(fr->nfindings ? fr->nfindings : 1, sizeof(*v));
+	for (size_t i = 0; i < fr->nfindings; i++) {
+		finding_copy(&v[i], &fr->findings[i]);
+		if (v[i].site.file && !strcmp(v[i].site.file, from)) {
+			free(v[i].site.file);
+			v[i].site.file = xstrdup(to);
+			free(v[i].fingerprint);
+			v[i].fingerprint = finding_fingerprint(v[i].rule, &v[i].site);
+		}
+	}
+	return v;
+}
+
+static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, const struct apply_file *f,
+		       struct open_finding **open, size_t *nopen, size_t *open_alloc)
+{
+	struct review_patch *p = &c->r->patches[pi];
+	struct cached *before = NULL, *after = NULL;
+	char when_b[64], when_a[64];
+	snprintf(when_b, sizeof(when_b), "before patch %d", p->index);
+	snprintf(when_a, sizeof(when_a), "after patch %d", p->index);
+	int rc;
+	if (f->old_path && is_c(f->old_path) && (rc = analyze(c, pre, f->old_path, when_b, &before)))
+		return rc;
+	if (f->new_path && is_c(f->new_path) && (rc = analyze(c, p->ar.tree, f->new_path, when_a, &after)))
+		return rc;
+	if ((before && !before->fr) || (after && !after->fr)) {
+		/* one side could not be analyzed: comparing would invent changes */
+		if (before && before->note)
+			add_note(p, xstrdup(before->note));
+		if (after && after->note)
+			add_note(p, xstrdup(after->note));
+		return 0;
+	}
+	p->analyzed += !!before + !!after;
+	const struct file_result *bf = before ? before->fr : NULL, *af = after ? after->fr : NULL;
+	struct finding *bview = NULL;
+	size_t nb = bf ? bf->nfindings : 0, na = af ? af->nfindings : 0;
+	if (bf && f->status == 'R' && f->old_path && f->new_path)
+		bview = renamed_copy(bf, f->old_path, f->new_path);
+	const struct finding *bfind = bview ? bview : bf ? bf->findings : NULL;
+	size_t *intro, *fixed, nintro, nfixed;
+	review_classify(bfind, nb, af ? af->findings : NULL, na, &intro, &nintro, &fixed, &nfixed);
+
+	for (size_t i = 0; i < nfixed; i++) {
+		const struct finding *g = &bfind[fixed[i]];
+		bool earlier = false;
+		/* introduced earlier in this series: note it there, not here */
+		for (size_t k = 0; k < *nopen && !earlier; k++) {
+			struct review_finding *o = &c->r->patches[(*open)[k].patch].introduced[(*open)[k].index];
+			if (!strcmp(fp_of(&o->f), fp_of(g))) {
+				o->fixed_by = p->index;
+				(*open)[k] = (*open)[--*nopen];
+				earlier = true;
+			}
+		}
+		if (!earlier)
+			add_finding(&p->fixed, &p->nfixed, &p->fixed_alloc, g);
+	}
+	for (size_t i = 0; i < nintro; i++) {
+		add_finding(&p->introduced, &p->nintroduced, &p->introduced_alloc, &af->findings[intro[i]]);
+		ALLOC_GROW(*open, *nopen + 1, *open_alloc);
+		(*open)[(*nopen)++] = (struct open_finding){ pi, p->nintroduced - 1 };
+	}
+	free(intro);
+	free(fixed);
+	if (bview) {
+		for (size_t i = 0; i < nb; i++)
+			finding_release(&bview[i]);
+		free(bview);
+	}
+	return 0;
+}
+
+static int choose_base(struct ctx *c, struct apply_tree **base)
+{
+	struct review *r = c->r;
+	const char *repo = c->o->repo ? c->o->repo : ".";
+	const char *trailer = r->series.base_commit;
+	if (trailer) {
+		if (!apply_repo_tree(c->repo, trailer, r->base, base)) {
+			r->base_source = BASE_TRAILER;
+			r->base_note = xasprintf("base %.12s from the series' base-commit trailer", r->base);
+			return 0;
+		}
+		if (!c->o->base)
+			return err_set(GA_ENOTFOUND, "base commit %s from the series is not in %s: fetch it or pass --base",
+				       trailer, repo);
+		if (apply_repo_tree(c->repo, c->o->base, r->base, base))
+			return err_set(GA_ENOTFOUND, "base commit %s from the series is not in %s, and --base '%s' is not a commit there either",
+				       trailer, repo, c->o->base);
+		r->base_source = BASE_OPTION;
+		r->base_note = xasprintf("base commit %s from the series is not in %s; using --base %s (%.12s)",
+					 trailer, repo, c->o->base, r->base);
+		return 0;
+	}
+	if (c->o->base) {
+		if (apply_repo_tree(c->repo, c->o->base, r->base, base))
+			return err_set(GA_ENOTFOUND, "--base '%s' is not a commit in %s", c->o->base, repo);
+		r->base_source = BASE_OPTION;
+		r->base_note = xasprintf("base %.12s from --base %s (the series names no base-commit)", r->base, c->o->base);
+		return 0;
+	}
+	if (apply_repo_tree(c->repo, "HEAD", r->base, base))
+		return err_set(GA_ENOTFOUND, "the series names no base-commit and %s has no HEAD commit: pass --base", repo);
+	r->base_source = BASE_HEAD;
+	r->base_note = xasprintf("base %.12s is HEAD of %s: the series names no base-commit (pass --base to choose)",
+				 r->base, repo);
+	return 0;
+}
+
+int review_run(const struct review_opts *o, struct review **out)
+{
+	*out = NULL;
+	struct review *r = xcalloc(1, sizeof(*r));
+	struct ctx c = { .o = o, .r = r };
+	struct apply_tree *base = NULL;
+	struct open_finding *open = NULL;
+	size_t nopen = 0, open_alloc = 0;
+	char *stopped = NULL; /* why the patches from here on are not applied */
+	int rc = mail_series_read(o->mboxes, o->nmboxes, &o->limits, &r->series);
+	if (rc)
+		goto cleanup;
+	if (!r->series.npatches) {
+		rc = err_set(GA_EINVAL, "no patch in %s", !strcmp(o->mboxes[0], "-") ? "the input" : o->mboxes[0]);
+		goto cleanup;
+	}
+	if ((rc = apply_repo_open(o->repo ? o->repo : ".", &c.repo)))
+		goto cleanup;
+	r->root = xstrdup(apply_repo_root(c.repo));
+	if ((rc = choose_base(&c, &base)))
+		goto cleanup;
+
+	/* A prepared kernel tree brings its kbuild flags; anything else parses
+	 * against the kernel-model headers.  Either way nothing is built. */
+	struct engine_opts eo = o->engine;
+	char *autoconf = xasprintf("%s/include/generated/autoconf.h", r->root);
+	r->kbuild = access(autoconf, R_OK) == 0;
+	free(autoconf);
+	eo.tree = r->kbuild ? r->root : NULL;
+	if ((rc = engine_new(&eo, &c.e)))
+		goto cleanup;
+
+	r->npatches = r->series.npatches;
+	r->patches = xcalloc(r->npatches, sizeof(*r->patches));
+	const struct apply_tree *pre = base;
+	for (size_t i = 0; i < r->npatches; i++) {
+		struct review_patch *p = &r->patches[i];
+		p->msg = mail_series_patch(&r->series, i);
+		p->index = p->msg->subj.m;
+		if (stopped) {
+			p->error = xasprintf("not applied: %s", stopped);
+			continue;
+		}
+		if (p->msg->diff_error) {
+			p->error = xstrdup(p->msg->diff_error);
+		} else {
+			if ((rc = apply_patch(c.repo, pre, p->msg->diff, p->msg->diff_len, &p->ar)))
+				goto cleanup;
+			if (!p->ar.applied) {
+				p->error = xstrdup(p->ar.error);
+				p->failed_file = p->ar.failed_file ? xstrdup(p->ar.failed_file) : NULL;
+				p->failed_hunk = p->ar.failed_hunk ? xstrdup(p->ar.failed_hunk) : NULL;
+			}
+		}
+		if (p->error) {
+			stopped = xasprintf("patch %d did not apply", p->index);
+			continue;
+		}
+		p->applied = true;
+		for (size_t k = 0; k < p->ar.nfiles; k++) {
+			touch(&c, p->ar.files[k].old_path);
+			touch(&c, p->ar.files[k].new_path);
+		}
+		for (size_t k = 0; k < p->ar.nfiles; k++)
+			if ((rc = review_file(&c, i, pre, &p->ar.files[k], &open, &nopen, &open_alloc)))
+				goto cleanup;
+		pre = p->ar.tree;
+	}
+	/* the trees live in the repository's object store, which goes below */
+	for (size_t i = 0; i < r->npatches; i++) {
+		apply_tree_free(r->patches[i].ar.tree);
+		r->patches[i].ar.tree = NULL;
+	}
+	*out = r;
+	r = NULL;
+cleanup:
+	free(stopped);
+	free(open);
+	for (size_t i = 0; i < c.ncache; i++) {
+		free(c.cache[i].key);
+		free(c.cache[i].note);
+		file_result_free(c.cache[i].fr);
+	}
+	free(c.cache);
+	for (size_t i = 0; i < c.ntouched; i++)
+		free(c.touched[i]);
+	free(c.touched);
+	engine_free(c.e);
+	apply_tree_free(base);
+	review_free(r);
+	apply_repo_free(c.repo); /* after the trees that live in its object store */
+	return rc;
+}
+
+static void release_findings(struct review_finding *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		finding_release(&a[i].f);
+	free(a);
+}
+
+void review_free(struct review *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->npatches; i++) {
+		struct review_patch *p = &r->patches[i];
+		free(p->error);
+		free(p->failed_file);
+		free(p->failed_hunk);
+		apply_result_release(&p->ar);
+		release_findings(p->introduced, p->nintroduced);
+		release_findings(p->fixed, p->nfixed);
+		for (size_t k = 0; k < p->nnotes; k++)
+			free(p->notes[k]);
+		free(p->notes);
+	}
+	free(r->patches);
+	free(r->base_note);
+	free(r->root);
+	mail_series_release(&r->series);
+	free(r);
+}
+
+void review_counts(const struct review *r, size_t *open, size_t *transient, size_t *fixed)
+{
+	*open = *transient = *fixed = 0;
+	for (size_t i = 0; i < r->npatches; i++) {
+		for (size_t k = 0; k < r->patches[i].nintroduced; k++)
+			r->patches[i].introduced[k].fixed_by ? (*transient)++ : (*open)++;
+		*fixed += r->patches[i].nfixed;
+	}
+}
