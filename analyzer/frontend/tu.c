@@ -235,6 +235,29 @@ bool tu_main_range(const struct tu *t, CXCursor c, unsigned *begin, unsigned *en
 		return false;
 	if (b > e || e > t->main_len)
 		return false;
+	/* When the range ends in a macro (GFP_KERNEL, BIT(3)) libclang's end is
+	 * the start of that macro's name: take the whole invocation. */
+	const char *txt = t->main_text;
+#define IDCH(c) ((c) == '_' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9'))
+	if (e < t->main_len && IDCH(txt[e]) && (e == b || !IDCH(txt[e - 1]))) {
+		while (e < t->main_len && IDCH(txt[e]))
+			e++;
+		unsigned k = e;
+		while (k < t->main_len && (txt[k] == ' ' || txt[k] == '\t'))
+			k++;
+		if (k < t->main_len && txt[k] == '(') {
+			int depth = 0;
+			for (; k < t->main_len; k++) {
+				if (txt[k] == '(')
+					depth++;
+				else if (txt[k] == ')' && --depth == 0)
+					break;
+			}
+			if (k < t->main_len)
+				e = k + 1;
+		}
+	}
+#undef IDCH
 	*begin = b;
 	*end = e;
 	return true;
