@@ -1,9 +1,6 @@
 /*
  * Bounds from types: a u16 length is at most 65535 bytes (get_order 0..4),
  * a u8 page count shifted into bytes is at most 255 pages (order 0..8).
- *
- * Known to fail: the u16 parameter's type bound gives an interval that stays marked
- * unknown, so get_order(len) is unknown (the u8 count, cast and shifted, works).
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -26,10 +23,9 @@ int msg_alloc(struct msg *m, u16 len, u8 nr_pages)
 }
 /*
  * check-name: orders bounded by u16 and u8 types through get_order()
- * check-known-to-fail
  *
  * check-output-start
- * corpus/order-type-bound.c:19:12: warning: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/order-type-bound.c:22:13: warning: 'alloc_pages' can request order 0..8; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/order-type-bound.c:16:12: warning: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/order-type-bound.c:19:13: warning: 'alloc_pages' can request order 0..8; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

@@ -1,10 +1,6 @@
 /*
  * Guards that return before the call bound the size: 16 KiB is order 2
  * (past the slab caches, not costly); 1 MiB is order 8.
- *
- * Known to fail: a kmalloc-family size from a parameter bounded by a guard is
- * reported with its size interval but order ? (the interval stays marked
- * unknown), so the 1M kmemdup is not flagged and the 16K kmalloc has no order.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -37,9 +33,8 @@ int fw_load_body(struct fw_image *fw, const void *src, size_t len)
 }
 /*
  * check-name: sizes bounded by guards (16K: order 0..2, 1M: order 0..8 with kmemdup)
- * check-known-to-fail
  *
  * check-output-start
- * corpus/slab-guard.c:33:13: warning: 'kmemdup' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-guard.c:29:13: warning: 'kmemdup' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

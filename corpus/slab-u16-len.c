@@ -2,9 +2,6 @@
  * A u16 length can be up to 65535 bytes: kmalloc hands that to the page
  * allocator at order 4.  A u8 length never leaves the slab caches and is
  * not a page-allocator site.
- *
- * Known to fail: a u16 parameter gives the size 0..65535 but the order stays ?
- * (type bound applied, interval still marked unknown), so no finding.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -35,9 +32,8 @@ int blob_set(struct blob *b, const void *src, u16 len, u8 tag_len)
 }
 /*
  * check-name: kmalloc of a u16 length (order 0..4); a u8 length is no site
- * check-known-to-fail
  *
  * check-output-start
- * corpus/slab-u16-len.c:23:8: warning: 'kmalloc' can request order 0..4 (size 0..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-u16-len.c:20:8: warning: 'kmalloc' can request order 0..4 (size 0..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

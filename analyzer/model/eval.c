@@ -78,6 +78,7 @@ struct aval aval_join(struct aval a, struct aval b)
 		r.pset_must = a.pset_must & b.pset_must;
 		r.pset_may = a.pset_may | b.pset_may;
 		r.pclr = a.pclr & b.pclr;
+		r.pclr_may = a.pclr_may | b.pclr_may;
 	}
 	/* a conditional change survives a join only when both sides have it:
 	 * one recorded inside one branch says nothing about the other paths */
@@ -101,7 +102,7 @@ static bool aval_same(const struct aval *a, const struct aval *b)
 {
 	return a->iv.lo == b->iv.lo && a->iv.hi == b->iv.hi && a->g.must == b->g.must &&
 	       a->g.may == b->g.may && a->param == b->param && a->pset_must == b->pset_must &&
-	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->ncf == b->ncf &&
+	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->pclr_may == b->pclr_may && a->ncf == b->ncf &&
 	       (a->ncf == 0 || !memcmp(a->cf, b->cf, sizeof(a->cf[0]) * (size_t)a->ncf)) &&
 	       a->pdep == b->pdep &&
 	       a->gparam == b->gparam;
@@ -356,6 +357,7 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 		if (p && k->param < 0 && k->g.must == k->g.may) {
 			r.param = p->param;
 			r.pclr = p->pclr | (~k->g.may & GFP_ALL_BITS);
+			r.pclr_may = p->pclr_may | (~k->g.must & GFP_ALL_BITS);
 			r.pset_must = p->pset_must & k->g.may;
 			r.pset_may = p->pset_may & k->g.may;
 		}
@@ -379,6 +381,7 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 			r.pset_must = p->pset_must | k->g.must;
 			r.pset_may = p->pset_may | k->g.may;
 			r.pclr = p->pclr & ~k->g.may;
+			r.pclr_may = p->pclr_may & ~k->g.must;
 		}
 		const struct aval *c = a.ncf ? &a : (b.ncf ? &b : NULL);
 		if (c) {
@@ -746,25 +749,31 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	r.pdep = 0;
 	for (unsigned i = 0; i < n; i++)
 		r.pdep |= args[i].pdep;
-	if (generic) {
+	if (generic)
 		sc->generic[slot] = r;
-		if (sub.ret.param >= 0) /* transform of an unknown argument: unknown */
-			sc->generic_has[slot] = false;
-	}
 	for (unsigned i = 0; i < n; i++)
 		ev_merge(&r, &args[i]);
-	/* a helper that returns its gfp parameter transformed: apply to our arg */
+	/* The helper ran on our arguments' real bits, so r.g is already this
+	 * call's mask.  If it returns a parameter transformed and that argument
+	 * is one of our parameters, compose the transforms: wrappers need it. */
 	if (sub.ret.param >= 0 && (unsigned)sub.ret.param < n) {
 		const struct aval *a = &args[sub.ret.param];
-		r.g.must = (a->g.must & ~sub.ret.pclr) | sub.ret.pset_must;
-		r.g.may = (a->g.may & ~sub.ret.pclr) | sub.ret.pset_may;
 		if (a->param >= 0) {
 			r.param = a->param;
-			r.pset_must = (a->pset_must & ~sub.ret.pclr) | sub.ret.pset_must;
+			r.pset_must = (a->pset_must & ~sub.ret.pclr_may) | sub.ret.pset_must;
 			r.pset_may = (a->pset_may & ~sub.ret.pclr) | sub.ret.pset_may;
-			r.pclr = a->pclr | sub.ret.pclr;
+			r.pclr = (a->pclr | sub.ret.pclr) & ~sub.ret.pset_may;
+			r.pclr_may = (a->pclr_may | sub.ret.pclr_may) & ~sub.ret.pset_must;
 		}
 	}
+	return r;
+}
+
+static bool node_is_gfp(struct node *n)
+{
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(n->cur));
+	bool r = strstr(clang_getCString(ts), "gfp_t") != NULL;
+	clang_disposeString(ts);
 	return r;
 }
 
@@ -801,6 +810,27 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	if (!handled)
 		for (unsigned i = 0; i < na; i++)
 			r.pdep |= args[i].pdep;
+	/* gfp_t f(gfp_t our_param) with no body here: still our parameter,
+	 * with any bit possibly set or cleared (keeps wrappers wrappers) */
+	if (!handled && r.param < 0 && r.g.must == 0 && r.g.may == GFP_ALL_BITS) {
+		CXType rt = clang_getCursorType(n->cur);
+		CXString ts = clang_getTypeSpelling(rt);
+		bool ret_gfp = strstr(clang_getCString(ts), "gfp_t") != NULL;
+		clang_disposeString(ts);
+		int from = -1, cnt = 0;
+		for (unsigned i = 0; ret_gfp && i < na; i++)
+			if (args[i].param >= 0 && node_is_gfp(node_arg(n, i))) {
+				from = args[i].param;
+				cnt++;
+			}
+		if (ret_gfp && cnt == 1) {
+			r.param = from;
+			r.pset_must = 0;
+			r.pset_may = GFP_ALL_BITS;
+			r.pclr = 0;
+			r.pclr_may = GFP_ALL_BITS;
+		}
+	}
 	/* &local passed to a call: the callee may write it */
 	for (unsigned i = 0; i < na; i++) {
 		struct node *a = node_strip(node_arg(n, i));
@@ -1244,7 +1274,13 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 		struct aval a = aval_unknown();
 		int p = f->vars[i].param;
 		if (p >= 0 && args && (unsigned)p < nargs) {
+			/* the caller's value, as this frame's parameter #p: a
+			 * transform found here is applied to it by the caller */
 			a = args[p];
+			a.param = p;
+			a.pset_must = a.pset_may = a.pclr = a.pclr_may = 0;
+			a.gparam = -1;
+			a.pdep = p < 32 ? (uint32_t)1 << p : 0;
 		} else if (p >= 0) {
 			a.param = p;
 			a.pdep = p < 32 ? (uint32_t)1 << p : 0;

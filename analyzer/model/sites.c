@@ -176,7 +176,7 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 		v = args[gi];
 		if (e->wrapper && e->gfp.how == ARG_INDEX) {
 			struct aval w = v;
-			w.g.must = (v.g.must & ~e->gfp_clr) | e->gfp_set_must;
+			w.g.must = (v.g.must & ~e->gfp_clr_may) | e->gfp_set_must;
 			w.g.may = (v.g.may & ~e->gfp_clr) | e->gfp_set_may;
 			v = w;
 		}
@@ -741,7 +741,18 @@ static bool promote_wrapper(struct fn_scan *s)
 				    r->order.gparam >= 0;
 		bool by_size = !by_order && r->has_size && r->size.param >= 0 && !r->has_count &&
 			       (e->kind == API_SLAB || e->kind == API_KV || e->kind == API_EXACT);
+		if (getenv("GFPAUDIT_DEBUG"))
+			fprintf(stderr, "debug: wrapper? %s: by_order %d by_size %d by_get_order %d gfp.param %d\n",
+				s->fn->name, by_order, by_size, by_get_order, r->has_gfp ? r->gfp.param : -9);
 		if (!by_order && !by_size && !by_get_order)
+			continue;
+		/* a wrapper passes its caller's mask on, or hands the memory
+		 * straight back: otherwise the parameter is just an input */
+		char *lv = NULL;
+		struct node *tgt = result_target(r->call, &lv, s->tu);
+		free(lv);
+		bool returned = tgt && tgt->kind == CXCursor_ReturnStmt;
+		if (!(r->has_gfp && r->gfp.param >= 0) && !returned)
 			continue;
 		struct alloc_entry *w = alloc_table_add(s->o->table, s->fn->name,
 							e->wrapper ? API_PAGES : e->kind);
@@ -768,6 +779,7 @@ static bool promote_wrapper(struct fn_scan *s)
 			w->gfp_set_must = r->gfp.pset_must;
 			w->gfp_set_may = r->gfp.pset_may;
 			w->gfp_clr = r->gfp.pclr;
+			w->gfp_clr_may = r->gfp.pclr_may;
 		} else {
 			w->gfp.how = ARG_NONE;
 			w->gfp_fixed = true;

@@ -18,12 +18,13 @@ struct alloc_entry {
 	enum api_kind kind;
 	struct arg_ref gfp, order, size, count;
 	/* Wrappers found in the analyzed file: how the wrapper changes the mask
-	 * it is given (value = (arg & ~gfp_clr) | gfp_set), or the mask it
+	 * it is given (value.must = (arg.must & ~gfp_clr_may) | gfp_set_must,
+	 * value.may = (arg.may & ~gfp_clr) | gfp_set_may), or the mask it
 	 * always uses when gfp.how == ARG_NONE and gfp_fixed; and a fallback the
 	 * wrapper has inside (-1: none, the caller's own fallback decides). */
 	bool wrapper, gfp_fixed;
 	struct gfp_bits gfp_bits;
-	uint64_t gfp_set_must, gfp_set_may, gfp_clr;
+	uint64_t gfp_set_must, gfp_set_may, gfp_clr, gfp_clr_may;
 	int fallback;
 	int probe; /* ARG_CONST gfp: index of the TU probe evaluating it */
 	uint64_t adds; /* canonical __GFP_ flags the API always adds */

@@ -36,7 +36,8 @@ struct aval {
 	struct gfp_bits g;
 	int param;                    /* value is parameter #param transformed, or -1 */
 	uint64_t pset_must, pset_may; /* bits the transform sets */
-	uint64_t pclr;                /* bits the transform clears */
+	uint64_t pclr;                /* bits the transform clears on every path */
+	uint64_t pclr_may;            /* bits it clears on some path */
 	struct cond_bits cf[CF_MAX];  /* conditional changes, each under its fact */
 	int ncf;
 	uint32_t pdep;                /* parameters (bit = index) the value depends on */
