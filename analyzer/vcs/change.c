@@ -1,0 +1,541 @@
+/* Classifying findings across a change (see change.h). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "gfpaudit/change.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+void fn_extents_init(struct fn_extents *x) { memset(x, 0, sizeof(*x)); }
+
+void fn_extents_release(struct fn_extents *x)
+{
+	for (size_t i = 0; i < x->n; i++)
+		free(x->v[i].name);
+	free(x->v);
+	fn_extents_init(x);
+}
+
+/* Identifiers that take a parenthesised argument before or after a
+ * function's name without being it. */
+static bool not_a_name(const char *s, size_t n)
+{
+	static const char *const skip[] = {
+		"__attribute__", "__attribute", "__printf", "__scanf", "__section", "__aligned",
+		"__alloc_size", "__realloc_size", "__assume_aligned", "__must_hold", "__acquires",
+		"__releases", "__cond_acquires", "__diagnose_as", "__cleanup", "__counted_by",
+		"__asm__", "asm", "__asm", "typeof", "__typeof__", "__typeof", "_Alignas",
+		"__declspec", "sizeof", "_Static_assert", "static_assert", "void", "int", "char",
+		"long", "short", "unsigned", "signed", "const", "volatile", "struct", "union", "enum",
+		NULL,
+	};
+	for (const char *const *k = skip; *k; k++)
+		if (strlen(*k) == n && !memcmp(*k, s, n))
+			return true;
+	return false;
+}
+
+void change_scan_functions(const char *src, size_t len, struct fn_extents *out)
+{
+	int line = 1, depth = 0, paren = 0;
+	bool bol = true;
+	/* the current file-scope item: from its first token to ';' or its '}' */
+	int item_line = 0;
+	bool has_params = false, saw_eq = false, in_fn = false;
+	const char *name = NULL, *last = NULL;
+	size_t name_len = 0, last_len = 0;
+	int fn_start = 0;
+	char *fn_name = NULL;
+	size_t i = 0;
+
+#define RESET_ITEM() do { item_line = 0; has_params = saw_eq = false; name = NULL; } while (0)
+	while (i < len) {
+		char c = src[i];
+		char nx = i + 1 < len ? src[i + 1] : 0;
+		if (c == '\n') {
+			line++;
+			bol = true;
+			i++;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			i++;
+			continue;
+		}
+		if (c == '/' && nx == '/') {
+			while (i < len && src[i] != '\n')
+				i++;
+			continue;
+		}
+		if (c == '/' && nx == '*') {
+			for (i += 2; i < len && !(src[i] == '*' && i + 1 < len && src[i + 1] == '/'); i++)
+				if (src[i] == '\n')
+					line++;
+			i += 2;
+			continue;
+		}
+		if (c == '#' && bol) {
+			/* a directive: to the end of the line, with continuations */
+			while (i < len && src[i] != '\n') {
+				if (src[i] == '\\' && i + 1 < len && src[i + 1] == '\n') {
+					line++;
+					i += 2;
+					continue;
+				}
+				if (src[i] == '/' && i + 1 < len && src[i + 1] == '*') {
+					for (i += 2; i < len && !(src[i] == '*' && i + 1 < len && src[i + 1] == '/'); i++)
+						if (src[i] == '\n')
+							line++;
+					i += 2;
+					continue;
+				}
+				i++;
+			}
+			continue;
+		}
+		bol = false;
+		if (c == '"' || c == '\'') {
+			for (i++; i < len && src[i] != c && src[i] != '\n'; i++)
+				if (src[i] == '\\' && i + 1 < len) {
+					if (src[i + 1] == '\n')
+						line++;
+					i++;
+				}
+			i++;
+			if (depth == 0 && !item_line)
+				item_line = line;
+			continue;
+		}
+		if (isalpha((unsigned char)c) || c == '_') {
+			size_t b = i;
+			while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '_'))
+				i++;
+			if (depth == 0) {
+				if (!item_line)
+					item_line = line;
+				last = src + b;
+				last_len = i - b;
+			}
+			continue;
+		}
+		if (isdigit((unsigned char)c)) {
+			while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '.' || src[i] == '_' ||
+					   ((src[i] == '+' || src[i] == '-') && strchr("eEpP", src[i - 1]))))
+				i++;
+			if (depth == 0 && !item_line)
+				item_line = line;
+			continue;
+		}
+		i++;
+		if (depth > 0) {
+			if (c == '{') {
+				depth++;
+			} else if (c == '}' && --depth == 0) {
+				if (in_fn) {
+					ALLOC_GROW(out->v, out->n + 1, out->alloc);
+					out->v[out->n].start = fn_start;
+					out->v[out->n].end = line;
+					out->v[out->n].name = fn_name;
+					out->n++;
+					fn_name = NULL;
+					in_fn = false;
+				}
+				RESET_ITEM();
+				paren = 0;
+			}
+			continue;
+		}
+		if (c != ';' && !item_line)
+			item_line = line;
+		switch (c) {
+		case '(':
+			if (paren == 0 && !name && last && !not_a_name(last, last_len)) {
+				name = last;
+				name_len = last_len;
+			}
+			paren++;
+			break;
+		case ')':
+			if (paren > 0 && --paren == 0)
+				has_params = true;
+			break;
+		case '=':
+			if (paren == 0)
+				saw_eq = true;
+			break;
+		case ';':
+			if (paren == 0)
+				RESET_ITEM();
+			break;
+		case '{':
+			depth = 1;
+			if (paren == 0 && has_params && !saw_eq) {
+				in_fn = true;
+				fn_start = item_line ? item_line : line;
+				free(fn_name);
+				fn_name = name ? xstrndup(name, name_len) : NULL;
+			}
+			break;
+		default:
+			break;
+		}
+		last = NULL;
+	}
+#undef RESET_ITEM
+	free(fn_name); /* an unterminated body at EOF is not recorded */
+}
+
+/* ---- classification ---- */
+
+void change_set_init(struct change_set *s) { memset(s, 0, sizeof(*s)); }
+
+void change_set_release(struct change_set *s)
+{
+	for (size_t i = 0; i < s->nnew; i++)
+		finding_release(&s->new_[i]);
+	for (size_t i = 0; i < s->nindirect; i++)
+		finding_release(&s->indirect[i]);
+	for (size_t i = 0; i < s->nfixed; i++)
+		finding_release(&s->fixed[i]);
+	free(s->new_);
+	free(s->indirect);
+	free(s->fixed);
+	for (size_t i = 0; i < s->nproblems; i++) {
+		free(s->problems[i].file);
+		free(s->problems[i].reason);
+	}
+	free(s->problems);
+	change_set_init(s);
+}
+
+static void add_problem(struct change_set *s, const char *file, const char *reason, bool failed)
+{
+	ALLOC_GROW(s->problems, s->nproblems + 1, s->problems_alloc);
+	s->problems[s->nproblems].file = xstrdup(file);
+	s->problems[s->nproblems].reason = xstrdup(reason ? reason : "");
+	s->problems[s->nproblems].failed = failed;
+	s->nproblems++;
+}
+
+static bool same(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+/* The key two findings match on.  The engine's fingerprint holds the file
+ * name, so across a rename both sides are keyed under the new name. */
+static char *key_of(const struct finding *f, const char *analyzed, const char *canon, bool renamed)
+{
+	if (!renamed && f->fingerprint)
+		return xstrdup(f->fingerprint);
+	struct site s = f->site; /* shallow: finding_fingerprint only reads */
+	if (renamed && same(s.file, analyzed))
+		s.file = (char *)canon;
+	return finding_fingerprint(f->rule, &s);
+}
+
+static void relabel(struct finding *f, const char *from, const char *to)
+{
+	if (!from || !to)
+		return;
+	if (same(f->site.file, from)) {
+		free(f->site.file);
+		f->site.file = xstrdup(to);
+	}
+	for (size_t i = 0; i < f->site.nev; i++)
+		if (same(f->site.ev[i].file, from)) {
+			free(f->site.ev[i].file);
+			f->site.ev[i].file = xstrdup(to);
+		}
+}
+
+static void push(struct finding **arr, size_t *n, size_t *alloc, const struct finding *f,
+		 const char *from, const char *to)
+{
+	ALLOC_GROW(*arr, *n + 1, *alloc);
+	finding_copy(&(*arr)[*n], f);
+	relabel(&(*arr)[*n], from, to);
+	(*n)++;
+}
+
+/* How close a site is to the change: 2 on a changed line, 1 in a changed
+ * function, 0 elsewhere. */
+static int touch_rank(const struct finding *f, const struct change_file *cf, const struct fn_extents *fx)
+{
+	const struct vcs_change *c = cf->change;
+	bool here = same(f->site.file, cf->after_file);
+	if (here && vcs_change_touches(c, f->site.line, f->site.line))
+		return 2;
+	const struct fn_extent *hit = NULL;
+	if (here)
+		for (size_t i = 0; i < fx->n && !hit; i++)
+			if (fx->v[i].start <= f->site.line && f->site.line <= fx->v[i].end)
+				hit = &fx->v[i];
+	if (hit)
+		return vcs_change_touches(c, hit->start, hit->end) ? 1 : 0;
+	/* the line is not in a body we found (a site reported in a header, or a
+	 * scan the preprocessor fooled): go by the function's name */
+	for (size_t i = 0; i < fx->n; i++)
+		if (same(fx->v[i].name, f->site.function) && vcs_change_touches(c, fx->v[i].start, fx->v[i].end))
+			return 1;
+	return 0;
+}
+
+void change_classify(const struct change_file *cf, struct change_set *out)
+{
+	const struct vcs_change *c = cf->change;
+	const struct file_result *a = cf->after, *b = cf->before;
+	size_t na = a ? a->nfindings : 0, nb = b ? b->nfindings : 0;
+	bool renamed = c->old_path && c->new_path && strcmp(c->old_path, c->new_path);
+	const char *canon = c->new_path ? c->new_path : c->old_path;
+	char **ka = xcalloc(na + 1, sizeof(*ka)), **kb = xcalloc(nb + 1, sizeof(*kb));
+	int *rank = xcalloc(na + 1, sizeof(*rank));
+	bool *done_a = xcalloc(na + 1, sizeof(*done_a)), *done_b = xcalloc(nb + 1, sizeof(*done_b));
+	struct fn_extents fx;
+	fn_extents_init(&fx);
+	if (c->new_data)
+		change_scan_functions(c->new_data, c->new_len, &fx);
+	for (size_t i = 0; i < na; i++) {
+		ka[i] = key_of(&a->findings[i], cf->after_file, canon, renamed);
+		rank[i] = touch_rank(&a->findings[i], cf, &fx);
+	}
+	for (size_t i = 0; i < nb; i++)
+		kb[i] = key_of(&b->findings[i], cf->before_file, canon, renamed);
+
+	/* Per key: as many findings after as before are old; the surplus after
+	 * is new (those nearest the change first), the surplus before fixed. */
+	for (size_t i = 0; i < na; i++) {
+		if (done_a[i])
+			continue;
+		size_t cnt_a = 0, cnt_b = 0;
+		for (size_t k = i; k < na; k++)
+			if (!strcmp(ka[k], ka[i]))
+				cnt_a++;
+		for (size_t k = 0; k < nb; k++)
+			if (!strcmp(kb[k], ka[i]))
+				cnt_b++;
+		size_t surplus = cnt_a > cnt_b ? cnt_a - cnt_b : 0;
+		for (int want = 2; want >= 0; want--)
+			for (size_t k = i; k < na && surplus; k++)
+				if (!done_a[k] && rank[k] == want && !strcmp(ka[k], ka[i])) {
+					done_a[k] = true;
+					surplus--;
+					if (rank[k] > 0)
+						push(&out->new_, &out->nnew, &out->new_alloc, &a->findings[k],
+						     cf->after_file, c->new_path);
+					else
+						push(&out->indirect, &out->nindirect, &out->indirect_alloc,
+						     &a->findings[k], cf->after_file, c->new_path);
+				}
+		for (size_t k = i; k < na; k++)
+			if (!done_a[k] && !strcmp(ka[k], ka[i])) {
+				done_a[k] = true;
+				out->nold++;
+			}
+	}
+	for (size_t i = 0; i < nb; i++) {
+		if (done_b[i])
+			continue;
+		size_t cnt_a = 0, cnt_b = 0;
+		for (size_t k = 0; k < na; k++)
+			if (!strcmp(ka[k], kb[i]))
+				cnt_a++;
+		for (size_t k = i; k < nb; k++)
+			if (!strcmp(kb[k], kb[i]))
+				cnt_b++;
+		size_t surplus = cnt_b > cnt_a ? cnt_b - cnt_a : 0;
+		/* which of several identical ones went is unknowable: the last ones */
+		for (size_t k = nb; k-- > i;)
+			if (!done_b[k] && !strcmp(kb[k], kb[i])) {
+				done_b[k] = true;
+				if (surplus) {
+					surplus--;
+					push(&out->fixed, &out->nfixed, &out->fixed_alloc, &b->findings[k],
+					     cf->before_file, c->old_path);
+				}
+			}
+	}
+	for (size_t i = 0; i < na; i++)
+		free(ka[i]);
+	for (size_t i = 0; i < nb; i++)
+		free(kb[i]);
+	free(ka);
+	free(kb);
+	free(rank);
+	free(done_a);
+	free(done_b);
+	fn_extents_release(&fx);
+}
+
+/* ---- running the engine over a diff ---- */
+
+static bool ends_with(const char *s, const char *suf)
+{
+	size_t n = s ? strlen(s) : 0, k = strlen(suf);
+	return n >= k && !strcmp(s + n - k, suf);
+}
+
+static bool analyzable(const struct vcs_change *c)
+{
+	return c->new_path && ends_with(c->new_path, ".c") && c->new_data && !c->binary && !c->too_large &&
+	       c->status != VCS_DELETED && c->status != VCS_OTHER;
+}
+
+bool change_has_c_files(const struct vcs_diff *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (analyzable(&d->changes[i]))
+			return true;
+	return false;
+}
+
+/* Where the engine is told the file lives (see change_opts.tree). */
+static char *abs_path(const struct change_opts *o, const char *rel)
+{
+	if (o->tree) {
+		char *p = xasprintf("%s/%s", o->tree, rel);
+		char *slash = strrchr(p, '/');
+		struct stat st;
+		*slash = 0;
+		bool dir_ok = stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+		*slash = '/';
+		if (dir_ok)
+			return p;
+		free(p);
+	}
+	return xasprintf("%s%s", o->workdir, rel);
+}
+
+struct unsaved_list {
+	struct unsaved_file *v;
+	size_t n, alloc;
+};
+
+static void unsaved_add(struct unsaved_list *l, char *path, const char *data, size_t len)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].path, path)) {
+			free(path);
+			return;
+		}
+	ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n].path = path;
+	l->v[l->n].contents = data;
+	l->v[l->n].len = len;
+	l->n++;
+}
+
+static void unsaved_release(struct unsaved_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free((char *)l->v[i].path);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Headers as they are on each side: the change's own header blobs, and the
+ * index copy of headers edited in the work tree but not staged (the same on
+ * both sides: the change does not touch them). */
+static void collect_headers(const struct change_opts *o, const struct vcs_diff *d, const struct vcs_diff *u,
+			    struct unsaved_list *before, struct unsaved_list *after)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct vcs_change *c = &d->changes[i];
+		if (c->new_data && ends_with(c->new_path, ".h"))
+			unsaved_add(after, abs_path(o, c->new_path), c->new_data, c->new_len);
+		if (c->old_data && ends_with(c->old_path, ".h"))
+			unsaved_add(before, abs_path(o, c->old_path), c->old_data, c->old_len);
+	}
+	for (size_t i = 0; u && i < u->n; i++) {
+		const struct vcs_change *c = &u->changes[i];
+		if (c->old_data && ends_with(c->old_path, ".h")) {
+			unsaved_add(after, abs_path(o, c->old_path), c->old_data, c->old_len);
+			unsaved_add(before, abs_path(o, c->old_path), c->old_data, c->old_len);
+		}
+	}
+}
+
+static int analyze(struct engine *e, const char *path, const char *data, size_t len,
+		   const struct unsaved_list *headers, struct file_result **out)
+{
+	struct unsaved_list l = { 0 };
+	/* the file itself first: it wins over a header list entry of the same path */
+	unsaved_add(&l, xstrdup(path), data, len);
+	for (size_t i = 0; i < headers->n; i++)
+		unsaved_add(&l, xstrdup(headers->v[i].path), headers->v[i].contents, headers->v[i].len);
+	int rc = engine_analyze_file(e, path, l.v, l.n, out);
+	unsaved_release(&l);
+	return rc;
+}
+
+static bool touched_any(const struct file_result *r, const struct vcs_change *c, const char *rp)
+{
+	struct change_file cf = { .change = c, .after = r, .after_file = rp };
+	struct fn_extents fx;
+	bool any = false;
+	fn_extents_init(&fx);
+	change_scan_functions(c->new_data, c->new_len, &fx);
+	for (size_t i = 0; i < r->nfindings && !any; i++)
+		any = touch_rank(&r->findings[i], &cf, &fx) > 0;
+	fn_extents_release(&fx);
+	return any;
+}
+
+int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff *unstaged,
+	       const struct change_opts *o, struct change_set *out)
+{
+	struct unsaved_list before = { 0 }, after = { 0 };
+	int rc = 0;
+	collect_headers(o, d, unstaged, &before, &after);
+	for (size_t i = 0; i < d->n && !rc; i++) {
+		const struct vcs_change *c = &d->changes[i];
+		if (!analyzable(c)) {
+			out->not_analyzed++;
+			continue;
+		}
+		struct file_result *ra = NULL, *rb = NULL;
+		char *pa = abs_path(o, c->new_path), *pb = NULL;
+		char *rpa = NULL, *rpb = NULL;
+		rc = analyze(e, pa, c->new_data, c->new_len, &after, &ra);
+		if (rc)
+			goto next;
+		rpa = engine_report_path(e, pa);
+		if (ra->status == FILE_FAILED) {
+			out->failed++;
+			add_problem(out, c->new_path, ra->reason, true);
+			goto next;
+		}
+		ra->status == FILE_ANALYZED ? out->analyzed++ : out->skipped++;
+		/* the old side only matters when something new may be reported */
+		if (c->old_data && ends_with(c->old_path, ".c") && (o->want_old || touched_any(ra, c, rpa))) {
+			pb = abs_path(o, c->old_path);
+			rc = analyze(e, pb, c->old_data, c->old_len, &before, &rb);
+			if (rc)
+				goto next;
+			rpb = engine_report_path(e, pb);
+			if (rb->status == FILE_FAILED) {
+				char *why = xasprintf("the version before the change failed to analyze (%s): "
+						      "every finding in the changed functions counts as new",
+						      rb->reason ? rb->reason : "no reason given");
+				add_problem(out, c->old_path, why, false);
+				free(why);
+				file_result_free(rb);
+				rb = NULL;
+			}
+		}
+		struct change_file cf = { .change = c, .before = rb, .after = ra,
+					  .after_file = rpa, .before_file = rpb };
+		change_classify(&cf, out);
+next:
+		file_result_free(ra);
+		file_result_free(rb);
+		free(pa);
+		free(pb);
+		free(rpa);
+		free(rpb);
+	}
+	unsaved_release(&before);
+	unsaved_release(&after);
+	return rc;
+}
