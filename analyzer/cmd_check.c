@@ -194,7 +194,10 @@ int cmd_check(int argc, char **argv)
 			print_json(&cs);
 		goto out;
 	}
-	if (!spec && (rc = vcs_diff_unstaged(v, &dopts, &u))) {
+	/* headers only: a parse reads other headers, never other .c files */
+	static const char *const headers[] = { ".h", NULL };
+	struct vcs_diff_opts hopts = { .suffixes = headers };
+	if (!spec && (rc = vcs_diff_unstaged(v, &hopts, &u))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
 		exit_code = tool_exit;
 		goto out;

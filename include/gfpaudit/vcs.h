@@ -88,9 +88,11 @@ void vcs_diff_release(struct vcs_diff *d);
  * Renames are followed: a renamed file's old blob comes from its old path.
  * GA_EINVAL for a spec that does not resolve. */
 int vcs_diff(struct vcs *v, const char *spec, const struct vcs_diff_opts *o, struct vcs_diff *out);
-/* The work tree against the index: changes whose old side is the index blob.
- * The checker uses it to find headers edited but not staged, so that their
- * staged content, not the edit, is what a parse sees. */
+/* Tracked files whose work-tree copy differs from the index (git's stat
+ * cache, then a hash): status MODIFIED or DELETED, old side = the index blob,
+ * no new side, no hunks.  The checker uses it to find headers edited but
+ * not staged, so that their staged content, not the edit, is what a parse
+ * sees. */
 int vcs_diff_unstaged(struct vcs *v, const struct vcs_diff_opts *o, struct vcs_diff *out);
 
 /* Does hunk list `c` touch the lines [lo, hi] of the new version? */
