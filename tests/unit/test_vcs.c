@@ -343,6 +343,15 @@ TEST(vcs_staged_reads_index_not_worktree)
 	CHECK_EQ_INT(vcs_diff_unstaged(v, &o, &diff), 0);
 	a = find_change(&diff, "a.c");
 	CHECK(a && a->old_data && strstr(a->old_data, "return 22;") && strstr(a->old_data, "return 1;"));
+	CHECK_EQ_INT(diff.n, 1); /* c.c and blob.c are as staged */
+	vcs_diff_release(&diff);
+	/* a tracked file removed from the work tree: its index blob */
+	char *p = xasprintf("%s/c.c", d);
+	unlink(p);
+	free(p);
+	CHECK_EQ_INT(vcs_diff_unstaged(v, &o, &diff), 0);
+	const struct vcs_change *gc = find_change(&diff, "c.c");
+	CHECK(gc && gc->status == VCS_DELETED && gc->old_data && strstr(gc->old_data, "four"));
 	vcs_diff_release(&diff);
 	vcs_free(v);
 	rmrf(d);
