@@ -256,10 +256,10 @@ int cmd_check(int argc, char **argv)
 		if ((int)cs.new_[i].severity >= sev)
 			blocking++;
 	if (c.verbose)
-		fprintf(stderr, "gfpaudit: %s against %s: %zu C files analyzed, %zu skipped, %zu failed; "
-			"%zu new, %zu fixed, %zu outside the changed functions, %zu unchanged\n",
-			d.new_desc, d.old_desc, cs.analyzed, cs.skipped, cs.failed, cs.nnew, cs.nfixed,
-			cs.nindirect, cs.nold);
+		fprintf(stderr, "gfpaudit: %s against %s: %zu C files checked (%zu analyzed, %zu skipped, "
+			"%zu failed); %zu new, %zu fixed, %zu outside the changed functions, %zu unchanged\n",
+			d.new_desc, d.old_desc, cs.analyzed + cs.skipped + cs.failed, cs.analyzed, cs.skipped,
+			cs.failed, cs.nnew, cs.nfixed, cs.nindirect, cs.nold);
 	if (blocking) {
 		exit_code = warn_only ? EXIT_CLEAN : EXIT_FINDINGS;
 		if (spec)

@@ -275,6 +275,19 @@ if [ $rc = 0 ] && grep -q updated "$T/err" && [ ! -e "$T/lw-wt/.git/hooks" ]; th
 	ok "linked worktree: hook install finds the common hooks dir"
 else ko "linked worktree: hook install finds the common hooks dir" "exit $rc" "$(cat "$T/err")"; fi
 
+printf '/* wt */\n' >> "$T/lw-wt/mm/ring.c"; git -C "$T/lw-wt" add mm/ring.c
+git -C "$T/lw-wt" commit -qm 'wt comment' >"$T/out" 2>"$T/err"; rc=$?
+if [ $rc = 0 ] && grep -q gfpaudit "$T/err"; then ok "linked worktree: git commit runs the hook"
+else ko "linked worktree: git commit runs the hook" "exit $rc" "$(cat "$T/err")"; fi
+# from a subdirectory, with the repository given explicitly
+printf '/* staged */\n' >> "$T/lw-wt/mm/ring.c"; git -C "$T/lw-wt" add mm/ring.c
+(cd "$T/lw-wt/mm" && "$G" check -v >"$T/out" 2>"$T/err"); rc=$?
+(cd / && "$G" check -v --repo "$T/lw-wt" >"$T/out2" 2>"$T/err2"); rc2=$?
+if [ $rc = 0 ] && [ $rc2 = 0 ] && grep -q 'index against HEAD: 1 C files checked' "$T/err" && cmp -s "$T/err" "$T/err2"; then
+	ok "check from a subdirectory = check --repo"
+else ko "check from a subdirectory = check --repo" "exit $rc/$rc2" "$(cat "$T/err" "$T/err2")"; fi
+git -C "$T/lw-wt" reset -q --hard
+
 # ---- classification, end to end (needs the engine) ----
 if needs_engine "staged costly allocation without fallback: exit 1, GCC-style line"; then
 	mkrepo "$T/c"
