@@ -224,14 +224,18 @@ static bool same(const char *a, const char *b)
 }
 
 /* The key two findings match on.  The engine's fingerprint holds the file
- * name, so across a rename both sides are keyed under the new name. */
-static char *key_of(const struct finding *f, const char *analyzed, const char *canon, bool renamed)
+ * name, so across a rename both sides are keyed under the new name.  The
+ * loose key leaves the function out: a call that moved to another function
+ * (a helper split out, a function renamed) is the same call. */
+static char *key_of(const struct finding *f, const char *analyzed, const char *canon, bool renamed, bool loose)
 {
-	if (!renamed && f->fingerprint)
+	if (!renamed && !loose && f->fingerprint)
 		return xstrdup(f->fingerprint);
 	struct site s = f->site; /* shallow: finding_fingerprint only reads */
 	if (renamed && same(s.file, analyzed))
 		s.file = (char *)canon;
+	if (loose)
+		s.function = NULL;
 	return finding_fingerprint(f->rule, &s);
 }
 
@@ -282,6 +286,23 @@ static int touch_rank(const struct finding *f, const struct change_file *cf, con
 	return 0;
 }
 
+/* Pair findings after with findings before that have the same key; of
+ * several candidates after, those farthest from the change pair first, so
+ * the ones the change made stay unpaired. */
+static void pair(char **ka, const int *rank, size_t na, bool *used_a, char **kb, size_t nb, bool *used_b)
+{
+	for (int want = 0; want <= 2; want++)
+		for (size_t i = 0; i < na; i++) {
+			if (used_a[i] || rank[i] != want)
+				continue;
+			for (size_t k = 0; k < nb; k++)
+				if (!used_b[k] && !strcmp(ka[i], kb[k])) {
+					used_a[i] = used_b[k] = true;
+					break;
+				}
+		}
+}
+
 void change_classify(const struct change_file *cf, struct change_set *out)
 {
 	const struct vcs_change *c = cf->change;
@@ -291,71 +312,39 @@ void change_classify(const struct change_file *cf, struct change_set *out)
 	const char *canon = c->new_path ? c->new_path : c->old_path;
 	char **ka = xcalloc(na + 1, sizeof(*ka)), **kb = xcalloc(nb + 1, sizeof(*kb));
 	int *rank = xcalloc(na + 1, sizeof(*rank));
-	bool *done_a = xcalloc(na + 1, sizeof(*done_a)), *done_b = xcalloc(nb + 1, sizeof(*done_b));
+	bool *used_a = xcalloc(na + 1, sizeof(*used_a)), *used_b = xcalloc(nb + 1, sizeof(*used_b));
 	struct fn_extents fx;
 	fn_extents_init(&fx);
 	if (c->new_data)
 		change_scan_functions(c->new_data, c->new_len, &fx);
-	for (size_t i = 0; i < na; i++) {
-		ka[i] = key_of(&a->findings[i], cf->after_file, canon, renamed);
+	for (size_t i = 0; i < na; i++)
 		rank[i] = touch_rank(&a->findings[i], cf, &fx);
+
+	/* exact fingerprints first, then the same call in another function */
+	for (int loose = 0; loose <= 1; loose++) {
+		for (size_t i = 0; i < na; i++) {
+			free(ka[i]);
+			ka[i] = key_of(&a->findings[i], cf->after_file, canon, renamed, loose);
+		}
+		for (size_t i = 0; i < nb; i++) {
+			free(kb[i]);
+			kb[i] = key_of(&b->findings[i], cf->before_file, canon, renamed, loose);
+		}
+		pair(ka, rank, na, used_a, kb, nb, used_b);
+	}
+	for (size_t i = 0; i < na; i++) {
+		if (used_a[i])
+			out->nold++;
+		else if (rank[i] > 0)
+			push(&out->new_, &out->nnew, &out->new_alloc, &a->findings[i], cf->after_file, c->new_path);
+		else
+			push(&out->indirect, &out->nindirect, &out->indirect_alloc, &a->findings[i],
+			     cf->after_file, c->new_path);
 	}
 	for (size_t i = 0; i < nb; i++)
-		kb[i] = key_of(&b->findings[i], cf->before_file, canon, renamed);
-
-	/* Per key: as many findings after as before are old; the surplus after
-	 * is new (those nearest the change first), the surplus before fixed. */
-	for (size_t i = 0; i < na; i++) {
-		if (done_a[i])
-			continue;
-		size_t cnt_a = 0, cnt_b = 0;
-		for (size_t k = i; k < na; k++)
-			if (!strcmp(ka[k], ka[i]))
-				cnt_a++;
-		for (size_t k = 0; k < nb; k++)
-			if (!strcmp(kb[k], ka[i]))
-				cnt_b++;
-		size_t surplus = cnt_a > cnt_b ? cnt_a - cnt_b : 0;
-		for (int want = 2; want >= 0; want--)
-			for (size_t k = i; k < na && surplus; k++)
-				if (!done_a[k] && rank[k] == want && !strcmp(ka[k], ka[i])) {
-					done_a[k] = true;
-					surplus--;
-					if (rank[k] > 0)
-						push(&out->new_, &out->nnew, &out->new_alloc, &a->findings[k],
-						     cf->after_file, c->new_path);
-					else
-						push(&out->indirect, &out->nindirect, &out->indirect_alloc,
-						     &a->findings[k], cf->after_file, c->new_path);
-				}
-		for (size_t k = i; k < na; k++)
-			if (!done_a[k] && !strcmp(ka[k], ka[i])) {
-				done_a[k] = true;
-				out->nold++;
-			}
-	}
-	for (size_t i = 0; i < nb; i++) {
-		if (done_b[i])
-			continue;
-		size_t cnt_a = 0, cnt_b = 0;
-		for (size_t k = 0; k < na; k++)
-			if (!strcmp(ka[k], kb[i]))
-				cnt_a++;
-		for (size_t k = i; k < nb; k++)
-			if (!strcmp(kb[k], kb[i]))
-				cnt_b++;
-		size_t surplus = cnt_b > cnt_a ? cnt_b - cnt_a : 0;
-		/* which of several identical ones went is unknowable: the last ones */
-		for (size_t k = nb; k-- > i;)
-			if (!done_b[k] && !strcmp(kb[k], kb[i])) {
-				done_b[k] = true;
-				if (surplus) {
-					surplus--;
-					push(&out->fixed, &out->nfixed, &out->fixed_alloc, &b->findings[k],
-					     cf->before_file, c->old_path);
-				}
-			}
-	}
+		if (!used_b[i])
+			push(&out->fixed, &out->nfixed, &out->fixed_alloc, &b->findings[i], cf->before_file,
+			     c->old_path);
 	for (size_t i = 0; i < na; i++)
 		free(ka[i]);
 	for (size_t i = 0; i < nb; i++)
@@ -363,8 +352,8 @@ void change_classify(const struct change_file *cf, struct change_set *out)
 	free(ka);
 	free(kb);
 	free(rank);
-	free(done_a);
-	free(done_b);
+	free(used_a);
+	free(used_b);
 	fn_extents_release(&fx);
 }
 

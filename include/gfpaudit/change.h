@@ -3,9 +3,11 @@
  * The checker analyzes each changed C file twice, as it was (old blob) and as
  * it will be (new blob: the staged content for a commit), and sorts the
  * findings:
- *   new       not there before (by fingerprint, counted: a second identical
- *             call is new too) and the site is in a function the change
- *             touches;
+ *   new       not there before and the site is in a function the change
+ *             touches.  "There before" pairs findings one to one by
+ *             fingerprint (a second identical call is new too), then by the
+ *             fingerprint without the function (a call moved to a helper or
+ *             a renamed function is the same call);
  *   indirect  not there before, outside the touched functions (a helper or a
  *             header changed under it);
  *   fixed     there before, gone after;

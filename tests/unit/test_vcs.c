@@ -283,6 +283,35 @@ TEST(classify_follows_renames)
 	file_result_release(&after);
 }
 
+TEST(classify_call_moved_to_another_function_is_old)
+{
+	/* one() split: its costly call now sits in a new helper on a changed
+	 * line; same rule, API and arguments: the same call, not a new one */
+	struct vcs_lines h[] = { { 3, 6 } };
+	struct vcs_change c = { .status = VCS_MODIFIED, .old_path = "a.c", .new_path = "a.c",
+				.new_data = (char *)new_c, .new_len = sizeof(new_c) - 1, .hunks = h, .nhunks = 1 };
+	struct file_result before, after;
+	file_result_init(&before, "a.c");
+	file_result_init(&after, "a.c");
+	mkfinding(&before, "costly-no-fallback", "a.c", 5, "one", "GFP_KERNEL", SEV_WARNING);
+	mkfinding(&after, "costly-no-fallback", "a.c", 5, "one_helper", "GFP_KERNEL", SEV_WARNING);
+	/* ...but a different mask in the helper is new */
+	mkfinding(&after, "costly-no-fallback", "a.c", 6, "one_helper", "GFP_NOFS", SEV_WARNING);
+	struct change_file cf = { .change = &c, .before = &before, .after = &after,
+				  .after_file = "a.c", .before_file = "a.c" };
+	struct change_set cs;
+	change_set_init(&cs);
+	change_classify(&cf, &cs);
+	CHECK_EQ_INT(cs.nold, 1);
+	CHECK_EQ_INT(cs.nnew, 1);
+	CHECK_EQ_INT(cs.nfixed, 0);
+	if (cs.nnew == 1)
+		CHECK_EQ_STR(cs.new_[0].site.gfp_expr, "GFP_NOFS");
+	change_set_release(&cs);
+	file_result_release(&before);
+	file_result_release(&after);
+}
+
 /* ---- repositories ---- */
 
 TEST(vcs_staged_reads_index_not_worktree)
