@@ -33,6 +33,8 @@ static void usage(FILE *f)
 "  --warn-only          report, but always exit 0 (except for usage errors)\n"
 "  --format FMT         text (default, GCC style) or json: {\"new\": [...], \"fixed\": [...], ...}\n"
 "  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
+"  --no-cache           analyze every file (also: GFPAUDIT_NO_CACHE=1); the cache of\n"
+"                       --staged results is <git common dir>/gfpaudit-cache\n"
 "  -v, --verbose        also findings the change fixes, and new ones outside the\n"
 "                       changed functions (as notes)\n"
 "\n"
@@ -117,13 +119,14 @@ int cmd_check(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "enable", required_argument, NULL, 'E' },
 		{ "disable", required_argument, NULL, 'D' },
+		{ "no-cache", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	const char *repo_dir = NULL, *spec = NULL;
-	int staged = 0, warn_only = 0, opt;
+	int staged = 0, warn_only = 0, no_cache = 0, opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -135,6 +138,7 @@ int cmd_check(int argc, char **argv)
 		case 'f': c.format = optarg; break;
 		case 'E': c.enable = optarg; break;
 		case 'D': c.disable = optarg; break;
+		case 'N': no_cache = 1; break;
 		case 'v': c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
@@ -163,7 +167,7 @@ int cmd_check(int argc, char **argv)
 	struct vcs_diff d, u;
 	struct change_set cs;
 	struct engine *e = NULL;
-	char *tree = NULL, *cfg_tree = NULL, *workdir = NULL, *root = NULL;
+	char *tree = NULL, *cfg_tree = NULL, *workdir = NULL, *root = NULL, *cache = NULL;
 	int exit_code = EXIT_CLEAN, rc;
 	vcs_diff_init(&d);
 	vcs_diff_init(&u);
@@ -237,12 +241,24 @@ int cmd_check(int argc, char **argv)
 		exit_code = rc == GA_ETREE || rc == GA_EINVAL ? EXIT_USAGE : tool_exit;
 		goto out;
 	}
-	struct change_opts co = { .workdir = workdir, .tree = tree, .want_old = json || c.verbose };
+	/* Cached results pay off when a blocked commit is retried (the HEAD
+	 * side is the same) and when 'check' ran before 'git commit'.  Only for
+	 * --staged: its headers are HEAD's plus the staged ones, which the key
+	 * covers; a REV's headers are the work tree's, which it does not. */
+	const char *nc = getenv("GFPAUDIT_NO_CACHE");
+	if (!spec && !no_cache && !(nc && *nc && strcmp(nc, "0"))) {
+		const char *cd = vcs_commondir(v);
+		cache = xasprintf("%s%sgfpaudit-cache", cd, cd[strlen(cd) - 1] == '/' ? "" : "/");
+	}
+	struct change_opts co = { .workdir = workdir, .tree = tree, .want_old = json || c.verbose,
+				  .cache_dir = cache, .vcs = v };
 	if ((rc = change_run(e, &d, spec ? NULL : &u, &co, &cs))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
 		exit_code = tool_exit;
 		goto out;
 	}
+	if (cache)
+		change_cache_prune(cache, 256);
 
 	if (json)
 		print_json(&cs);
@@ -260,6 +276,9 @@ int cmd_check(int argc, char **argv)
 			"%zu failed); %zu new, %zu fixed, %zu outside the changed functions, %zu unchanged\n",
 			d.new_desc, d.old_desc, cs.analyzed + cs.skipped + cs.failed, cs.analyzed, cs.skipped,
 			cs.failed, cs.nnew, cs.nfixed, cs.nindirect, cs.nold);
+	if (c.verbose && cache)
+		fprintf(stderr, "gfpaudit: cache %s: %zu reused, %zu analyzed\n", cache, co.cache_hits,
+			co.cache_misses);
 	if (blocking) {
 		exit_code = warn_only ? EXIT_CLEAN : EXIT_FINDINGS;
 		if (spec)
@@ -285,5 +304,6 @@ out:
 	free(cfg_tree);
 	free(workdir);
 	free(root);
+	free(cache);
 	return exit_code;
 }

@@ -25,19 +25,35 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/gfpaudit-bench-hook.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 export HOME=$T/home GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@example.org \
 	GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@example.org
-mkdir -p "$HOME" "$T/repo/mm"
-cp "$KDIR/mm/filemap.c" "$T/repo/mm/"
-git -C "$T/repo" init -q && git -C "$T/repo" add -A && git -C "$T/repo" commit -qm base
+mkdir -p "$HOME"
 
-# the one-file patch (3 lines added in one function)
+# two throwaway repositories, each holding a copy of mm/filemap.c only
+mkrepo() {
+	mkdir -p "$1/mm"
+	cp "$KDIR/mm/filemap.c" "$1/mm/"
+	git -C "$1" init -q && git -C "$1" add -A && git -C "$1" commit -qm base
+}
+# fix: the caller-side fix discussed upstream (3 lines added in one
+# function): nothing new, so only the staged version is parsed
+mkrepo "$T/fix"
 sed -i '/^\t\t\t\talloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;$/a\
 \t\t\t/* costly orders: no direct reclaim or compaction, fall back instead */\
 \t\t\tif (order > PAGE_ALLOC_COSTLY_ORDER)\
-\t\t\t\talloc_gfp \&= ~__GFP_DIRECT_RECLAIM;' "$T/repo/mm/filemap.c"
-git -C "$T/repo" add mm/filemap.c
-echo "patch:"
-git -C "$T/repo" diff --cached --stat | sed 's/^/  /'
-[ "$(git -C "$T/repo" diff --cached --numstat | cut -f1)" = 3 ] || { echo "bench/hook.sh: the patch did not apply" >&2; exit 3; }
+\t\t\t\talloc_gfp \&= ~__GFP_DIRECT_RECLAIM;' "$T/fix/mm/filemap.c"
+git -C "$T/fix" add mm/filemap.c
+# regress: drop __GFP_NORETRY from the folio loop (1 line): a new finding,
+# so the old version is parsed too, to tell new from old
+mkrepo "$T/regress"
+sed -i 's/^\t\t\t\talloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;$/\t\t\t\talloc_gfp |= __GFP_NOWARN;/' \
+	"$T/regress/mm/filemap.c"
+git -C "$T/regress" add mm/filemap.c
+for r in fix regress; do
+	echo "patch '$r':"
+	git -C "$T/$r" diff --cached --stat | sed 's/^/  /'
+done
+[ "$(git -C "$T/fix" diff --cached --numstat | cut -f1)" = 3 ] &&
+[ "$(git -C "$T/regress" diff --cached --numstat | cut -f1)" = 1 ] ||
+	{ echo "bench/hook.sh: a patch did not apply" >&2; exit 3; }
 
 res=$("$CLANG" -print-resource-dir)
 flags=(-fsyntax-only -nostdinc -isystem "$res/include"
@@ -48,38 +64,38 @@ flags=(-fsyntax-only -nostdinc -isystem "$res/include"
 	-mcmodel=kernel -fno-PIE -DKBUILD_MODNAME='"filemap"' -DKBUILD_BASENAME='"filemap"'
 	-DKBUILD_MODFILE='"mm/filemap"' -Wno-everything
 	-iquote "$KDIR/mm")  # the copy is outside the tree: its "internal.h" is there
-check_cmd=(env -C "$T/repo" "$G" check --staged --tree "$KDIR")
-clang_cmd=(env -C "$KDIR" "$CLANG" "${flags[@]}" "$T/repo/mm/filemap.c")
-checkv_cmd=(env -C "$T/repo" "$G" check --staged --tree "$KDIR" -v)
+names=("check --staged, fix patch (1 parse)" "check --staged, regressing patch (2 parses)"
+	"check --staged -v, fix patch (2 parses)" "clang -fsyntax-only mm/filemap.c")
+cmds=("env -C $T/fix $G check --staged --tree $KDIR"
+	"env -C $T/regress $G check --staged --tree $KDIR"
+	"env -C $T/fix $G check --staged --tree $KDIR -v"
+	"env -C $KDIR $CLANG ${flags[*]@Q} $T/fix/mm/filemap.c")
 
-echo "what the hook says on this patch:"
-"${check_cmd[@]}" >"$T/out" 2>"$T/err"; echo "  exit $?"
-sed 's/^/  /' "$T/out" "$T/err" | head -20
-"${clang_cmd[@]}" || { echo "bench/hook.sh: clang could not parse the file with these flags" >&2; exit 3; }
+for r in fix regress; do
+	echo "what the hook says on '$r':"
+	(cd "$T/$r" && "$G" check --staged --tree "$KDIR" -v) >"$T/out" 2>"$T/err"; echo "  exit $?"
+	sed 's/^/  /' "$T/out" "$T/err" | cut -c1-200 | head -10
+done
+eval "${cmds[3]}" || { echo "bench/hook.sh: clang could not parse the file with these flags" >&2; exit 3; }
 
 if command -v hyperfine >/dev/null; then
-	hyperfine -w 1 -r "$RUNS" -N "${check_cmd[*]}" "${checkv_cmd[*]}" "${clang_cmd[*]}"
+	hyperfine -w 1 -r "$RUNS" "${cmds[@]}"
 	exit 0
 fi
 
 # one sample: wall seconds of a command, output discarded
-sample() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
+sample() { local s e; s=$(date +%s.%N); eval "$1" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
 stats() { sort -n | awk '{ v[NR] = $1; s += $1 } END { printf "%.3f %.3f %.3f", v[1], v[int((NR + 1) / 2)], s / NR }'; }
 
-# cold-ish: the first run of each after the copy (page cache already holds the
-# headers from the sanity runs above, so this is "first process", not "cold disk")
-: >"$T/check" ; : >"$T/checkv"; : >"$T/clang"
-for i in $(seq "$RUNS"); do     # interleaved, so drift hits both alike
-	sample "${check_cmd[@]}" >>"$T/check"
-	sample "${checkv_cmd[@]}" >>"$T/checkv"
-	sample "${clang_cmd[@]}" >>"$T/clang"
+# the page cache already holds the headers (the runs above): these are warm
+# runs; the engine has no result cache or PCH yet, so every run parses
+for k in 0 1 2 3; do : >"$T/t$k"; done
+for i in $(seq "$RUNS"); do     # interleaved, so load from other processes hits all alike
+	for k in 0 1 2 3; do sample "${cmds[$k]}" >>"$T/t$k"; done
 done
-read -r cmin cmed cmean < <(stats <"$T/check")
-read -r vmin vmed vmean < <(stats <"$T/checkv")
-read -r kmin kmed kmean < <(stats <"$T/clang")
-printf '\n%-44s %8s %8s %8s\n' "runs=$RUNS (seconds)" min median mean
-printf '%-44s %8s %8s %8s\n' "gfpaudit check --staged" "$cmin" "$cmed" "$cmean"
-printf '%-44s %8s %8s %8s\n' "gfpaudit check --staged -v (both sides)" "$vmin" "$vmed" "$vmean"
-printf '%-44s %8s %8s %8s\n' "clang -fsyntax-only mm/filemap.c" "$kmin" "$kmed" "$kmean"
-printf 'ratio check/clang (median): %.2f   with -v: %.2f\n' \
-	"$(echo "$cmed / $kmed" | bc -l)" "$(echo "$vmed / $kmed" | bc -l)"
+printf '\n%-46s %8s %8s %8s %8s\n' "runs=$RUNS, seconds" min median mean "x clang"
+read -r _ kmed _ < <(stats <"$T/t3")
+for k in 0 1 2 3; do
+	read -r mn md mean < <(stats <"$T/t$k")
+	printf '%-46s %8s %8s %8s %8.2f\n' "${names[$k]}" "$mn" "$md" "$mean" "$(echo "$md / $kmed" | bc -l)"
+done

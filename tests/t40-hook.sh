@@ -281,8 +281,8 @@ if [ $rc = 0 ] && grep -q gfpaudit "$T/err"; then ok "linked worktree: git commi
 else ko "linked worktree: git commit runs the hook" "exit $rc" "$(cat "$T/err")"; fi
 # from a subdirectory, with the repository given explicitly
 printf '/* staged */\n' >> "$T/lw-wt/mm/ring.c"; git -C "$T/lw-wt" add mm/ring.c
-(cd "$T/lw-wt/mm" && "$G" check -v >"$T/out" 2>"$T/err"); rc=$?
-(cd / && "$G" check -v --repo "$T/lw-wt" >"$T/out2" 2>"$T/err2"); rc2=$?
+(cd "$T/lw-wt/mm" && "$G" check -v --no-cache >"$T/out" 2>"$T/err"); rc=$?
+(cd / && "$G" check -v --no-cache --repo "$T/lw-wt" >"$T/out2" 2>"$T/err2"); rc2=$?
 if [ $rc = 0 ] && [ $rc2 = 0 ] && grep -q 'index against HEAD: 1 C files checked' "$T/err" && cmp -s "$T/err" "$T/err2"; then
 	ok "check from a subdirectory = check --repo"
 else ko "check from a subdirectory = check --repo" "exit $rc/$rc2" "$(cat "$T/err" "$T/err2")"; fi
@@ -377,6 +377,42 @@ for f in d["new"]:
 	ring_good | sed 's/GFP_KERNEL, 5/GFP_KERNEL, 0/' > "$T/i/mm/ring.c"; git -C "$T/i" add mm/ring.c
 	run_check "$T/i"
 	expect_exit "initial commit: clean file -> exit 0" 0 $rc "$T/out" "$T/err"
+
+	# headers: staged header edits count, unstaged ones do not, and the
+	# results cache never hides either
+	mkdir -p "$T/hd/mm"; git -C "$T/hd" init -q
+	printf '#define RING_ORDER 0\n' > "$T/hd/mm/ring.h"
+	ring_base | sed 's|^#include <linux/slab.h>|&\n#include "ring.h"|; s/alloc_pages(GFP_KERNEL, 0);/alloc_pages(GFP_KERNEL, RING_ORDER);/' > "$T/hd/mm/ring.c"
+	git -C "$T/hd" add -A && git -C "$T/hd" commit -qm base
+	sed -i 's|^\tif (!r->pages)$|\t/* order from ring.h */\n&|' "$T/hd/mm/ring.c"; git -C "$T/hd" add mm/ring.c
+	run_check "$T/hd" -v
+	if [ $rc = 0 ] && grep -q 'cache .*: 0 reused, 2 analyzed' "$T/err"; then ok "cache: first run analyzes both sides"
+	else ko "cache: first run analyzes both sides" "exit $rc" "$(cat "$T/out" "$T/err")"; fi
+	run_check "$T/hd" -v; cp "$T/out" "$T/out.cached"
+	run_check "$T/hd" -v --no-cache
+	if [ $rc = 0 ] && cmp -s "$T/out" "$T/out.cached"; then ok "cache: a cached run says what an uncached one says"
+	else ko "cache: a cached run says what an uncached one says" "$(diff "$T/out" "$T/out.cached")"; fi
+	printf '#define RING_ORDER 5\n' > "$T/hd/mm/ring.h"; git -C "$T/hd" add mm/ring.h
+	run_check "$T/hd" -v
+	if [ $rc = 1 ] && grep -q '^mm/ring.c:[0-9]*:[0-9]*: warning: .*order 5' "$T/out"; then
+		ok "staged header change: the site it makes costly is new (cache not reused)"
+	else ko "staged header change: the site it makes costly is new (cache not reused)" "exit $rc" "$(cat "$T/out" "$T/err")"; fi
+	git -C "$T/hd" reset -q mm/ring.h
+	run_check "$T/hd" -v
+	if [ $rc = 0 ] && ! grep -q 'order 5' "$T/out"; then ok "unstaged header change: parsed as staged"
+	else ko "unstaged header change: parsed as staged" "exit $rc" "$(cat "$T/out" "$T/err")"; fi
+	git -C "$T/hd" add mm/ring.h; git -C "$T/hd" commit -qm 'order 5' --no-verify
+	printf '/* x */\n' >> "$T/hd/mm/ring.c"; git -C "$T/hd" add mm/ring.c
+	run_check "$T/hd" -v
+	if [ $rc = 0 ] && grep -q ' 0 new, 0 fixed, 0 outside the changed functions, 2 unchanged' "$T/err"; then
+		ok "after the header is committed, its finding is old"
+	else ko "after the header is committed, its finding is old" "exit $rc" "$(cat "$T/out" "$T/err")"; fi
+	git -C "$T/hd" reset -q --hard
+	rm -rf "$T/hd/.git/gfpaudit-cache"
+	printf '/* y */\n' >> "$T/hd/mm/ring.c"; git -C "$T/hd" add mm/ring.c
+	GFPAUDIT_NO_CACHE=1 run_check "$T/hd"
+	if [ $rc = 0 ] && [ ! -e "$T/hd/.git/gfpaudit-cache" ]; then ok "GFPAUDIT_NO_CACHE=1: no cache written"
+	else ko "GFPAUDIT_NO_CACHE=1: no cache written" "exit $rc"; fi
 
 	# linked worktree: check and the hook work there
 	ring_bad > "$T/lw-wt/mm/ring.c"; git -C "$T/lw-wt" add mm/ring.c

@@ -1,8 +1,15 @@
 /* Classifying findings across a change (see change.h). */
+#define _GNU_SOURCE /* nftw */
 #include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
 #include "gfpaudit/change.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -445,9 +452,168 @@ static void collect_headers(const struct change_opts *o, const struct vcs_diff *
 	}
 }
 
-static int analyze(struct engine *e, const char *path, const char *data, size_t len,
-		   const struct unsaved_list *headers, struct file_result **out)
+/* ---- the results cache ---- */
+
+static void stat_into(struct strbuf *sb, const char *path)
 {
+	struct stat st;
+	if (stat(path, &st) == 0)
+		strbuf_addf(sb, " %s:%lld:%lld.%09ld", path, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+			    st.st_mtim.tv_nsec);
+	else
+		strbuf_addf(sb, " %s:-", path);
+}
+
+static struct strbuf *nftw_sb; /* nftw has no user pointer */
+static int kmodel_entry(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	(void)f;
+	if (type == FTW_F)
+		strbuf_addf(nftw_sb, " %s:%lld:%lld.%09ld", path, (long long)st->st_size,
+			    (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec);
+	return 0;
+}
+
+/* Everything about this run that changes a result without changing a file
+ * of the repository. */
+static void cache_salt(struct engine *e, struct strbuf *sb)
+{
+	const struct engine_opts *eo = engine_opts(e);
+	strbuf_addf(sb, "gfpaudit-check-cache 1 %s rules=%llx tree=%s compdb=%s\n", GFPAUDIT_VERSION,
+		    (unsigned long long)eo->rules, eo->tree ? eo->tree : "", eo->compdb ? eo->compdb : "");
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		stat_into(sb, exe);
+	}
+	for (const char **f = eo->allocator_files; f && *f; f++)
+		stat_into(sb, *f);
+	if (eo->compdb)
+		stat_into(sb, eo->compdb);
+	if (eo->tree) {
+		char *p = xasprintf("%s/.config", eo->tree);
+		stat_into(sb, p);
+		free(p);
+		p = xasprintf("%s/include/generated/autoconf.h", eo->tree);
+		stat_into(sb, p);
+		free(p);
+	} else if (eo->kmodel_dir) {
+		nftw_sb = sb;
+		nftw(eo->kmodel_dir, kmodel_entry, 16, 0);
+		nftw_sb = NULL;
+	}
+	strbuf_addc(sb, '\n');
+}
+
+/* The cache file for one analysis, or NULL when it cannot be keyed. */
+static char *cache_file(const struct change_opts *o, const char *salt, const char *abs, const char *rel,
+			const char *data, size_t len, const struct unsaved_list *headers)
+{
+	struct strbuf key = STRBUF_INIT;
+	char id[41];
+	strbuf_adds(&key, salt);
+	vcs_blob_id(data, len, id);
+	strbuf_addf(&key, "path %s\nblob %s\nhead", abs, id);
+	if (vcs_head_header_key(o->vcs, rel, &key)) {
+		strbuf_release(&key);
+		return NULL;
+	}
+	for (size_t i = 0; i < headers->n; i++) {
+		vcs_blob_id(headers->v[i].contents, headers->v[i].len, id);
+		strbuf_addf(&key, "\nunsaved %s %s", headers->v[i].path, id);
+	}
+	vcs_blob_id(key.buf, key.len, id);
+	strbuf_release(&key);
+	return xasprintf("%s/%s.json", o->cache_dir, id);
+}
+
+static struct file_result *cache_load(const char *file)
+{
+	json_t *j = json_load_file(file, 0, NULL);
+	struct file_result *r = NULL;
+	if (j && file_result_from_json(j, &r) == 0) {
+		utimensat(AT_FDCWD, file, NULL, 0); /* recently used */
+	} else {
+		r = NULL;
+	}
+	json_decref(j);
+	return r;
+}
+
+/* Best effort: a cache that cannot be written only costs time. */
+static void cache_store(const char *dir, const char *file, const struct file_result *r)
+{
+	mkdir(dir, 0777);
+	char *tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
+	json_t *j = file_result_to_json(r);
+	if (json_dump_file(j, tmp, JSON_COMPACT) == 0 && rename(tmp, file) == 0) {
+		json_decref(j);
+		free(tmp);
+		return;
+	}
+	unlink(tmp);
+	json_decref(j);
+	free(tmp);
+}
+
+struct aged {
+	char *name;
+	struct timespec t;
+};
+
+static int by_age(const void *a, const void *b)
+{
+	const struct aged *x = a, *y = b;
+	if (x->t.tv_sec != y->t.tv_sec)
+		return x->t.tv_sec < y->t.tv_sec ? -1 : 1;
+	return (x->t.tv_nsec > y->t.tv_nsec) - (x->t.tv_nsec < y->t.tv_nsec);
+}
+
+void change_cache_prune(const char *dir, size_t max)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct aged *v = NULL;
+	size_t n = 0, alloc = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
+			continue;
+		char *p = xasprintf("%s/%s", dir, de->d_name);
+		struct stat st;
+		if (stat(p, &st) == 0) {
+			ALLOC_GROW(v, n + 1, alloc);
+			v[n].name = p;
+			v[n].t = st.st_mtim;
+			n++;
+		} else {
+			free(p);
+		}
+	}
+	closedir(d);
+	if (n > max)
+		qsort(v, n, sizeof(*v), by_age);
+	for (size_t i = 0; i < n; i++) {
+		if (n > max && i < n - max)
+			unlink(v[i].name);
+		free(v[i].name);
+	}
+	free(v);
+}
+
+static int analyze(struct engine *e, struct change_opts *o, const char *salt, const char *path,
+		   const char *rel, const char *data, size_t len, const struct unsaved_list *headers,
+		   struct file_result **out)
+{
+	char *cf = o->cache_dir && o->vcs ? cache_file(o, salt, path, rel, data, len, headers) : NULL;
+	if (cf && (*out = cache_load(cf))) {
+		o->cache_hits++;
+		free(cf);
+		return 0;
+	}
 	struct unsaved_list l = { 0 };
 	/* the file itself first: it wins over a header list entry of the same path */
 	unsaved_add(&l, xstrdup(path), data, len);
@@ -455,6 +621,13 @@ static int analyze(struct engine *e, const char *path, const char *data, size_t 
 		unsaved_add(&l, xstrdup(headers->v[i].path), headers->v[i].contents, headers->v[i].len);
 	int rc = engine_analyze_file(e, path, l.v, l.n, out);
 	unsaved_release(&l);
+	/* a failure may be the machine's (memory, a timeout): never cached */
+	if (cf) {
+		o->cache_misses++;
+		if (!rc && (*out)->status != FILE_FAILED)
+			cache_store(o->cache_dir, cf, *out);
+	}
+	free(cf);
 	return rc;
 }
 
@@ -472,10 +645,13 @@ static bool touched_any(const struct file_result *r, const struct vcs_change *c,
 }
 
 int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff *unstaged,
-	       const struct change_opts *o, struct change_set *out)
+	       struct change_opts *o, struct change_set *out)
 {
 	struct unsaved_list before = { 0 }, after = { 0 };
+	struct strbuf salt = STRBUF_INIT;
 	int rc = 0;
+	if (o->cache_dir)
+		cache_salt(e, &salt);
 	collect_headers(o, d, unstaged, &before, &after);
 	for (size_t i = 0; i < d->n && !rc; i++) {
 		const struct vcs_change *c = &d->changes[i];
@@ -486,7 +662,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		struct file_result *ra = NULL, *rb = NULL;
 		char *pa = abs_path(o, c->new_path), *pb = NULL;
 		char *rpa = NULL, *rpb = NULL;
-		rc = analyze(e, pa, c->new_data, c->new_len, &after, &ra);
+		rc = analyze(e, o, salt.buf, pa, c->new_path, c->new_data, c->new_len, &after, &ra);
 		if (rc)
 			goto next;
 		rpa = engine_report_path(e, pa);
@@ -499,7 +675,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		/* the old side only matters when something new may be reported */
 		if (c->old_data && ends_with(c->old_path, ".c") && (o->want_old || touched_any(ra, c, rpa))) {
 			pb = abs_path(o, c->old_path);
-			rc = analyze(e, pb, c->old_data, c->old_len, &before, &rb);
+			rc = analyze(e, o, salt.buf, pb, c->old_path, c->old_data, c->old_len, &before, &rb);
 			if (rc)
 				goto next;
 			rpb = engine_report_path(e, pb);
@@ -526,5 +702,6 @@ next:
 	}
 	unsaved_release(&before);
 	unsaved_release(&after);
+	strbuf_release(&salt);
 	return rc;
 }

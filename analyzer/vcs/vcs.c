@@ -456,3 +456,71 @@ int vcs_diff_unstaged(struct vcs *v, const struct vcs_diff_opts *o, struct vcs_d
 		git_index_free(index);
 	return rc;
 }
+
+void vcs_blob_id(const char *data, size_t len, char out[41])
+{
+	git_oid id;
+	if (git_odb_hash(&id, data, len, GIT_OBJECT_BLOB) < 0)
+		memset(&id, 0, sizeof(id));
+	git_oid_tostr(out, 41, &id);
+}
+
+static void add_entry_id(git_tree *t, const char *path, struct strbuf *out)
+{
+	git_tree_entry *e = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+	if (git_tree_entry_bypath(&e, t, path) < 0) {
+		git_error_clear();
+		return;
+	}
+	git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+	strbuf_addf(out, " %s=%s", path, hex);
+	git_tree_entry_free(e);
+}
+
+int vcs_head_header_key(struct vcs *v, const char *path, struct strbuf *out)
+{
+	git_tree *head = NULL, *dir = NULL;
+	int unborn = git_repository_head_unborn(v->repo);
+	if (unborn < 0)
+		return git_fail(GA_EIO, "cannot read HEAD");
+	if (unborn)
+		return 0;
+	git_object *ho = NULL;
+	if (git_revparse_single(&ho, v->repo, "HEAD^{tree}") < 0)
+		return git_fail(GA_EIO, "cannot read HEAD");
+	head = (git_tree *)ho;
+	add_entry_id(head, "include", out);
+	add_entry_id(head, "arch", out);
+	/* the headers beside the file ("internal.h"), not the directory: the
+	 * directory's id changes with the .c file itself */
+	const char *slash = strrchr(path, '/');
+	int rc = 0;
+	if (!slash) {
+		dir = head;
+	} else {
+		char *d = xstrndup(path, (size_t)(slash - path));
+		git_tree_entry *e = NULL;
+		if (git_tree_entry_bypath(&e, head, d) == 0 && git_tree_entry_type(e) == GIT_OBJECT_TREE)
+			rc = git_tree_lookup(&dir, v->repo, git_tree_entry_id(e));
+		git_error_clear();
+		git_tree_entry_free(e);
+		free(d);
+	}
+	if (rc < 0)
+		rc = git_fail(GA_EIO, "cannot read a tree");
+	for (size_t i = 0; dir && !rc && i < git_tree_entrycount(dir); i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(dir, i);
+		const char *n = git_tree_entry_name(e);
+		size_t len = strlen(n);
+		if (len > 2 && !strcmp(n + len - 2, ".h")) {
+			char hex[GIT_OID_HEXSZ + 1];
+			git_oid_tostr(hex, sizeof(hex), git_tree_entry_id(e));
+			strbuf_addf(out, " %s=%s", n, hex);
+		}
+	}
+	if (dir != head)
+		git_tree_free(dir);
+	git_tree_free(head);
+	return rc;
+}

@@ -77,6 +77,15 @@ struct change_opts {
 	/* Always analyze the old side (for fixed and indirect findings); else it
 	 * is analyzed only when the new side has findings in touched functions. */
 	bool want_old;
+	/* Results cache (a directory; NULL: none).  A file's result is reused
+	 * when its key matches: the blob, the path, the headers that differ
+	 * from HEAD, HEAD's include/ and arch/ trees and the headers beside
+	 * the file (needs `vcs`), the tree's .config and autoconf.h, the model
+	 * headers, the rules, the allocator tables and this binary.  Headers
+	 * of a --tree outside the repository are not in the key. */
+	const char *cache_dir;
+	struct vcs *vcs;
+	size_t cache_hits, cache_misses; /* out */
 };
 
 /* Does the diff hold a C file the checker will analyze? */
@@ -87,6 +96,8 @@ bool change_has_c_files(const struct vcs_diff *d);
  * in out->failed and listed in out->problems) or a negative code when the
  * engine cannot go on. */
 int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff *unstaged,
-	       const struct change_opts *o, struct change_set *out);
+	       struct change_opts *o, struct change_set *out);
+/* Keep the cache at most `max` entries (least recently used go first). */
+void change_cache_prune(const char *dir, size_t max);
 
 #endif

@@ -10,6 +10,7 @@
 #define GFPAUDIT_VCS_H
 #include <stdbool.h>
 #include <stddef.h>
+#include "gfpaudit/strbuf.h"
 
 struct vcs;
 
@@ -97,6 +98,14 @@ int vcs_diff_unstaged(struct vcs *v, const struct vcs_diff_opts *o, struct vcs_d
 
 /* Does hunk list `c` touch the lines [lo, hi] of the new version? */
 bool vcs_change_touches(const struct vcs_change *c, int lo, int hi);
+
+/* Git's blob id of `data` (hex, 40 characters and a NUL). */
+void vcs_blob_id(const char *data, size_t len, char out[41]);
+/* Append to `out` the ids that stand for the headers a parse of `path`
+ * (repository-relative) reads from HEAD: the trees include/ and arch/ and
+ * the headers beside the file.  Nothing before the first commit.  Used in
+ * cache keys: when any of them changes, the key does. */
+int vcs_head_header_key(struct vcs *v, const char *path, struct strbuf *out);
 
 /* ---- the pre-commit hook ---- */
 
