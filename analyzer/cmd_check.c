@@ -33,6 +33,8 @@ static void usage(FILE *f)
 "  --warn-only          report, but always exit 0 (except for usage errors)\n"
 "  --format FMT         text (default, GCC style) or json: {\"new\": [...], \"fixed\": [...], ...}\n"
 "  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
+"  -j N                 with N > 1, parse the version before the change in parallel\n"
+"                       when it will likely be needed (default: 2 when a CPU is idle)\n"
 "  --no-cache           analyze every file (also: GFPAUDIT_NO_CACHE=1); the cache of\n"
 "                       --staged results is <git common dir>/gfpaudit-cache\n"
 "  -v, --verbose        also findings the change fixes, and new ones outside the\n"
@@ -126,9 +128,9 @@ int cmd_check(int argc, char **argv)
 	};
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	const char *repo_dir = NULL, *spec = NULL;
-	int staged = 0, warn_only = 0, no_cache = 0, opt;
+	int staged = 0, warn_only = 0, no_cache = 0, jobs = 0, opt;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 's': staged = 1; break;
 		case 'r': repo_dir = optarg; break;
@@ -139,6 +141,13 @@ int cmd_check(int argc, char **argv)
 		case 'E': c.enable = optarg; break;
 		case 'D': c.disable = optarg; break;
 		case 'N': no_cache = 1; break;
+		case 'j':
+			jobs = atoi(optarg);
+			if (jobs < 1 || jobs > 256) {
+				fprintf(stderr, "gfpaudit check: -j takes a number from 1 to 256\n");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'v': c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
@@ -158,6 +167,13 @@ int cmd_check(int argc, char **argv)
 	if (sev < 0) {
 		fprintf(stderr, "gfpaudit check: unknown severity '%s' (note, warning, error)\n", c.severity);
 		return EXIT_USAGE;
+	}
+	if (!jobs) {
+		/* a second parse in parallel only pays when a CPU is idle for it;
+		 * on a loaded machine it slows the first one down */
+		double load;
+		jobs = cli_default_jobs() > 1 && getloadavg(&load, 1) == 1 &&
+		       load + 1.0 <= cli_default_jobs() ? 2 : 1;
 	}
 	bool json = !strcmp(c.format, "json");
 	/* under --warn-only nothing but a usage error may stop a commit */
@@ -251,7 +267,7 @@ int cmd_check(int argc, char **argv)
 		cache = xasprintf("%s%sgfpaudit-cache", cd, cd[strlen(cd) - 1] == '/' ? "" : "/");
 	}
 	struct change_opts co = { .workdir = workdir, .tree = tree, .want_old = json || c.verbose,
-				  .cache_dir = cache, .vcs = v };
+				  .cache_dir = cache, .vcs = v, .jobs = jobs };
 	if ((rc = change_run(e, &d, spec ? NULL : &u, &co, &cs))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
 		exit_code = tool_exit;
@@ -279,6 +295,9 @@ int cmd_check(int argc, char **argv)
 	if (c.verbose && cache)
 		fprintf(stderr, "gfpaudit: cache %s: %zu reused, %zu analyzed\n", cache, co.cache_hits,
 			co.cache_misses);
+	if (c.verbose && (co.spec_used || co.spec_wasted))
+		fprintf(stderr, "gfpaudit: old versions parsed in parallel: %zu used, %zu not needed\n",
+			co.spec_used, co.spec_wasted);
 	if (blocking) {
 		exit_code = warn_only ? EXIT_CLEAN : EXIT_FINDINGS;
 		if (spec)

@@ -10,7 +10,7 @@
 # The patch is the fix discussed upstream for the iomap regression: clear
 # __GFP_DIRECT_RECLAIM for costly orders in __filemap_get_folio()'s loop.
 #
-# Usage: bench/hook.sh [RUNS]      (default 5; hyperfine is used when installed)
+# Usage: bench/hook.sh [RUNS]      (default 5)
 # Env:   GFPAUDIT (binary), KDIR, CLANG (default clang)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,38 +64,57 @@ flags=(-fsyntax-only -nostdinc -isystem "$res/include"
 	-mcmodel=kernel -fno-PIE -DKBUILD_MODNAME='"filemap"' -DKBUILD_BASENAME='"filemap"'
 	-DKBUILD_MODFILE='"mm/filemap"' -Wno-everything
 	-iquote "$KDIR/mm")  # the copy is outside the tree: its "internal.h" is there
-names=("check --staged, fix patch (1 parse)" "check --staged, regressing patch (2 parses)"
-	"check --staged -v, fix patch (2 parses)" "clang -fsyntax-only mm/filemap.c")
-cmds=("env -C $T/fix $G check --staged --tree $KDIR"
-	"env -C $T/regress $G check --staged --tree $KDIR"
-	"env -C $T/fix $G check --staged --tree $KDIR -v"
+C="$G check --staged --tree $KDIR"
+names=("cold: fix patch (1 parse)"
+	"cold: regressing patch, -j1 (2 parses)"
+	"cold: regressing patch, -j2 (2 in parallel)"
+	"retry: regressing patch edited (1 parse)"
+	"warm: regressing patch again (0 parses)"
+	"clang -fsyntax-only mm/filemap.c")
+# cold runs bypass the results cache; -j2 parses the version before the
+# change in a second process while the staged one is parsed; "retry" is a
+# blocked commit tried again after an edit in the same function (the HEAD
+# side is cached, the staged side is new); "warm" is 'git commit' after
+# 'gfpaudit check' on the same staged content
+prep=(":" ":" ":" "retry_edit" ":" ":")
+cmds=("env -C $T/fix $C --no-cache"
+	"env -C $T/regress $C --no-cache -j1"
+	"env -C $T/regress $C --no-cache -j2"
+	"env -C $T/regress $C"
+	"env -C $T/regress $C"
 	"env -C $KDIR $CLANG ${flags[*]@Q} $T/fix/mm/filemap.c")
+edits=0
+retry_edit() {
+	edits=$((edits + 1))
+	sed -i "s|^\t\t\t\talloc_gfp \|= __GFP_NOWARN;.*|\t\t\t\talloc_gfp \|= __GFP_NOWARN; /* try $edits */|" "$T/regress/mm/filemap.c"
+	git -C "$T/regress" add mm/filemap.c
+}
 
 for r in fix regress; do
 	echo "what the hook says on '$r':"
 	(cd "$T/$r" && "$G" check --staged --tree "$KDIR" -v) >"$T/out" 2>"$T/err"; echo "  exit $?"
 	sed 's/^/  /' "$T/out" "$T/err" | cut -c1-200 | head -10
 done
-eval "${cmds[3]}" || { echo "bench/hook.sh: clang could not parse the file with these flags" >&2; exit 3; }
-
-if command -v hyperfine >/dev/null; then
-	hyperfine -w 1 -r "$RUNS" "${cmds[@]}"
-	exit 0
-fi
+eval "${cmds[5]}" || { echo "bench/hook.sh: clang could not parse the file with these flags" >&2; exit 3; }
 
 # one sample: wall seconds of a command, output discarded
 sample() { local s e; s=$(date +%s.%N); eval "$1" >/dev/null 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc -l; }
 stats() { sort -n | awk '{ v[NR] = $1; s += $1 } END { printf "%.3f %.3f %.3f", v[1], v[int((NR + 1) / 2)], s / NR }'; }
 
-# the page cache already holds the headers (the runs above): these are warm
-# runs; the engine has no result cache or PCH yet, so every run parses
-for k in 0 1 2 3; do : >"$T/t$k"; done
+# the page cache holds the headers already (the runs above); the engine has
+# no precompiled headers yet, so every parse is a full parse
+eval "${cmds[4]}" >/dev/null 2>&1   # fill the results cache for "warm"
+nc=${#cmds[@]}
+for k in $(seq 0 $((nc - 1))); do : >"$T/t$k"; done
 for i in $(seq "$RUNS"); do     # interleaved, so load from other processes hits all alike
-	for k in 0 1 2 3; do sample "${cmds[$k]}" >>"$T/t$k"; done
+	for k in $(seq 0 $((nc - 1))); do
+		${prep[$k]}
+		sample "${cmds[$k]}" >>"$T/t$k"
+	done
 done
-printf '\n%-46s %8s %8s %8s %8s\n' "runs=$RUNS, seconds" min median mean "x clang"
-read -r _ kmed _ < <(stats <"$T/t3")
-for k in 0 1 2 3; do
+printf '\n%-44s %8s %8s %8s %8s\n' "runs=$RUNS, seconds" min median mean "x clang"
+read -r _ kmed _ < <(stats <"$T/t$((nc - 1))")
+for k in $(seq 0 $((nc - 1))); do
 	read -r mn md mean < <(stats <"$T/t$k")
-	printf '%-46s %8s %8s %8s %8.2f\n' "${names[$k]}" "$mn" "$md" "$mean" "$(echo "$md / $kmed" | bc -l)"
+	printf '%-44s %8s %8s %8s %8.2f\n' "${names[$k]}" "$mn" "$md" "$mean" "$(echo "$md / $kmed" | bc -l)"
 done

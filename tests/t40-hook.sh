@@ -317,6 +317,14 @@ for f in d["new"]:
 ' "$T/out" 2>"$T/py"; then ok "--format json: new findings with repository paths"
 	else ko "--format json: new findings with repository paths" "exit $rc" "$(cat "$T/py" "$T/out" | head -30)"; fi
 
+	# the old version parsed in parallel (-j2) or after (-j1): same verdict
+	run_check "$T/c" -v --no-cache -j1; cp "$T/out" "$T/out.j1"; rc1=$rc; cp "$T/err" "$T/err.j1"
+	run_check "$T/c" -v --no-cache -j2
+	if [ $rc = 1 ] && [ $rc1 = 1 ] && cmp -s "$T/out" "$T/out.j1" &&
+		grep -q 'parsed in parallel: 1 used' "$T/err" && ! grep -q 'parallel' "$T/err.j1"; then
+		ok "-j2 parses the old version in parallel, same output as -j1"
+	else ko "-j2 parses the old version in parallel, same output as -j1" "exit $rc/$rc1" "$(cat "$T/err" "$T/err.j1")"; fi
+
 	# the same change with a fallback and NORETRY passes
 	ring_good > "$T/c/mm/ring.c"; git -C "$T/c" add mm/ring.c
 	run_check "$T/c"

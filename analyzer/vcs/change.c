@@ -2,13 +2,16 @@
 #define _GNU_SOURCE /* nftw */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <jansson.h>
 #include "gfpaudit/change.h"
 #include "gfpaudit/strbuf.h"
@@ -604,31 +607,155 @@ void change_cache_prune(const char *dir, size_t max)
 	free(v);
 }
 
-static int analyze(struct engine *e, struct change_opts *o, const char *salt, const char *path,
-		   const char *rel, const char *data, size_t len, const struct unsaved_list *headers,
-		   struct file_result **out)
+/* One side of a file's change, as the engine will see it. */
+struct side {
+	char *abs;                 /* path given to the engine */
+	const char *rel;           /* repository path */
+	const char *data;
+	size_t len;
+	const struct unsaved_list *headers;
+	char *cache_file;          /* NULL: not cached */
+};
+
+static struct file_result *side_cached(const struct change_opts *o, const char *salt, struct side *s)
 {
-	char *cf = o->cache_dir && o->vcs ? cache_file(o, salt, path, rel, data, len, headers) : NULL;
-	if (cf && (*out = cache_load(cf))) {
-		o->cache_hits++;
-		free(cf);
-		return 0;
-	}
+	if (!o->cache_dir || !o->vcs)
+		return NULL;
+	s->cache_file = cache_file(o, salt, s->abs, s->rel, s->data, s->len, s->headers);
+	return s->cache_file ? cache_load(s->cache_file) : NULL;
+}
+
+static int side_run(struct engine *e, const struct side *s, struct file_result **out)
+{
 	struct unsaved_list l = { 0 };
 	/* the file itself first: it wins over a header list entry of the same path */
-	unsaved_add(&l, xstrdup(path), data, len);
-	for (size_t i = 0; i < headers->n; i++)
-		unsaved_add(&l, xstrdup(headers->v[i].path), headers->v[i].contents, headers->v[i].len);
-	int rc = engine_analyze_file(e, path, l.v, l.n, out);
+	unsaved_add(&l, xstrdup(s->abs), s->data, s->len);
+	for (size_t i = 0; i < s->headers->n; i++)
+		unsaved_add(&l, xstrdup(s->headers->v[i].path), s->headers->v[i].contents, s->headers->v[i].len);
+	int rc = engine_analyze_file(e, s->abs, l.v, l.n, out);
 	unsaved_release(&l);
-	/* a failure may be the machine's (memory, a timeout): never cached */
-	if (cf) {
-		o->cache_misses++;
-		if (!rc && (*out)->status != FILE_FAILED)
-			cache_store(o->cache_dir, cf, *out);
-	}
-	free(cf);
 	return rc;
+}
+
+static void side_store(struct change_opts *o, const struct side *s, const struct file_result *r)
+{
+	/* a failure may be the machine's (memory, a timeout): never cached */
+	if (s->cache_file && r->status != FILE_FAILED)
+		cache_store(o->cache_dir, s->cache_file, r);
+}
+
+static void side_release(struct side *s)
+{
+	free(s->abs);
+	free(s->cache_file);
+}
+
+/* The old side parsed in a child while the parent parses the new one: the
+ * hook's wall time is one parse instead of two when both are needed.  The
+ * child answers with the result's JSON on a pipe, as the pool's workers. */
+struct spec {
+	pid_t pid;
+	int fd;
+};
+
+static bool spec_start(struct engine *e, const struct side *s, struct spec *sp)
+{
+	int p[2];
+	sp->pid = -1;
+	if (pipe(p) < 0)
+		return false;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return false;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		struct file_result *r = NULL;
+		if (side_run(e, s, &r) == 0) {
+			json_t *j = file_result_to_json(r);
+			char *text = json_dumps(j, JSON_COMPACT);
+			size_t n = text ? strlen(text) : 0, off = 0;
+			while (off < n) {
+				ssize_t w = write(p[1], text + off, n - off);
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0)
+					break;
+				off += (size_t)w;
+			}
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	sp->pid = pid;
+	sp->fd = p[0];
+	return true;
+}
+
+/* The child's result, or NULL (it died, or said nothing): analyze serially. */
+static struct file_result *spec_finish(struct spec *sp)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	for (;;) {
+		ssize_t n = read(sp->fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(&sb, buf, (size_t)n);
+	}
+	close(sp->fd);
+	waitpid(sp->pid, NULL, 0);
+	sp->pid = -1;
+	struct file_result *r = NULL;
+	json_t *j = sb.len ? json_loads(sb.buf, 0, NULL) : NULL;
+	if (!j || file_result_from_json(j, &r))
+		r = NULL;
+	json_decref(j);
+	strbuf_release(&sb);
+	return r;
+}
+
+static void spec_cancel(struct spec *sp)
+{
+	if (sp->pid <= 0)
+		return;
+	kill(sp->pid, SIGKILL);
+	close(sp->fd);
+	waitpid(sp->pid, NULL, 0);
+	sp->pid = -1;
+}
+
+/* Is the old side likely needed: does a function the change touches
+ * mention an allocation at all?  Only decides whether to start it early. */
+static bool likely_alloc(const struct vcs_change *c)
+{
+	struct fn_extents fx;
+	bool yes = false;
+	fn_extents_init(&fx);
+	change_scan_functions(c->new_data, c->new_len, &fx);
+	for (size_t i = 0; i < fx.n && !yes; i++) {
+		if (!vcs_change_touches(c, fx.v[i].start, fx.v[i].end))
+			continue;
+		/* the function's text: from its first line to its last */
+		const char *p = c->new_data, *end = c->new_data + c->new_len;
+		for (int line = 1; line < fx.v[i].start && p < end; p++)
+			if (*p == '\n')
+				line++;
+		const char *q = p;
+		for (int line = fx.v[i].start; line <= fx.v[i].end && q < end; q++)
+			if (*q == '\n')
+				line++;
+		char *text = xstrndup(p, (size_t)(q - p));
+		yes = strstr(text, "alloc") || strstr(text, "GFP") || strstr(text, "order");
+		free(text);
+	}
+	fn_extents_release(&fx);
+	return yes;
 }
 
 static bool touched_any(const struct file_result *r, const struct vcs_change *c, const char *rp)
@@ -660,12 +787,26 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 			continue;
 		}
 		struct file_result *ra = NULL, *rb = NULL;
-		char *pa = abs_path(o, c->new_path), *pb = NULL;
+		struct side sa = { .abs = abs_path(o, c->new_path), .rel = c->new_path, .data = c->new_data,
+				   .len = c->new_len, .headers = &after };
+		struct side sb = { 0 };
+		struct spec sp = { .pid = -1 };
 		char *rpa = NULL, *rpb = NULL;
-		rc = analyze(e, o, salt.buf, pa, c->new_path, c->new_data, c->new_len, &after, &ra);
-		if (rc)
-			goto next;
-		rpa = engine_report_path(e, pa);
+		bool old_possible = c->old_data && ends_with(c->old_path, ".c");
+		if (old_possible)
+			sb = (struct side){ .abs = abs_path(o, c->old_path), .rel = c->old_path, .data = c->old_data,
+					    .len = c->old_len, .headers = &before };
+		ra = side_cached(o, salt.buf, &sa);
+		rb = old_possible ? side_cached(o, salt.buf, &sb) : NULL;
+		ra ? o->cache_hits++ : o->cache_misses++;
+		if (!ra && old_possible && !rb && o->jobs > 1 && (o->want_old || likely_alloc(c)))
+			spec_start(e, &sb, &sp);
+		if (!ra) {
+			if ((rc = side_run(e, &sa, &ra)))
+				goto next;
+			side_store(o, &sa, ra);
+		}
+		rpa = engine_report_path(e, sa.abs);
 		if (ra->status == FILE_FAILED) {
 			out->failed++;
 			add_problem(out, c->new_path, ra->reason, true);
@@ -673,12 +814,18 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		}
 		ra->status == FILE_ANALYZED ? out->analyzed++ : out->skipped++;
 		/* the old side only matters when something new may be reported */
-		if (c->old_data && ends_with(c->old_path, ".c") && (o->want_old || touched_any(ra, c, rpa))) {
-			pb = abs_path(o, c->old_path);
-			rc = analyze(e, o, salt.buf, pb, c->old_path, c->old_data, c->old_len, &before, &rb);
-			if (rc)
-				goto next;
-			rpb = engine_report_path(e, pb);
+		if (old_possible && (o->want_old || touched_any(ra, c, rpa))) {
+			if (rb) {
+				o->cache_hits++;
+			} else {
+				o->cache_misses++;
+				if (sp.pid > 0 && (rb = spec_finish(&sp)))
+					o->spec_used++;
+				if (!rb && (rc = side_run(e, &sb, &rb)))
+					goto next;
+				side_store(o, &sb, rb);
+			}
+			rpb = engine_report_path(e, sb.abs);
 			if (rb->status == FILE_FAILED) {
 				char *why = xasprintf("the version before the change failed to analyze (%s): "
 						      "every finding in the changed functions counts as new",
@@ -688,15 +835,22 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 				file_result_free(rb);
 				rb = NULL;
 			}
+		} else {
+			file_result_free(rb);
+			rb = NULL;
 		}
 		struct change_file cf = { .change = c, .before = rb, .after = ra,
 					  .after_file = rpa, .before_file = rpb };
 		change_classify(&cf, out);
 next:
+		if (sp.pid > 0) {
+			o->spec_wasted++;
+			spec_cancel(&sp);
+		}
 		file_result_free(ra);
 		file_result_free(rb);
-		free(pa);
-		free(pb);
+		side_release(&sa);
+		side_release(&sb);
 		free(rpa);
 		free(rpb);
 	}

@@ -85,7 +85,12 @@ struct change_opts {
 	 * of a --tree outside the repository are not in the key. */
 	const char *cache_dir;
 	struct vcs *vcs;
-	size_t cache_hits, cache_misses; /* out */
+	/* > 1: parse the old side in a child process while the new side is
+	 * parsed, when it will be needed (want_old) or likely (a touched
+	 * function mentions an allocation). */
+	int jobs;
+	size_t cache_hits, cache_misses; /* out: analyses answered / not answered by the cache */
+	size_t spec_used, spec_wasted;   /* out: parallel old-side parses used / cancelled */
 };
 
 /* Does the diff hold a C file the checker will analyze? */
