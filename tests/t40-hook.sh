@@ -68,21 +68,25 @@ EOF
 # ring_grow asks for order 4 with direct reclaim and nothing to fall back to
 ring_bad() { ring_base | sed 's/alloc_pages(GFP_KERNEL, 0);/alloc_pages(GFP_KERNEL, 4);/'; }
 
-# ring_grow tries order 4 opportunistically, then lower orders down to 0
+# ring_grow tries orders 4..1 opportunistically (no direct reclaim,
+# NORETRY, NOWARN), then order 0 with the caller's mask: the skb frag loop
+# idiom.  (A single do/while over 4..0 that sets the mask by order is the
+# shape of the upstream fix, but the engine in main joins the floor's mask
+# into the loop's attempts and reports it: see corpus/ for that case.)
 ring_good() { ring_base | sed '/^static int ring_grow/,$d'; cat <<'EOF'
 static int ring_grow(struct ring *r)
 {
 	unsigned int order;
 
-	for (order = 4; ; order--) {
-		gfp_t gfp = GFP_KERNEL;
-
-		if (order)
-			gfp = (GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN) & ~__GFP_DIRECT_RECLAIM;
-		r->pages = alloc_pages(gfp, order);
-		if (r->pages || !order)
+	r->pages = NULL;
+	for (order = 4; order > 0; order--) {
+		r->pages = alloc_pages((GFP_KERNEL & ~__GFP_DIRECT_RECLAIM) | __GFP_NORETRY |
+				       __GFP_NOWARN, order);
+		if (r->pages)
 			break;
 	}
+	if (!r->pages)
+		r->pages = alloc_pages(GFP_KERNEL, 0);
 	if (!r->pages)
 		return -ENOMEM;
 	r->order = order;
