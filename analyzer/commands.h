@@ -3,3 +3,5 @@
  * COMMAND(name, one-line help) */
 COMMAND(audit, "analyze files, directories or whole kernel trees")
 COMMAND(review, "review a mailed patch series: mbox in, review mails out")
+COMMAND(check, "new findings in the staged changes, a commit or a range (pre-commit)")
+COMMAND(hook, "install or remove the git pre-commit hook")

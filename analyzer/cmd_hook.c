@@ -1,0 +1,103 @@
+/* gfpaudit hook: install or remove the pre-commit hook. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gfpaudit/cmd.h"
+#include "gfpaudit/vcs.h"
+#include "gfpaudit/err.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: gfpaudit hook install [--repo DIR] [--force | --chain]\n"
+"       gfpaudit hook uninstall [--repo DIR]\n"
+"\n"
+"install writes a pre-commit hook (in core.hooksPath when set, else the\n"
+"repository's hooks directory, shared by its linked worktrees) that runs\n"
+"'gfpaudit check --staged' with this binary's absolute path.  It refuses to\n"
+"overwrite a hook that is not gfpaudit's unless given:\n"
+"  --chain    keep that hook as pre-commit.gfpaudit-chained and run it first\n"
+"  --force    replace it (it is kept as pre-commit.gfpaudit-saved)\n"
+"uninstall removes only gfpaudit's hook and puts a chained one back.\n"
+"'git commit --no-verify' skips the hook for one commit.  The kbuild tree the\n"
+"hook uses: 'git config gfpaudit.tree KDIR' (see 'gfpaudit check --help').\n"
+"\n"
+"exit: 0 done, 2 usage or a hook that is not gfpaudit's, 3 tool failure\n");
+}
+
+int cmd_hook(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "chain", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *repo_dir = NULL;
+	unsigned flags = 0;
+	int opt;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'r': repo_dir = optarg; break;
+		case 'f': flags |= VCS_HOOK_FORCE; break;
+		case 'c': flags |= VCS_HOOK_CHAIN; break;
+		case 'h': usage(stdout); return EXIT_CLEAN;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc || (strcmp(argv[optind], "install") && strcmp(argv[optind], "uninstall"))) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	bool install = !strcmp(argv[optind], "install");
+	if ((flags & VCS_HOOK_FORCE) && (flags & VCS_HOOK_CHAIN)) {
+		fprintf(stderr, "gfpaudit hook: --force and --chain exclude each other\n");
+		return EXIT_USAGE;
+	}
+	if (!install && flags) {
+		fprintf(stderr, "gfpaudit hook: --force and --chain are for install\n");
+		return EXIT_USAGE;
+	}
+	/* the hook outlives the shell that ran us: it needs an absolute path */
+	char bin[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", bin, sizeof(bin) - 1);
+	if (n <= 0) {
+		fprintf(stderr, "gfpaudit hook: cannot find this program's path\n");
+		return EXIT_TOOL;
+	}
+	bin[n] = 0;
+
+	struct vcs *v = NULL;
+	int rc = vcs_open(repo_dir, 0, &v);
+	if (rc) {
+		fprintf(stderr, "gfpaudit hook: %s\n", err_last());
+		return rc == GA_ENOTFOUND ? EXIT_USAGE : EXIT_TOOL;
+	}
+	enum vcs_hook_outcome oc;
+	char *path = NULL;
+	rc = install ? vcs_hook_install(v, bin, flags, &oc, &path) : vcs_hook_uninstall(v, &oc, &path);
+	int exit_code = EXIT_CLEAN;
+	if (rc) {
+		fprintf(stderr, "gfpaudit hook: %s\n", err_last());
+		exit_code = rc == GA_EINVAL ? EXIT_USAGE : EXIT_TOOL;
+	} else {
+		static const char *const what[] = {
+			[VCS_HOOK_INSTALLED] = "installed",
+			[VCS_HOOK_UPDATED] = "updated",
+			[VCS_HOOK_CHAINED] = "installed; the hook that was there runs first (pre-commit.gfpaudit-chained)",
+			[VCS_HOOK_REPLACED] = "installed; the hook that was there is saved as pre-commit.gfpaudit-saved",
+			[VCS_HOOK_REMOVED] = "removed",
+			[VCS_HOOK_RESTORED] = "removed; the chained hook is back in place",
+			[VCS_HOOK_ABSENT] = "not installed: nothing to remove",
+		};
+		fprintf(stderr, "gfpaudit: %s: %s\n", path, what[oc]);
+	}
+	free(path);
+	vcs_free(v);
+	return exit_code;
+}
