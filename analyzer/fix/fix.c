@@ -85,15 +85,22 @@ static size_t count_key(const struct file_result *r, const char *rule, const cha
 /* 0 kept; 1 dropped (why in *why); < 0 engine failure. */
 static int reanalyze(struct engine *e, const char *path, const struct strbuf *patched,
 		     const char *text, const struct file_result *r, const struct finding *f,
-		     const struct fix_edits *edits, struct verify_cache *cache, struct strbuf *why)
+		     const struct fix_edits *edits, const struct fix_opts *o, struct verify_cache *cache,
+		     struct strbuf *why)
 {
 	struct file_result *nr = NULL;
 	for (size_t i = 0; i < cache->n && !nr; i++)
 		if (!strcmp(cache->v[i].text, patched->buf))
 			nr = cache->v[i].r;
 	if (!nr) {
-		struct unsaved_file u = { path, patched->buf, patched->len };
-		int rc = engine_analyze_file(e, path, &u, 1, &nr);
+		size_t nu = 0, extra = o ? o->nunsaved : 0;
+		struct unsaved_file *u = xcalloc(extra + 1, sizeof(*u));
+		for (size_t i = 0; i < extra; i++)
+			if (strcmp(o->unsaved[i].path, path))
+				u[nu++] = o->unsaved[i];
+		u[nu++] = (struct unsaved_file){ path, patched->buf, patched->len };
+		int rc = engine_analyze_file(e, path, u, nu, &nr);
+		free(u);
 		if (rc)
 			return rc;
 		ALLOC_GROW(cache->v, cache->n + 1, cache->alloc);
@@ -188,7 +195,7 @@ static int candidates(struct engine *e, const char *path, const char *text, size
 			goto next;
 		}
 		if (e && !(o && o->no_reanalysis)) {
-			int vr = reanalyze(e, path, &patched, text, r, f, &edits, cache, &why);
+			int vr = reanalyze(e, path, &patched, text, r, f, &edits, o, cache, &why);
 			if (vr < 0) {
 				rc = vr;
 				fix_edits_release(&edits);

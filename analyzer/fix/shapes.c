@@ -24,7 +24,8 @@
 
 struct shape {
 	const struct fix_ctx *c;
-	const struct site *s;
+	const struct site *s;  /* points at `fixed` */
+	struct site fixed;     /* shallow copy with the ranges snapped to tokens */
 	const char *text;
 	size_t len;
 	struct toks t;
@@ -53,17 +54,57 @@ static void shape_close(struct shape *sh)
 	toks_release(&sh->t);
 }
 
+/* Make [*b, *e) the whole call argument it starts in.  Clang's extents
+ * stop at the start of a trailing macro ("GFP_KERNEL | __GFP_COMP" ends
+ * where __GFP_COMP starts; a lone GFP_KERNEL is empty), and the role
+ * ranges are always whole arguments, so the argument's own bounds are the
+ * right ones.  A range outside the call's parentheses is not spelled at the
+ * call: 0/0. */
+static void snap_range(struct shape *sh, unsigned *b, unsigned *e)
+{
+	if (*b > *e || *e > sh->len || (*b == 0 && *e == 0))
+		return;
+	if (sh->call == NONE || sh->call_rp == NONE) {
+		*b = *e = 0;
+		return;
+	}
+	size_t lp = sh->call + 1, rp = sh->call_rp;
+	if (*b < sh->t.v[lp].end || *b >= sh->t.v[rp].begin) {
+		*b = *e = 0;
+		return;
+	}
+	size_t start = lp + 1;
+	for (size_t i = lp + 1; i <= rp; i++) {
+		if (i < rp && (tok_is(&sh->t, i, "(") || tok_is(&sh->t, i, "[") || tok_is(&sh->t, i, "{"))) {
+			size_t m = toks_match(&sh->t, i);
+			if (m != NONE && m < rp)
+				i = m;
+			continue;
+		}
+		if (i == rp || tok_is(&sh->t, i, ",")) {
+			if (i > start && sh->t.v[i - 1].end > *b) {
+				*b = (unsigned)sh->t.v[start].begin;
+				*e = (unsigned)sh->t.v[i - 1].end;
+				return;
+			}
+			start = i + 1;
+		}
+	}
+	*b = *e = 0;
+}
+
 static int shape_open(struct shape *sh, const struct fix_ctx *c, struct strbuf *note)
 {
 	memset(sh, 0, sizeof(*sh));
 	sh->c = c;
-	sh->s = c->site;
 	sh->text = c->text;
 	sh->len = c->len;
 	sh->note = note;
 	sh->call = sh->call_rp = NONE;
 	toks_scan(&sh->t, c->text, c->len);
-	const struct site *s = c->site;
+	sh->fixed = *c->site;
+	sh->s = &sh->fixed;
+	const struct site *s = sh->s;
 	if (s->call_begin >= s->call_end || s->call_end > c->len)
 		return refuse(sh, "the call is not spelled in this file (inside a macro body)");
 	sh->call = toks_at(&sh->t, s->call_begin);
@@ -71,6 +112,8 @@ static int shape_open(struct shape *sh, const struct fix_ctx *c, struct strbuf *
 		return refuse(sh, "the site's offsets do not match the file");
 	if (tok_is(&sh->t, sh->call + 1, "("))
 		sh->call_rp = toks_match(&sh->t, sh->call + 1);
+	snap_range(sh, &sh->fixed.gfp_begin, &sh->fixed.gfp_end);
+	snap_range(sh, &sh->fixed.order_begin, &sh->fixed.order_end);
 	sh->have_fn = toks_function(&sh->t, s->call_begin, &sh->fn);
 	if (sh->have_fn)
 		sh->have_st = toks_statement(&sh->t, sh->call, &sh->st);
@@ -372,6 +415,115 @@ static bool use_is_check(const struct shape *sh, size_t i)
 	return false;
 }
 
+/* A pointer to follow: the tokens of an lvalue ("buf", "priv->table"). */
+struct ptr_key {
+	struct toks t;    /* tokens of the lvalue text */
+	char *member;     /* last member name when the lvalue is a member access */
+};
+
+/* Does the token sequence at i of sh match key (exactly, or by member)? */
+static size_t match_key(const struct shape *sh, size_t i, size_t end, const struct ptr_key *k)
+{
+	if (k->member) {
+		/* any "...->member" or "....member" ending right before `end` */
+		if (end >= 2 && end - 1 >= i && tok_is(&sh->t, end - 1, k->member) &&
+		    (tok_is(&sh->t, end - 2, "->") || tok_is(&sh->t, end - 2, ".")))
+			return end;
+		return NONE;
+	}
+	if (end - i != k->t.n)
+		return NONE;
+	for (size_t j = 0; j < k->t.n; j++) {
+		size_t n1 = sh->t.v[i + j].end - sh->t.v[i + j].begin, n2 = k->t.v[j].end - k->t.v[j].begin;
+		if (n1 != n2 || memcmp(sh->text + sh->t.v[i + j].begin, k->t.text + k->t.v[j].begin, n1))
+			return NONE;
+	}
+	return end;
+}
+
+/* Does any argument of the call whose "(" is at lp mention the key? */
+static bool args_mention(const struct shape *sh, size_t lp, const struct ptr_key *k)
+{
+	size_t rp = toks_match(&sh->t, lp);
+	if (rp == NONE)
+		return false;
+	for (size_t i = lp + 1; i < rp; i++) {
+		if (k->member) {
+			if (tok_is(&sh->t, i, k->member) && is_member_tok(sh, i))
+				return true;
+		} else if (i + k->t.n <= rp && match_key(sh, i, i + k->t.n, k) != NONE) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The key of the site's result, or false when it is not stored. */
+static bool result_key(const struct shape *sh, struct ptr_key *key)
+{
+	const char *lv = sh->s->result_lvalue;
+	memset(key, 0, sizeof(*key));
+	if (!lv || !*lv)
+		return false;
+	toks_scan(&key->t, lv, strlen(lv));
+	if (!key->t.n) {
+		toks_release(&key->t);
+		return false;
+	}
+	if (key->t.n >= 3 && key->t.v[key->t.n - 1].kind == TK_IDENT &&
+	    (tok_is(&key->t, key->t.n - 2, "->") || tok_is(&key->t, key->t.n - 2, ".")))
+		key->member = tok_str(&key->t, key->t.n - 1);
+	return true;
+}
+
+static void key_release(struct ptr_key *key)
+{
+	free(key->member);
+	toks_release(&key->t);
+}
+
+/* The first "__free_pages(P, ORDER)" / "free_pages(P, ORDER)" of the
+ * result in the file: token index of the free's name, and its order
+ * argument's tokens [*ob, *oe); NONE when there is none. */
+static size_t find_order_free(const struct shape *sh, const struct ptr_key *key, size_t *ob, size_t *oe)
+{
+	for (size_t i = 0; i + 1 < sh->t.n; i++) {
+		if (sh->t.v[i].pp || !(tok_is(&sh->t, i, "__free_pages") || tok_is(&sh->t, i, "free_pages")) ||
+		    !tok_is(&sh->t, i + 1, "("))
+			continue;
+		size_t rp = toks_match(&sh->t, i + 1), comma = NONE;
+		if (rp == NONE)
+			continue;
+		for (size_t k = i + 2; k < rp; k++) {
+			if (tok_is(&sh->t, k, "(")) {
+				size_t m = toks_match(&sh->t, k);
+				if (m != NONE)
+					k = m;
+				continue;
+			}
+			if (tok_is(&sh->t, k, ",")) {
+				comma = k;
+				break;
+			}
+		}
+		if (comma == NONE)
+			continue;
+		bool mentions = false;
+		for (size_t k = i + 2; k < comma && !mentions; k++) {
+			if (key->member)
+				mentions = tok_is(&sh->t, k, key->member) && is_member_tok(sh, k);
+			else
+				mentions = k + key->t.n <= comma && match_key(sh, k, k + key->t.n, key) != NONE;
+		}
+		if (mentions) {
+			*ob = comma + 1;
+			*oe = rp;
+			return i;
+		}
+	}
+	return NONE;
+}
+
 enum order_how {
 	ORD_LITERAL,    /* 4 */
 	ORD_MACRO,      /* RING_ORDER */
@@ -404,6 +556,17 @@ static int order_analysis(struct shape *sh, const char *what, struct order_info 
 	tok_range(sh, s->order_begin, s->order_end, &tb, &te);
 	if (te == tb + 1 && sh->t.v[tb].kind == TK_NUMBER) {
 		oi->how = ORD_LITERAL;
+		/* the same number shifted elsewhere in the function is the size
+		 * the caller derives from it ("PAGE_SIZE << 4") */
+		for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++)
+			if (i != tb && sh->t.v[i].kind == TK_NUMBER && tok_is(&sh->t, i - 1, "<<") &&
+			    sh->t.v[i].end - sh->t.v[i].begin == sh->t.v[tb].end - sh->t.v[tb].begin &&
+			    !memcmp(sh->text + sh->t.v[i].begin, sh->text + sh->t.v[tb].begin,
+				    sh->t.v[tb].end - sh->t.v[tb].begin))
+				return refuse(sh, "the order %.*s also sizes other code in '%s' (line %d): "
+					      "the size math would not follow",
+					      (int)(sh->t.v[tb].end - sh->t.v[tb].begin), sh->text + sh->t.v[tb].begin,
+					      s->function, line_of(sh->text, sh->t.v[i].begin));
 		return 0;
 	}
 	struct use uses[64];
@@ -449,27 +612,60 @@ static int order_analysis(struct shape *sh, const char *what, struct order_info 
 		return 0;
 	}
 	oi->how = ORD_EXPR;
+	static const char *const math[] = { "get_order", "ilog2", "order_base_2", "fls", "fls64", "__fls",
+		"min", "max", "min_t", "max_t", "clamp", "clamp_t", "clamp_val", "DIV_ROUND_UP",
+		"roundup_pow_of_two", "rounddown_pow_of_two", "PAGE_ALIGN", "ALIGN", "sizeof",
+		"array_size", "struct_size", "size_mul", NULL };
+	size_t skip_until = 0; /* inside the arguments of a helper: object handles */
 	for (size_t i = tb; i < te; i++) {
-		if (sh->t.v[i].kind != TK_IDENT || tok_is(&sh->t, i + 1, "("))
+		if (i < skip_until || sh->t.v[i].kind != TK_IDENT)
 			continue;
 		char *name = tok_str(&sh->t, i);
+		int rc = 0;
+		if (tok_is(&sh->t, i + 1, "(")) {
+			bool is_math = false;
+			for (size_t k = 0; math[k]; k++)
+				is_math = is_math || !strcmp(math[k], name);
+			if (!is_math) {
+				/* a helper that computes the order: called anywhere else,
+				 * the free or size path recomputes it */
+				size_t m = toks_match(&sh->t, i + 1);
+				skip_until = m == NONE ? te : m;
+				for (size_t k = 0; k + 1 < sh->t.n && !rc; k++) {
+					if (k == i || !tok_is(&sh->t, k, name) || !tok_is(&sh->t, k + 1, "(") ||
+					    sh->t.v[k].pp)
+						continue;
+					struct fn_span other;
+					if (!toks_function(&sh->t, sh->t.v[k].begin, &other))
+						continue; /* its definition or a prototype */
+					rc = refuse(sh, "'%s()' also computes the order at line %d: it would not follow",
+						    name, line_of(sh->text, sh->t.v[k].begin));
+				}
+			}
+			free(name);
+			if (rc)
+				return rc;
+			continue;
+		}
 		bool lower = false;
 		for (const char *p = name; *p; p++)
 			if (islower((unsigned char)*p))
 				lower = true;
-		if (lower) {
+		/* "r->size": the member is the value, "r" only the handle */
+		if (lower && !tok_is(&sh->t, i + 1, "->") && !tok_is(&sh->t, i + 1, ".")) {
+			struct use uses[64];
 			size_t n = find_uses(sh, name, is_member_tok(sh, i), tb, te, uses, 64);
-			for (size_t k = 0; k < n; k++) {
+			for (size_t k = 0; k < n && !rc; k++) {
 				if (uses[k].assign || use_is_check(sh, uses[k].tok))
 					continue;
-				int line = line_of(sh->text, sh->t.v[uses[k].tok].begin);
-				int rc = refuse(sh, "'%s' of the order also sizes other code in '%s' (line %d): "
-						"the size math would not follow", name, s->function, line);
-				free(name);
-				return rc;
+				rc = refuse(sh, "'%s' of the order also sizes other code in '%s' (line %d): "
+					    "the size math would not follow", name, s->function,
+					    line_of(sh->text, sh->t.v[uses[k].tok].begin));
 			}
 		}
 		free(name);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -484,6 +680,26 @@ static int rewrite_order(struct shape *sh, const char *what, const char *value, 
 	int rc = order_analysis(sh, what, &oi);
 	if (rc)
 		return rc;
+	/* The free must use the same order as the allocation: a change at the
+	 * call alone leaves "__free_pages(p, 4)" behind. */
+	bool at_call = oi.how == ORD_LITERAL || oi.how == ORD_EXPR ||
+		       (oi.how == ORD_MACRO && oi.define_tok == NONE) || (oi.how == ORD_LOCAL && !oi.used_after);
+	struct ptr_key key;
+	bool free_seen = false;
+	if (result_key(sh, &key)) {
+		size_t ob, oe, fi = find_order_free(sh, &key, &ob, &oe);
+		bool follows = fi != NONE && oi.name && !at_call && range_has_tok(sh, ob, oe, oi.name);
+		free_seen = fi != NONE;
+		if (fi != NONE && !follows) {
+			rc = refuse(sh, "'%s' is freed with its own order at line %d: %s the call alone would "
+				    "free the wrong order", s->result_lvalue, line_of(sh->text, sh->t.v[fi].begin),
+				    at_call ? "changing" : "changing the order before");
+			key_release(&key);
+			free(oi.name);
+			return rc;
+		}
+		key_release(&key);
+	}
 	char *arg = range_str(sh, s->order_begin, s->order_end);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_reset(sh->note);
@@ -537,6 +753,8 @@ static int rewrite_order(struct shape *sh, const char *what, const char *value, 
 		}
 		break;
 	}
+	if (!rc && at_call && !free_seen)
+		strbuf_addf(sh->note, "; whoever frees it must pass the new order");
 	strbuf_release(&sb);
 	free(arg);
 	free(oi.name);
@@ -918,14 +1136,36 @@ static int shape_order_zero(struct shape *sh, struct fix_edits *out)
 	return rewrite_order(sh, "order-zero", "0", false, out);
 }
 
+/* Is the stored result tested after the call ("!p", "p == NULL", "if (p)")
+ * within the function? */
+static bool result_checked(const struct shape *sh)
+{
+	struct ptr_key key;
+	if (!sh->have_fn || !sh->have_st || !result_key(sh, &key))
+		return false;
+	bool found = false;
+	for (size_t i = sh->st.last + 1; i < sh->fn.rbrace && !found; i++) {
+		size_t e = i + key.t.n;
+		if (e > sh->fn.rbrace || match_key(sh, i, e, &key) == NONE)
+			continue;
+		found = tok_is(&sh->t, i - 1, "!") || tok_is(&sh->t, e, "==") || tok_is(&sh->t, e, "!=") ||
+			(tok_is(&sh->t, i - 1, "(") && tok_is(&sh->t, e, ")") &&
+			 (tok_is(&sh->t, i - 2, "if") || tok_is(&sh->t, i - 2, "IS_ERR_OR_NULL") ||
+			  tok_is(&sh->t, i - 2, "unlikely") || tok_is(&sh->t, i - 2, "likely")));
+	}
+	key_release(&key);
+	return found;
+}
+
 static int shape_drop_nofail(struct shape *sh, struct fix_edits *out)
 {
 	const struct site *s = sh->s;
 	int rc = need_gfp(sh);
 	if (rc)
 		return rc;
-	if (s->fallback == FB_UNKNOWN)
-		return refuse(sh, "the result is not checked: without __GFP_NOFAIL the call can fail");
+	if (s->fallback == FB_UNKNOWN || !result_checked(sh))
+		return refuse(sh, "the result is not checked for NULL after the call: without __GFP_NOFAIL "
+			      "the call can fail");
 	size_t tb, te;
 	tok_range(sh, s->gfp_begin, s->gfp_end, &tb, &te);
 	if (top_ops(sh, tb, te) & ~OP_OR)
@@ -966,49 +1206,6 @@ static const char *const contiguous_users[] = {
 	"virt_to_head_page", "virt_to_pfn", "__pa", "sg_set_buf", "sg_init_one", "dma_map_page_attrs",
 	"kmap_to_page", "flush_dcache_page", "get_page", "set_memory_ro", "ksize", NULL,
 };
-
-/* A pointer to follow: the tokens of an lvalue ("buf", "priv->table"). */
-struct ptr_key {
-	struct toks t;    /* tokens of the lvalue text */
-	char *member;     /* last member name when the lvalue is a member access */
-};
-
-/* Does the token sequence at i of sh match key (exactly, or by member)? */
-static size_t match_key(const struct shape *sh, size_t i, size_t end, const struct ptr_key *k)
-{
-	if (k->member) {
-		/* any "...->member" or "....member" ending right before `end` */
-		if (end >= 2 && end - 1 >= i && tok_is(&sh->t, end - 1, k->member) &&
-		    (tok_is(&sh->t, end - 2, "->") || tok_is(&sh->t, end - 2, ".")))
-			return end;
-		return NONE;
-	}
-	if (end - i != k->t.n)
-		return NONE;
-	for (size_t j = 0; j < k->t.n; j++) {
-		size_t n1 = sh->t.v[i + j].end - sh->t.v[i + j].begin, n2 = k->t.v[j].end - k->t.v[j].begin;
-		if (n1 != n2 || memcmp(sh->text + sh->t.v[i + j].begin, k->t.text + k->t.v[j].begin, n1))
-			return NONE;
-	}
-	return end;
-}
-
-/* Does any argument of the call whose "(" is at lp mention the key? */
-static bool args_mention(const struct shape *sh, size_t lp, const struct ptr_key *k)
-{
-	size_t rp = toks_match(&sh->t, lp);
-	if (rp == NONE)
-		return false;
-	for (size_t i = lp + 1; i < rp; i++) {
-		if (k->member) {
-			if (tok_is(&sh->t, i, k->member) && is_member_tok(sh, i))
-				return true;
-		} else if (i + k->t.n <= rp && match_key(sh, i, i + k->t.n, k) != NONE) {
-			return true;
-		}
-	}
-	return false;
-}
 
 static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 {

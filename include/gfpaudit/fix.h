@@ -111,6 +111,7 @@ size_t fix_rank(const char *rule, const struct fix_ctx *c, struct fix_plan *out,
 /* ---- candidates ----------------------------------------------------- */
 
 struct engine;
+struct unsaved_file;
 
 struct fix_opts {
 	int verbose;          /* > 0: say on stderr why candidates were dropped */
@@ -119,6 +120,10 @@ struct fix_opts {
 	/* Skip the re-analysis step (unit tests without an engine).  The diff
 	 * still has to apply with libgit2 and give the edited text. */
 	bool no_reanalysis;
+	/* The unsaved files the original analysis used (staged headers...):
+	 * passed again on re-analysis, with `path` replaced by the patched text. */
+	const struct unsaved_file *unsaved;
+	size_t nunsaved;
 };
 
 /* Compute, verify and attach (finding_add_fix) the candidate fixes of every

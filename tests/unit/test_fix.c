@@ -585,6 +585,7 @@ TEST(fix_shape_cap_order_and_order_zero)
 	const char *lit = "void f(void)\n{\n\tp = alloc_pages(GFP_KERNEL | __GFP_NOFAIL, 4);\n\tif (!p)\n\t\treturn;\n}\n";
 	mk_site(&s, lit, NULL, "alloc_pages(GFP", "alloc_pages", "GFP_KERNEL | __GFP_NOFAIL", "4");
 	s.order = (struct order_range){ 4, 4, true };
+	s.result_lvalue = xstrdup("p");
 	CHECK_EQ_INT(shape(FIX_CAP_ORDER, lit, &s, 1, &p, &n), 0);
 	CHECK(strstr(p.buf, "alloc_pages(GFP_KERNEL | __GFP_NOFAIL, 1);") != NULL);
 	CHECK_EQ_INT(shape(FIX_DROP_NOFAIL, lit, &s, 0, &p, &n), 0);
