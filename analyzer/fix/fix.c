@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <unistd.h>
+#include <git2.h>
 #include "gfpaudit/fix.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/err.h"
@@ -54,20 +56,40 @@ static void say(const struct fix_opts *o, const struct finding *f, const char *k
 }
 
 /* The path the diff names: the reported path, relative (a/ b/ prefixes
- * cannot carry an absolute path). */
+ * cannot carry an absolute path).  An absolute path is made relative to
+ * the git work tree that holds it, so `git am` applies the mail there, or
+ * else to the current directory. */
 static char *diff_path(const char *reported)
 {
-	if (reported[0] != '/')
-		return xstrdup(reported[0] == '.' && reported[1] == '/' ? reported + 2 : reported);
-	char cwd[4096];
+	if (reported[0] != '/') {
+		while (reported[0] == '.' && reported[1] == '/')
+			reported += 2;
+		return xstrdup(reported);
+	}
+	char real[PATH_MAX], wdreal[PATH_MAX];
+	const char *p = realpath(reported, real) ? real : reported;
+	char *out = NULL;
+	git_repository *repo = NULL;
+	git_libgit2_init();
+	if (!git_repository_open_ext(&repo, p, 0, NULL) && git_repository_workdir(repo) &&
+	    realpath(git_repository_workdir(repo), wdreal)) {
+		size_t n = strlen(wdreal);
+		if (!strncmp(p, wdreal, n) && p[n] == '/')
+			out = xstrdup(p + n + 1);
+	}
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	if (out)
+		return out;
+	char cwd[PATH_MAX];
 	if (getcwd(cwd, sizeof(cwd))) {
 		size_t n = strlen(cwd);
-		if (!strncmp(reported, cwd, n) && reported[n] == '/')
-			return xstrdup(reported + n + 1);
+		if (!strncmp(p, cwd, n) && p[n] == '/')
+			return xstrdup(p + n + 1);
 	}
-	while (*reported == '/')
-		reported++;
-	return xstrdup(reported);
+	while (*p == '/')
+		p++;
+	return xstrdup(p);
 }
 
 static size_t count_key(const struct file_result *r, const char *rule, const char *fn, const char *api)

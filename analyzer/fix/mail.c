@@ -349,7 +349,10 @@ static char *diff_path_of(const char *diff)
 
 static char *subject_of(const struct finding *f, const struct fix *x)
 {
-	char *prefix = fix_subject_prefix(f->site.file ? f->site.file : "");
+	/* the diff's path is relative to the tree even when the report's is not */
+	char *dp = diff_path_of(x->diff);
+	char *prefix = fix_subject_prefix(strcmp(dp, "?") ? dp : f->site.file ? f->site.file : "");
+	free(dp);
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s: ", prefix);
 #pragma GCC diagnostic push

@@ -1303,8 +1303,12 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 		}
 	}
 	strbuf_reset(sh->note);
-	strbuf_addf(sh->note, "%s becomes %s and %zu free%s of '%s' become kvfree (line%s %s)", s->api, kv,
-		    nfree, nfree > 1 ? "s" : "", s->result_lvalue, nfree > 1 ? "s" : "", frees.buf);
+	if (nfree == 1)
+		strbuf_addf(sh->note, "%s becomes %s and the kfree of '%s' on line %s becomes kvfree", s->api,
+			    kv, s->result_lvalue, frees.buf);
+	else
+		strbuf_addf(sh->note, "%s becomes %s and the %zu kfrees of '%s' on lines %s become kvfree",
+			    s->api, kv, nfree, s->result_lvalue, frees.buf);
 cleanup:
 	strbuf_release(&frees);
 	free(key.member);
