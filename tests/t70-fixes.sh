@@ -51,8 +51,8 @@ if [ -x "$UNIT" ]; then
 			sed 's/^/    /' "$d" | head -20
 		fi
 	done
-	if [ "$n" -lt 50 ]; then
-		bad "unit tests dumped only $n diffs (expected at least 50)"
+	if [ "$n" -lt 40 ]; then
+		bad "unit tests dumped only $n diffs (expected at least 40)"
 	elif [ "$nbad" = 0 ]; then
 		ok "git apply accepts all $n diffs of the unit tests and gives the edited text"
 	else

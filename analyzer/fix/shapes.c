@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "gfpaudit/fix.h"
 #include "gfpaudit/err.h"
 #include "lex.h"
@@ -281,8 +282,6 @@ static int need_statement(struct shape *sh, const char *what)
 		return refuse(sh, "the call is not inside a function body");
 	if (!sh->have_st)
 		return refuse(sh, "%s needs the call in a plain statement, not inside a condition", what);
-	if (sh->st.unbraced_body)
-		return refuse(sh, "%s needs a braced block around the call", what);
 	const struct tok *f = &sh->t.v[sh->st.first];
 	if (!f->bol)
 		return refuse(sh, "the statement around the call does not start its line");
@@ -290,7 +289,35 @@ static int need_statement(struct shape *sh, const char *what)
 	    tok_is(&sh->t, sh->st.first, "for") || tok_is(&sh->t, sh->st.first, "switch") ||
 	    tok_is(&sh->t, sh->st.first, "do"))
 		return refuse(sh, "%s needs the call outside a control statement's header", what);
+	if (sh->st.unbraced_body && sh->st.first == 0)
+		return refuse(sh, "%s needs a braced block around the call", what);
 	return 0;
+}
+
+/* The unbraced body of an if/else/for/while gets braces, so statements can
+ * go in front of the call: " {" after the header, "}" after the statement
+ * (before an "else" on the next line: "} else"). */
+static void open_block(struct shape *sh, struct fix_edits *out)
+{
+	size_t h = sh->st.first - 1, kw = h;
+	if (tok_is(&sh->t, h, ")")) {
+		size_t m = toks_match(&sh->t, h);
+		if (m != NONE && m > 0)
+			kw = m - 1;
+	}
+	char *outer = line_indent(sh->text, sh->len, sh->t.v[kw].begin);
+	fix_edits_insert(out, sh->t.v[h].end, " {");
+	size_t next = sh->st.last + 1;
+	if (next < sh->t.n && tok_is(&sh->t, next, "else") && sh->t.v[next].bol) {
+		char *r = xasprintf("%s} ", outer);
+		fix_edits_replace(out, line_begin(sh->text, sh->t.v[next].begin), sh->t.v[next].begin, r);
+		free(r);
+	} else {
+		char *r = xasprintf("%s}\n", outer);
+		fix_edits_insert(out, line_end(sh->text, sh->len, sh->t.v[sh->st.last].end), r);
+		free(r);
+	}
+	free(outer);
 }
 
 /* Is the statement "LVALUE = CALL(...);" (the call is the whole right side)? */
@@ -412,7 +439,7 @@ static bool use_is_check(const struct shape *sh, size_t i)
 	for (size_t k = 0; cmp[k]; k++)
 		if (tok_is(&sh->t, i + 1, cmp[k]) || tok_is(&sh->t, i - 1, cmp[k]))
 			return true;
-	return false;
+	return tok_is(&sh->t, i - 1, "!");
 }
 
 /* A pointer to follow: the tokens of an lvalue ("buf", "priv->table"). */
@@ -539,6 +566,53 @@ struct order_info {
 	int after_line;
 };
 
+/* "order = get_order(req->block_size);": when what the order is computed
+ * from also sizes other code of the function, that size is a requirement
+ * (a ring of blocks of that size), not a wish a smaller order can meet. */
+static int required_size(struct shape *sh, const char *var, size_t at)
+{
+	size_t i = at + 1;
+	if (!is_assign_op(sh, i))
+		return 0;
+	size_t end = i + 1;
+	while (end < sh->fn.rbrace && !tok_is(&sh->t, end, ";")) {
+		if (tok_is(&sh->t, end, "(")) {
+			size_t m = toks_match(&sh->t, end);
+			if (m == NONE)
+				return 0;
+			end = m;
+		}
+		end++;
+	}
+	struct use uses[64];
+	for (size_t k = i + 1; k < end; k++) {
+		if (sh->t.v[k].kind != TK_IDENT || tok_is(&sh->t, k + 1, "(") || tok_is(&sh->t, k + 1, "->") ||
+		    tok_is(&sh->t, k + 1, "."))
+			continue;
+		char *name = tok_str(&sh->t, k);
+		bool lower = false;
+		for (const char *p = name; *p; p++)
+			lower = lower || islower((unsigned char)*p);
+		int rc = 0;
+		if (lower && strcmp(name, var)) {
+			size_t n = find_uses(sh, name, is_member_tok(sh, k), at, end, uses, 64);
+			for (size_t u = 0; u < n && !rc; u++) {
+				if (uses[u].assign || use_is_check(sh, uses[u].tok) ||
+				    (uses[u].tok >= sh->call && uses[u].tok <= sh->call_rp))
+					continue;
+				rc = refuse(sh, "'%s' is computed from '%s' (line %d), which also sizes other code "
+					    "(line %d): the caller needs that size, not a smaller order", var, name,
+					    line_of(sh->text, sh->t.v[at].begin),
+					    line_of(sh->text, sh->t.v[uses[u].tok].begin));
+			}
+		}
+		free(name);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* Classify the order argument and refuse when the caller's size math
  * cannot follow a changed order.  `what` names the shape for reasons. */
 static int order_analysis(struct shape *sh, const char *what, struct order_info *oi)
@@ -554,6 +628,20 @@ static int order_analysis(struct shape *sh, const char *what, struct order_info 
 		return refuse(sh, "the call is not inside a function body");
 	size_t tb, te;
 	tok_range(sh, s->order_begin, s->order_end, &tb, &te);
+	/* "min_order", mapping_min_folio_order(): a floor the caller must
+	 * get (a mapping's minimum folio size), not a wish to trade down */
+	for (size_t i = tb; i < te; i++) {
+		if (sh->t.v[i].kind != TK_IDENT)
+			continue;
+		char *name = tok_str(&sh->t, i);
+		bool is_min = false;
+		for (char *c = strtok(name, "_"); c && !is_min; c = strtok(NULL, "_"))
+			is_min = !strcasecmp(c, "min") || !strcasecmp(c, "minimum");
+		free(name);
+		if (is_min)
+			return refuse(sh, "'%.*s' is a minimum order the caller needs: a lower order would "
+				      "break it", (int)(s->order_end - s->order_begin), sh->text + s->order_begin);
+	}
 	if (te == tb + 1 && sh->t.v[tb].kind == TK_NUMBER) {
 		oi->how = ORD_LITERAL;
 		/* the same number shifted elsewhere in the function is the size
@@ -598,6 +686,11 @@ static int order_analysis(struct shape *sh, const char *what, struct order_info 
 		size_t n = find_uses(sh, name, false, tb, te, uses, 64);
 		size_t stf = sh->have_st ? sh->st.first : sh->call, stl = sh->have_st ? sh->st.last : sh->call;
 		for (size_t k = 0; k < n; k++) {
+			if (uses[k].assign && uses[k].tok < stf) {
+				int rc = required_size(sh, name, uses[k].tok);
+				if (rc)
+					return rc;
+			}
 			if (uses[k].assign || use_is_check(sh, uses[k].tok))
 				continue;
 			if (uses[k].tok < stf)
@@ -730,6 +823,8 @@ static int rewrite_order(struct shape *sh, const char *what, const char *value, 
 			 * what is computed from it after the call follows */
 			if ((rc = need_statement(sh, what)))
 				break;
+			if (sh->st.unbraced_body)
+				open_block(sh, out);
 			char *ind = line_indent(sh->text, sh->len, sh->t.v[sh->st.first].begin);
 			if (cap)
 				strbuf_addf(&sb, "%s%s = min_t(unsigned int, %s, %s);\n", ind, oi.name, oi.name, value);
@@ -889,7 +984,10 @@ static int shape_add_nowarn(struct shape *sh, struct fix_edits *out)
 /* The floor of an order loop as text ("0", or the loop's named floor). */
 static char *floor_text(const struct shape *sh)
 {
-	if (sh->have_fn && ident_in_function(sh, "min_order"))
+	const struct site *s0 = sh->s;
+	bool order_is_min = s0->order_end - s0->order_begin == 9 &&
+			    !memcmp(sh->text + s0->order_begin, "min_order", 9);
+	if (sh->have_fn && !order_is_min && ident_in_function(sh, "min_order"))
 		return xstrdup("min_order");
 	const struct site *s = sh->s;
 	return xasprintf("%d", s->order.known && s->order.lo > 0 ? s->order.lo : 0);
@@ -921,7 +1019,7 @@ static bool order_is_pure(const struct shape *sh, char **text)
  * call then uses.  An existing local mask that only this call reads is
  * reused (the page cache's alloc_gfp); otherwise a new one is declared. */
 static int conditional_mask(struct shape *sh, const char *what, const char *body_fmt,
-			    struct fix_edits *out)
+			    const char *body_fmt_nowarn, struct fix_edits *out)
 {
 	const struct site *s = sh->s;
 	int rc = need_gfp(sh);
@@ -968,7 +1066,14 @@ static int conditional_mask(struct shape *sh, const char *what, const char *body
 		var = xstrdup(fresh);
 	}
 	struct strbuf sb = STRBUF_INIT;
-	if (!reuse && sh->st.block != NONE && sh->st.first == sh->st.block + 1) {
+	bool fresh_block = sh->st.unbraced_body || (sh->st.block != NONE && sh->st.first == sh->st.block + 1);
+	if (sh->st.unbraced_body)
+		open_block(sh, out);
+	/* a mask that already says __GFP_NOWARN for these attempts does not
+	 * need it again */
+	if (range_has_tok(sh, tb, te, "__GFP_NOWARN") || gfp_must(s->gfp_fallback, GFPB(NOWARN)))
+		body_fmt = body_fmt_nowarn;
+	if (!reuse && fresh_block) {
 		/* the call opens its block: declare and set the mask right there */
 		char *g = squeeze(sh->text + s->gfp_begin, s->gfp_end - s->gfp_begin);
 		strbuf_addf(&sb, "%sgfp_t %s = %s;\n\n", ind, var, g);
@@ -1021,7 +1126,8 @@ static int shape_add_noretry(struct shape *sh, struct fix_edits *out)
 {
 	if (order_loop_floor_at_call(sh)) {
 		int rc = conditional_mask(sh, "add-noretry",
-			"@iif (@o > @f)\n@i\t@v |= __GFP_NORETRY | __GFP_NOWARN;\n", out);
+			"@iif (@o > @f)\n@i\t@v |= __GFP_NORETRY | __GFP_NOWARN;\n",
+			"@iif (@o > @f)\n@i\t@v |= __GFP_NORETRY;\n", out);
 		if (!rc) {
 			strbuf_addf(sh->note, ": attempts above the loop's floor give up early and quietly, "
 				    "the floor keeps the caller's mask");
@@ -1108,10 +1214,18 @@ static int shape_strip_direct_reclaim(struct shape *sh, struct fix_edits *out)
 			"@i\t\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
 			"@i\telse\n"
 			"@i\t\t@v |= __GFP_NORETRY;\n"
-			"@i}\n", out);
+			"@i}\n",
+			"@iif (@o > " COSTLY_NAME ")\n"
+			"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
+			"@ielse if (@o > @f)\n"
+			"@i\t@v |= __GFP_NORETRY;\n", out);
 	else
 		rc = conditional_mask(sh, "strip-direct-reclaim",
 			"@i@v |= __GFP_NOWARN;\n"
+			"@iif (@o > " COSTLY_NAME ")\n"
+			"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
+			"@ielse\n"
+			"@i\t@v |= __GFP_NORETRY;\n",
 			"@iif (@o > " COSTLY_NAME ")\n"
 			"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
 			"@ielse\n"

@@ -211,7 +211,7 @@ TEST(fix_diff_random_roundtrip)
 	unsigned seed = 12345;
 	int bad = 0;
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, d = STRBUF_INIT;
-	for (int round = 0; round < 120; round++) {
+	for (int round = 0; round < 60; round++) {
 		strbuf_reset(&a);
 		seed = seed * 1103515245 + 12345;
 		int nl = 1 + (int)((seed >> 16) % 60);
@@ -739,4 +739,97 @@ TEST(fix_candidates_without_engine)
 		CHECK(strstr(f->fixes[0].diff, "@@ -6,7 +6,16 @@ static struct page *ring_alloc(gfp_t gfp, unsigned int max_order)\n") != NULL);
 	}
 	file_result_release(&r);
+}
+
+/* An unbraced if-body gets braces when statements go before the call, the
+ * mask already says __GFP_NOWARN so it is not added again (the dma pool
+ * loop shape). */
+TEST(fix_shape_braces_unbraced_body)
+{
+	const char *src =
+		"static struct page *pool_grab(gfp_t gfp, unsigned int order)\n"
+		"{\n"
+		"\tstruct page *page = NULL;\n"
+		"\n"
+		"\tdo {\n"
+		"\t\tif (!page)\n"
+		"\t\t\tpage = alloc_pages(gfp | __GFP_NOWARN, order);\n"
+		"\t\telse\n"
+		"\t\t\tbreak;\n"
+		"\t} while (!page && order-- > 0);\n"
+		"\treturn page;\n"
+		"}\n";
+	struct site s;
+	struct strbuf p = STRBUF_INIT, n = STRBUF_INIT;
+	mk_site(&s, src, NULL, "alloc_pages(gfp | __GFP_NOWARN, order)", "alloc_pages", "gfp | __GFP_NOWARN", "order");
+	s.order = (struct order_range){ 0, 10, true };
+	s.fallback = FB_ORDER_LOOP;
+	CHECK_EQ_INT(shape(FIX_STRIP_DIRECT_RECLAIM, src, &s, 0, &p, &n), 0);
+	CHECK(strstr(p.buf,
+		"\t\tif (!page) {\n"
+		"\t\t\tgfp_t alloc_gfp = gfp | __GFP_NOWARN;\n"
+		"\n"
+		"\t\t\tif (order > PAGE_ALLOC_COSTLY_ORDER)\n"
+		"\t\t\t\talloc_gfp &= ~__GFP_DIRECT_RECLAIM;\n"
+		"\t\t\telse if (order > 0)\n"
+		"\t\t\t\talloc_gfp |= __GFP_NORETRY;\n"
+		"\t\t\tpage = alloc_pages(alloc_gfp, order);\n"
+		"\t\t} else\n"
+		"\t\t\tbreak;\n") != NULL);
+	CHECK_EQ_INT(shape(FIX_ADD_NORETRY, src, &s, 0, &p, &n), 0);
+	CHECK(strstr(p.buf, "\t\t\tif (order > 0)\n\t\t\t\talloc_gfp |= __GFP_NORETRY;\n") != NULL);
+	site_release(&s);
+	strbuf_release(&p);
+	strbuf_release(&n);
+}
+
+/* Orders that are requirements, not wishes: a minimum order, and an order
+ * computed from a size the function also uses elsewhere. */
+TEST(fix_shape_refuses_required_orders)
+{
+	const char *src =
+		"static int cache_fill(struct mapping *m)\n"
+		"{\n"
+		"\tunsigned int min_order = mapping_min_order(m);\n"
+		"\n"
+		"\tm->f = folio_alloc(GFP_KERNEL, min_order);\n"
+		"\tif (!m->f)\n"
+		"\t\treturn -ENOMEM;\n"
+		"\tm->idx <<= min_order;\n"
+		"\treturn 0;\n"
+		"}\n"
+		"\n"
+		"static int ring_set(struct ring *r, struct req *req)\n"
+		"{\n"
+		"\tunsigned int order;\n"
+		"\n"
+		"\torder = get_order(req->block_size);\n"
+		"\tr->vec = alloc_vec(req, order);\n"
+		"\tif (!r->vec)\n"
+		"\t\treturn -ENOMEM;\n"
+		"\tr->frames = req->block_size / req->frame_size;\n"
+		"\tr->order = order;\n"
+		"\treturn 0;\n"
+		"}\n";
+	struct site s;
+	struct strbuf p = STRBUF_INIT, n = STRBUF_INIT;
+	mk_site(&s, src, NULL, "folio_alloc(GFP_KERNEL, min_order)", "folio_alloc", "GFP_KERNEL", "min_order");
+	s.order = (struct order_range){ 0, 10, true };
+	s.result_lvalue = xstrdup("m->f");
+	for (int k = FIX_CAP_ORDER; k <= FIX_ORDER_ZERO; k++) {
+		if (k == FIX_KVMALLOC)
+			continue;
+		CHECK_EQ_INT(shape(k, src, &s, 3, &p, &n), GA_ENOTFOUND);
+		CHECK(strstr(n.buf, "minimum order") != NULL);
+	}
+	site_release(&s);
+	mk_site(&s, src, "ring_set", "alloc_vec(req, order)", "alloc_vec", NULL, "order");
+	s.kind = API_WRAPPER;
+	s.order = (struct order_range){ 0, 10, true };
+	s.result_lvalue = xstrdup("r->vec");
+	CHECK_EQ_INT(shape(FIX_CAP_ORDER, src, &s, 3, &p, &n), GA_ENOTFOUND);
+	CHECK(strstr(n.buf, "'order' is computed from 'block_size' (line 16), which also sizes other code (line 20)") != NULL);
+	site_release(&s);
+	strbuf_release(&p);
+	strbuf_release(&n);
 }
