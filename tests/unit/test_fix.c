@@ -833,3 +833,76 @@ TEST(fix_shape_refuses_required_orders)
 	strbuf_release(&p);
 	strbuf_release(&n);
 }
+
+/* ---- verification by re-analysis (needs the engine and include/kmodel) -- */
+#include <unistd.h>
+#include "gfpaudit/engine.h"
+
+static const char *verify_src =
+	"#include <linux/gfp.h>\n"
+	"#include <linux/mm.h>\n"
+	"\n"
+	"struct page *grab(void)\n"
+	"{\n"
+	"\tstruct page *page;\n"
+	"\n"
+	"\tpage = alloc_pages(GFP_KERNEL | __GFP_NOFAIL | __GFP_COMP, 4);\n"
+	"\tif (!page)\n"
+	"\t\tpage = alloc_pages(GFP_KERNEL, 0);\n"
+	"\treturn page;\n"
+	"}\n";
+
+static struct finding *find_rule(struct file_result *r, const char *rule)
+{
+	for (size_t i = 0; i < r->nfindings; i++)
+		if (!strcmp(r->findings[i].rule, rule))
+			return &r->findings[i];
+	return NULL;
+}
+
+/* Candidates that bring a new finding are dropped: NORETRY or no direct
+ * reclaim next to __GFP_NOFAIL is a gfp-contradiction.  The same shapes
+ * pass when re-analysis is skipped, so it is re-analysis that drops them. */
+TEST(fix_file_verifies_by_reanalysis)
+{
+	if (access(GFPAUDIT_KMODEL_DIR "/linux/gfp.h", R_OK)) {
+		fprintf(stderr, "  skipped: no kernel model headers in %s\n", GFPAUDIT_KMODEL_DIR);
+		return;
+	}
+	char path[] = "/tmp/gfpaudit-fixXXXXXX.c";
+	int fd = mkstemps(path, 2);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	CHECK(write(fd, verify_src, strlen(verify_src)) == (ssize_t)strlen(verify_src));
+	close(fd);
+	struct engine_opts eo = { 0 };
+	struct engine *e = NULL;
+	CHECK_EQ_INT(engine_new(&eo, &e), 0);
+	struct file_result *r = NULL;
+	CHECK_EQ_INT(engine_analyze_file(e, path, NULL, 0, &r), 0);
+	CHECK_EQ_INT(r->status, FILE_ANALYZED);
+	struct finding *noretry = find_rule(r, "costly-no-noretry"), *nofail = find_rule(r, "nofail-high-order");
+	CHECK(noretry != NULL);
+	CHECK(nofail != NULL);
+	if (noretry && nofail) {
+		struct finding copy;
+		finding_copy(&copy, noretry);
+		struct fix_opts fo = { 0 }, skip = { .no_reanalysis = true };
+		CHECK_EQ_INT(fix_file(e, path, verify_src, strlen(verify_src), r, &fo), 0);
+		noretry = find_rule(r, "costly-no-noretry");
+		nofail = find_rule(r, "nofail-high-order");
+		CHECK_EQ_INT(noretry->nfixes, 0);
+		CHECK_EQ_INT(nofail->nfixes, 2);
+		if (nofail->nfixes == 2) {
+			CHECK_EQ_STR(nofail->fixes[0].kind, "cap-order");
+			CHECK_EQ_STR(nofail->fixes[1].kind, "drop-nofail");
+		}
+		CHECK_EQ_INT(fix_candidates(e, path, verify_src, strlen(verify_src), r, &copy, &skip), 0);
+		CHECK_EQ_INT(copy.nfixes, 2);
+		finding_release(&copy);
+	}
+	file_result_free(r);
+	engine_free(e);
+	unlink(path);
+}
