@@ -615,7 +615,19 @@ static int required_size(struct shape *sh, const char *var, size_t at)
 
 /* Classify the order argument and refuse when the caller's size math
  * cannot follow a changed order.  `what` names the shape for reasons. */
+static int order_analysis_inner(struct shape *sh, const char *what, struct order_info *oi);
+
 static int order_analysis(struct shape *sh, const char *what, struct order_info *oi)
+{
+	int rc = order_analysis_inner(sh, what, oi);
+	if (rc) {
+		free(oi->name);
+		oi->name = NULL;
+	}
+	return rc;
+}
+
+static int order_analysis_inner(struct shape *sh, const char *what, struct order_info *oi)
 {
 	const struct site *s = sh->s;
 	memset(oi, 0, sizeof(*oi));
