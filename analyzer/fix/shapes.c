@@ -1379,6 +1379,15 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 				goto cleanup;
 			}
 		}
+		/* "priv->buf = buf;": freed under another name elsewhere */
+		for (size_t i = sh->fn.lbrace; i + key.t.n + 1 < sh->fn.rbrace; i++) {
+			if (!tok_is(&sh->t, i, "=") || !tok_is(&sh->t, i + 1 + key.t.n, ";") ||
+			    match_key(sh, i + 1, i + 1 + key.t.n, &key) == NONE)
+				continue;
+			rc = refuse(sh, "'%s' is stored under another name (line %d): its frees are not traced",
+				    s->result_lvalue, line_of(sh->text, sh->t.v[i].begin));
+			goto cleanup;
+		}
 	}
 	for (size_t i = 0; i + 1 < sh->t.n; i++) {
 		if (sh->t.v[i].kind != TK_IDENT || !tok_is(&sh->t, i + 1, "(") || sh->t.v[i].pp)

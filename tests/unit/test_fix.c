@@ -652,6 +652,17 @@ TEST(fix_shape_kvmalloc)
 	s.result_lvalue = xstrdup("s");
 	CHECK_EQ_INT(shape(FIX_KVMALLOC, kv_src, &s, 0, &p, &n), GA_ENOTFOUND);
 	CHECK(strstr(n.buf, "'sg_init_one' (line 28)") != NULL);
+	/* a local stored under another name: its frees are not traced */
+	const char *alias = "static int f(struct priv *priv)\n{\n\tvoid *buf = kmalloc(1 << 20, GFP_KERNEL);\n\n"
+			    "\tif (!buf)\n\t\treturn -ENOMEM;\n\tpriv->buf = buf;\n\treturn 0;\n}\n"
+			    "static void g(struct priv *priv)\n{\n\tkfree(priv->buf);\n}\n";
+	struct site s2;
+	mk_site(&s2, alias, NULL, "kmalloc(1 << 20, GFP_KERNEL)", "kmalloc", "GFP_KERNEL", NULL);
+	s2.kind = API_SLAB;
+	s2.result_lvalue = xstrdup("buf");
+	CHECK_EQ_INT(shape(FIX_KVMALLOC, alias, &s2, 0, &p, &n), GA_ENOTFOUND);
+	CHECK(strstr(n.buf, "stored under another name (line 7)") != NULL);
+	site_release(&s2);
 	free(s.result_lvalue);
 	s.result_lvalue = xstrdup("nowhere");
 	CHECK_EQ_INT(shape(FIX_KVMALLOC, kv_src, &s, 0, &p, &n), GA_ENOTFOUND);
