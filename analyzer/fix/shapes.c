@@ -1216,28 +1216,28 @@ static int shape_strip_direct_reclaim(struct shape *sh, struct fix_edits *out)
 		return 0;
 	}
 	/* The same call also asks for non-costly orders: only the costly ones
-	 * lose direct reclaim, the others get __GFP_NORETRY (the mm/filemap
-	 * proposal of 2026).  In an order loop the floor keeps the mask. */
+	 * lose direct reclaim, the others get __GFP_NORETRY, all of them
+	 * __GFP_NOWARN (the mm/filemap fix discussed in 2026, in its flat
+	 * if/else form).  In an order loop the floor keeps the mask. */
 	if (order_loop_floor_at_call(sh))
 		rc = conditional_mask(sh, "strip-direct-reclaim",
-			"@iif (@o > @f) {\n"
-			"@i\t@v |= __GFP_NOWARN;\n"
-			"@i\tif (@o > " COSTLY_NAME ")\n"
-			"@i\t\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
-			"@i\telse\n"
-			"@i\t\t@v |= __GFP_NORETRY;\n"
-			"@i}\n",
+			"@iif (@o > " COSTLY_NAME ")\n"
+			"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
+			"@ielse if (@o > @f)\n"
+			"@i\t@v |= __GFP_NORETRY;\n"
+			"@iif (@o > @f)\n"
+			"@i\t@v |= __GFP_NOWARN;\n",
 			"@iif (@o > " COSTLY_NAME ")\n"
 			"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
 			"@ielse if (@o > @f)\n"
 			"@i\t@v |= __GFP_NORETRY;\n", out);
 	else
 		rc = conditional_mask(sh, "strip-direct-reclaim",
-			"@i@v |= __GFP_NOWARN;\n"
 			"@iif (@o > " COSTLY_NAME ")\n"
 			"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
 			"@ielse\n"
-			"@i\t@v |= __GFP_NORETRY;\n",
+			"@i\t@v |= __GFP_NORETRY;\n"
+			"@i@v |= __GFP_NOWARN;\n",
 			"@iif (@o > " COSTLY_NAME ")\n"
 			"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
 			"@ielse\n"

@@ -380,13 +380,12 @@ TEST(fix_shape_strip_direct_reclaim_forms)
 		"\tfor (order = max_order; ; order--) {\n"
 		"\t\tgfp_t alloc_gfp = gfp | __GFP_COMP;\n"
 		"\n"
-		"\t\tif (order > 0) {\n"
+		"\t\tif (order > PAGE_ALLOC_COSTLY_ORDER)\n"
+		"\t\t\talloc_gfp &= ~__GFP_DIRECT_RECLAIM;\n"
+		"\t\telse if (order > 0)\n"
+		"\t\t\talloc_gfp |= __GFP_NORETRY;\n"
+		"\t\tif (order > 0)\n"
 		"\t\t\talloc_gfp |= __GFP_NOWARN;\n"
-		"\t\t\tif (order > PAGE_ALLOC_COSTLY_ORDER)\n"
-		"\t\t\t\talloc_gfp &= ~__GFP_DIRECT_RECLAIM;\n"
-		"\t\t\telse\n"
-		"\t\t\t\talloc_gfp |= __GFP_NORETRY;\n"
-		"\t\t}\n"
 		"\t\tpage = alloc_pages(alloc_gfp, order);\n") != NULL);
 	/* always costly: the socket page-frag shape, inline */
 	s.order = (struct order_range){ 4, 4, true };
@@ -455,13 +454,22 @@ TEST(fix_shape_strip_reuses_local_mask)
 	CHECK_EQ_INT(shape(FIX_STRIP_DIRECT_RECLAIM, src, &s, 0, &p, &n), 0);
 	CHECK(strstr(p.buf,
 		"\t\t\talloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;\n"
-		"\t\tif (order > min_order) {\n"
+		"\t\tif (order > PAGE_ALLOC_COSTLY_ORDER)\n"
+		"\t\t\talloc_gfp &= ~__GFP_DIRECT_RECLAIM;\n"
+		"\t\telse if (order > min_order)\n"
+		"\t\t\talloc_gfp |= __GFP_NORETRY;\n"
+		"\t\tif (order > min_order)\n"
 		"\t\t\talloc_gfp |= __GFP_NOWARN;\n"
-		"\t\t\tif (order > PAGE_ALLOC_COSTLY_ORDER)\n"
-		"\t\t\t\talloc_gfp &= ~__GFP_DIRECT_RECLAIM;\n"
-		"\t\t\telse\n"
-		"\t\t\t\talloc_gfp |= __GFP_NORETRY;\n"
-		"\t\t}\n"
+		"\t\tfolio = filemap_alloc_folio(alloc_gfp, order);\n") != NULL);
+	/* the analysis already sees NOWARN on those attempts: not added again */
+	s.gfp_fallback.must |= GFPB(NOWARN) | GFPB(NORETRY);
+	CHECK_EQ_INT(shape(FIX_STRIP_DIRECT_RECLAIM, src, &s, 0, &p, &n), 0);
+	CHECK(strstr(p.buf,
+		"\t\t\talloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;\n"
+		"\t\tif (order > PAGE_ALLOC_COSTLY_ORDER)\n"
+		"\t\t\talloc_gfp &= ~__GFP_DIRECT_RECLAIM;\n"
+		"\t\telse if (order > min_order)\n"
+		"\t\t\talloc_gfp |= __GFP_NORETRY;\n"
 		"\t\tfolio = filemap_alloc_folio(alloc_gfp, order);\n") != NULL);
 	CHECK(strstr(n.buf, "adjusts the mask 'alloc_gfp'") != NULL);
 	site_release(&s);
@@ -747,7 +755,7 @@ TEST(fix_candidates_without_engine)
 		CHECK_EQ_STR(f->fixes[0].kind, "strip-direct-reclaim");
 		CHECK_EQ_STR(f->fixes[1].kind, "add-noretry");
 		CHECK(!strncmp(f->fixes[0].diff, "diff --git a/mm/case.c b/mm/case.c\n", 35));
-		CHECK(strstr(f->fixes[0].diff, "@@ -6,7 +6,16 @@ static struct page *ring_alloc(gfp_t gfp, unsigned int max_order)\n") != NULL);
+		CHECK(strstr(f->fixes[0].diff, "@@ -6,7 +6,15 @@ static struct page *ring_alloc(gfp_t gfp, unsigned int max_order)\n") != NULL);
 	}
 	file_result_release(&r);
 }
