@@ -11,6 +11,7 @@
 #include "gfpaudit/scan.h"
 #include "gfpaudit/check.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/fix.h"
 
 static void usage(FILE *f)
 {
@@ -26,6 +27,8 @@ static void usage(FILE *f)
 "  -p FILE              take flags from compile_commands.json\n"
 "  --format FMT         text (default, GCC style) or json\n"
 "  --sites              also list every allocation site with its facts\n"
+"  --fix DIR            propose verified candidate fixes and write one\n"
+"                       format-patch mail per fix into DIR\n"
 "  -j N                 worker processes (default: number of CPUs)\n"
 "  --timeout SEC        give up on one file after SEC seconds (default 300)\n"
 "  --enable RULE,..     run only these rules (with --disable: add them back)\n"
@@ -71,6 +74,7 @@ int cmd_audit(int argc, char **argv)
 		{ "tree", required_argument, NULL, 't' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "sites", no_argument, NULL, 's' },
+		{ "fix", required_argument, NULL, 'F' },
 		{ "enable", required_argument, NULL, 'E' },
 		{ "disable", required_argument, NULL, 'D' },
 		{ "severity", required_argument, NULL, 'S' },
@@ -83,6 +87,7 @@ int cmd_audit(int argc, char **argv)
 	};
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
+	const char *fix_dir = NULL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -90,6 +95,7 @@ int cmd_audit(int argc, char **argv)
 		case 'p': c.compdb = optarg; break;
 		case 'f': c.format = optarg; break;
 		case 's': sites = 1; break;
+		case 'F': fix_dir = optarg; break;
 		case 'E': c.enable = optarg; break;
 		case 'D': c.disable = optarg; break;
 		case 'S': c.severity = optarg; break;
@@ -134,6 +140,7 @@ int cmd_audit(int argc, char **argv)
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		return EXIT_USAGE;
 	}
+	eo.fixes = fix_dir != NULL;
 	struct engine *e = NULL;
 	int rc = engine_new(&eo, &e);
 	if (rc) {
@@ -165,6 +172,17 @@ int cmd_audit(int argc, char **argv)
 			report_json(&st.rep, stdout);
 		else
 			report_text(&st.rep, stdout);
+		if (fix_dir) {
+			struct fix_mail_opts mo = { .tree = c.tree, .date = -1 };
+			size_t nmail = 0;
+			if (fix_mail_write_dir(fix_dir, &mo, st.rep.files, st.rep.n, &nmail)) {
+				fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+				exit_code = EXIT_TOOL;
+			} else if (!c.quiet || c.verbose) {
+				fprintf(stderr, "gfpaudit: %zu fix mail%s written to %s\n", nmail,
+					nmail == 1 ? "" : "s", fix_dir);
+			}
+		}
 		size_t a, s, f;
 		report_counts(&st.rep, &a, &s, &f);
 		size_t nf = report_findings_at_least(&st.rep, (enum severity)sev);
@@ -172,7 +190,9 @@ int cmd_audit(int argc, char **argv)
 			fprintf(stderr, "gfpaudit: %zu files analyzed (%zu with parse errors%s), %zu skipped, %zu failed; "
 				"%zu findings at or above %s\n", a, st.with_errors,
 				st.with_errors && !c.verbose ? ", -v says which" : "", s + fl.nproblems, f, nf, c.severity);
-		if (nf)
+		if (exit_code == EXIT_TOOL)
+			;
+		else if (nf)
 			exit_code = EXIT_FINDINGS;
 		else if (f || s || fl.nproblems || fl.n == 0)
 			exit_code = EXIT_TOOL;

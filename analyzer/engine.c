@@ -9,6 +9,7 @@
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/fix.h"
 
 struct engine {
 	struct engine_opts o;
@@ -18,6 +19,7 @@ struct engine {
 	json_t *compdb;
 	char *compdb_dir;
 	char *tree_real;
+	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
 };
 
 const struct engine_opts *engine_opts(const struct engine *e) { return &e->o; }
@@ -167,6 +169,13 @@ int engine_analyze_file(struct engine *e, const char *path,
 		checks_run_sites(e->o.rules ? e->o.rules : check_default_mask(), &cc);
 	if (r->nfindings > 1)
 		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);
+	if (r->status == FILE_ANALYZED && r->nfindings && e->o.fixes && !e->fixing) {
+		struct fix_opts fo = { .verbose = e->o.verbose, .costly_order = t.facts.costly_order,
+				       .unsaved = unsaved, .nunsaved = nunsaved };
+		e->fixing = true;
+		fix_file(e, path, t.main_text, t.main_len, r, &fo);
+		e->fixing = false;
+	}
 	tu_release(&t);
 	free(rep);
 	return 0;
