@@ -27,8 +27,9 @@ static void usage(FILE *f)
 "  -p FILE              take flags from compile_commands.json\n"
 "  --format FMT         text (default, GCC style) or json\n"
 "  --sites              also list every allocation site with its facts\n"
-"  --fix DIR            propose verified candidate fixes and write one\n"
-"                       format-patch mail per fix into DIR\n"
+"  --fixes              propose verified candidate fixes: in JSON, and as diffs\n"
+"                       under each finding in text\n"
+"  --fix DIR            as --fixes, and write one format-patch mail per fix into DIR\n"
 "  -j N                 worker processes (default: number of CPUs)\n"
 "  --timeout SEC        give up on one file after SEC seconds (default 300)\n"
 "  --enable RULE,..     run only these rules (with --disable: add them back)\n"
@@ -75,6 +76,7 @@ int cmd_audit(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ "sites", no_argument, NULL, 's' },
 		{ "fix", required_argument, NULL, 'F' },
+		{ "fixes", no_argument, NULL, 'X' },
 		{ "enable", required_argument, NULL, 'E' },
 		{ "disable", required_argument, NULL, 'D' },
 		{ "severity", required_argument, NULL, 'S' },
@@ -88,6 +90,7 @@ int cmd_audit(int argc, char **argv)
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
 	const char *fix_dir = NULL;
+	int want_fixes = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -96,6 +99,7 @@ int cmd_audit(int argc, char **argv)
 		case 'f': c.format = optarg; break;
 		case 's': sites = 1; break;
 		case 'F': fix_dir = optarg; break;
+		case 'X': want_fixes = 1; break;
 		case 'E': c.enable = optarg; break;
 		case 'D': c.disable = optarg; break;
 		case 'S': c.severity = optarg; break;
@@ -140,7 +144,7 @@ int cmd_audit(int argc, char **argv)
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		return EXIT_USAGE;
 	}
-	eo.fixes = fix_dir != NULL;
+	eo.fixes = fix_dir != NULL || want_fixes;
 	struct engine *e = NULL;
 	int rc = engine_new(&eo, &e);
 	if (rc) {
@@ -159,6 +163,7 @@ int cmd_audit(int argc, char **argv)
 	report_init(&st.rep);
 	st.rep.with_sites = sites;
 	st.rep.with_evidence = c.verbose > 0;
+	st.rep.with_fixes = want_fixes || fix_dir;
 	st.rep.tree = c.tree;
 	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .quiet = c.quiet,
 				.done = on_done, .data = &st };

@@ -85,10 +85,18 @@ struct aval aval_join(struct aval a, struct aval b)
 	for (int i = 0; i < a.ncf; i++)
 		for (int j = 0; j < b.ncf; j++)
 			if (fact_eq(&a.cf[i].f, &b.cf[j].f) && r.ncf < CF_MAX) {
-				r.cf[r.ncf].f = a.cf[i].f;
-				r.cf[r.ncf].set = a.cf[i].set & b.cf[j].set;
-				r.cf[r.ncf].clr = a.cf[i].clr & b.cf[j].clr;
-				r.ncf++;
+				const struct cond_bits *x = &a.cf[i], *y = &b.cf[j];
+				struct cond_bits *c = &r.cf[r.ncf++];
+				if (x->vacuous)
+					*c = *y;
+				else if (y->vacuous)
+					*c = *x;
+				else {
+					c->f = x->f;
+					c->set = x->set & y->set;
+					c->clr = x->clr & y->clr;
+					c->vacuous = false;
+				}
 				break;
 			}
 	r.pdep = a.pdep | b.pdep;
@@ -621,29 +629,48 @@ static bool cond_fact(struct eval_ctx *cx, struct node *c, struct state *st, str
 
 /* After `if (F) {A} else {B}`, remember bits that A changed and B did not
  * as conditional on F. */
-static void record_conditional(struct state *out, const struct state *then_st,
-			       const struct state *else_st, const struct fact *f)
+static void add_cond(struct aval *v, const struct fact *f, uint64_t set, uint64_t clr, bool vacuous)
 {
-	if (then_st->dead || else_st->dead || out->dead)
+	int k;
+	for (k = 0; k < v->ncf && !fact_eq(&v->cf[k].f, f); k++)
+		;
+	if (k == v->ncf) {
+		if (v->ncf == CF_MAX)
+			return;
+		v->ncf++;
+	} else if (vacuous) {
+		return; /* a real entry from before stays */
+	}
+	v->cf[k].f = *f;
+	v->cf[k].set = set;
+	v->cf[k].clr = clr;
+	v->cf[k].vacuous = vacuous;
+}
+
+/* After `if (F) {A} else {B}`, remember bits that A changed and B did not
+ * as conditional on F.  When one branch cannot run here (the fact is
+ * always true or always false on this path, e.g. in a loop's first round),
+ * record what A did against the state before the if, or a vacuous entry,
+ * so that the rounds still agree when the loop joins them. */
+static void record_conditional(struct state *out, const struct state *then_st,
+			       const struct state *else_st, const struct state *pre,
+			       const struct fact *f)
+{
+	if (out->dead || (then_st->dead && else_st->dead))
 		return;
 	for (int i = 0; i < out->n; i++) {
-		const struct aval *a = &then_st->v[i], *b = &else_st->v[i];
+		if (then_st->dead) {
+			if (out->v[i].nev || out->v[i].ncf) /* only values the function computes */
+				add_cond(&out->v[i], f, 0, 0, true);
+			continue;
+		}
+		const struct aval *a = &then_st->v[i];
+		const struct aval *b = else_st->dead ? &pre->v[i] : &else_st->v[i];
 		uint64_t set = a->g.must & ~b->g.must;
 		uint64_t clr = b->g.may & ~a->g.may;
 		if (!set && !clr)
 			continue;
-		struct aval *v = &out->v[i];
-		int k;
-		for (k = 0; k < v->ncf && !fact_eq(&v->cf[k].f, f); k++)
-			;
-		if (k == v->ncf) {
-			if (v->ncf == CF_MAX)
-				continue;
-			v->ncf++;
-		}
-		v->cf[k].f = *f;
-		v->cf[k].set = set;
-		v->cf[k].clr = clr;
+		add_cond(&out->v[i], f, set, clr, false);
 	}
 }
 
@@ -910,12 +937,31 @@ static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state 
 	return r;
 }
 
+/* A condition fixed at compile time (IS_ENABLED(), __builtin_constant_p()),
+ * as opposed to one that is constant only on the paths seen so far. */
+static bool compile_time_cond(struct node *c)
+{
+	c = node_strip(c);
+	if (!c)
+		return false;
+	if (c->pure)
+		return true;
+	if (c->kind == CXCursor_CallExpr && c->name && !strcmp(c->name, "__builtin_constant_p"))
+		return true;
+	if (c->kind == CXCursor_UnaryOperator && c->op && !strcmp(c->op, "!") && c->nkids == 1)
+		return compile_time_cond(c->kids[0]);
+	if (c->kind == CXCursor_BinaryOperator && c->op && c->nkids == 2 &&
+	    (!strcmp(c->op, "&&") || !strcmp(c->op, "||")))
+		return compile_time_cond(c->kids[0]) && compile_time_cond(c->kids[1]);
+	return false;
+}
+
 static struct aval eval_cond_op(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (n->nkids != 3)
 		return aval_unknown();
 	struct aval cv = eval(cx, n->kids[0], st);
-	if (iv_is_const(cv.iv)) /* __builtin_constant_p(...) ? a : b, IS_ENABLED() */
+	if (iv_is_const(cv.iv) && compile_time_cond(n->kids[0])) /* __builtin_constant_p(...) ? a : b */
 		return eval(cx, n->kids[cv.iv.lo ? 1 : 2], st);
 	struct state t = st_copy(st), e = st_copy(st);
 	refine(cx, n->kids[0], &t, true);
@@ -1040,7 +1086,7 @@ static void exec_if(struct eval_ctx *cx, struct node *n, struct state *st)
 	struct node *then_s = n->kids[n->nkids == 2 ? 1 : n->nkids - 2];
 	struct node *else_s = n->nkids >= 3 ? n->kids[n->nkids - 1] : NULL;
 	struct aval cv = eval(cx, cond, st);
-	if (iv_is_const(cv.iv)) { /* if (IS_ENABLED(CONFIG_X)), if (0) */
+	if (iv_is_const(cv.iv) && compile_time_cond(cond)) { /* if (IS_ENABLED(CONFIG_X)), if (0) */
 		if (cv.iv.lo)
 			exec(cx, then_s, st);
 		else if (else_s)
@@ -1060,7 +1106,7 @@ static void exec_if(struct eval_ctx *cx, struct node *n, struct state *st)
 	if (t.dead && e.dead)
 		out.dead = true;
 	if (has_fact)
-		record_conditional(&out, &t, &e, &f);
+		record_conditional(&out, &t, &e, st, &f);
 	memcpy(st->v, out.v, (size_t)st->n * sizeof(struct aval));
 	st->dead = out.dead;
 	st_free(&t);

@@ -97,6 +97,10 @@ void report_text(const struct report *r, FILE *out)
 				for (size_t e = 0; e < f->site.nev; e++)
 					fprintf(out, "%s:%d: note: %s\n", f->site.ev[e].file, f->site.ev[e].line,
 						f->site.ev[e].note);
+			for (size_t x = 0; r->with_fixes && x < f->nfixes; x++)
+				fprintf(out, "%s:%d:%d: note: candidate fix %zu (%s): %s\n%s", f->site.file,
+					f->site.line, f->site.col, x + 1, f->fixes[x].kind, f->fixes[x].reason,
+					f->fixes[x].diff);
 		}
 	}
 }

@@ -28,6 +28,7 @@ struct fact {
 struct cond_bits {
 	struct fact f;
 	uint64_t set, clr;
+	bool vacuous; /* recorded on paths where the fact was false: no claim */
 };
 #define CF_MAX 4
 

@@ -11,6 +11,7 @@ struct report {
 	size_t n, alloc;
 	bool with_sites;
 	bool with_evidence;  /* text: a "note:" line per evidence entry */
+	bool with_fixes;     /* text: each candidate fix's reason and diff */
 	const char *tree;    /* root the paths are relative to, or NULL */
 };
 
