@@ -1294,6 +1294,57 @@ static void add_param(struct csrc *c, struct cfunc *f, size_t b, size_t e)
 			p->pointer = true;
 }
 
+static void parse_params(struct csrc *c, struct cfunc *f, size_t popen, size_t pclose)
+{
+	const struct ctok *t = c->toks;
+	size_t b = popen + 1;
+	int depth = 0;
+	for (size_t j = popen + 1; j <= pclose; j++) {
+		if (j < pclose) {
+			int dd = bracket_delta(&t[j]);
+			depth += dd;
+			if (!(depth == 0 && dd == 0 && tk_punct(&t[j], ",")))
+				continue;
+		}
+		add_param(c, f, b, j);
+		b = j + 1;
+	}
+}
+
+/* `type name(params);` at file scope, rp = the closing parenthesis */
+static void add_prototype(struct csrc *c, size_t rp)
+{
+	const struct ctok *t = c->toks;
+	int depth = 0;
+	size_t lp = c->ntoks;
+	for (size_t j = rp + 1; j-- > 0;) {
+		depth -= bracket_delta(&t[j]);
+		if (depth == 0) {
+			lp = j;
+			break;
+		}
+	}
+	if (lp == c->ntoks || lp == 0 || t[lp - 1].kind != CT_IDENT)
+		return;
+	ALLOC_GROW(c->protos, c->nprotos + 1, c->protos_alloc);
+	struct cfunc *f = &c->protos[c->nprotos++];
+	memset(f, 0, sizeof(*f));
+	f->name = t[lp - 1].text;
+	f->line = t[lp - 1].line;
+	parse_params(c, f, lp, rp);
+}
+
+struct cfunc *csrc_prototype(const struct csrc *c, const char *name)
+{
+	struct cfunc *f = csrc_function(c, name);
+	if (f)
+		return f;
+	for (size_t i = c->nprotos; i-- > 0;)
+		if (!strcmp(c->protos[i].name, name))
+			return &c->protos[i];
+	return NULL;
+}
+
 static void find_functions(struct csrc *c)
 {
 	const struct ctok *t = c->toks;
@@ -1302,6 +1353,10 @@ static void find_functions(struct csrc *c)
 		int d = bracket_delta(&t[i]);
 		if (d > 0 && !tk_punct(&t[i], "{")) {
 			i = find_close(t, i, n);
+			continue;
+		}
+		if (tk_punct(&t[i], ";") && i > 1 && tk_punct(&t[i - 1], ")")) {
+			add_prototype(c, i - 1);
 			continue;
 		}
 		if (!tk_punct(&t[i], "{"))
@@ -1339,18 +1394,7 @@ static void find_functions(struct csrc *c)
 			f->line = t[name].line;
 			f->body_tb = i;
 			f->body_te = close < n ? close + 1 : n;
-			size_t b = popen + 1;
-			int depth = 0;
-			for (size_t j = popen + 1; j <= pclose; j++) {
-				if (j < pclose) {
-					int dd = bracket_delta(&t[j]);
-					depth += dd;
-					if (!(depth == 0 && dd == 0 && tk_punct(&t[j], ",")))
-						continue;
-				}
-				add_param(c, f, b, j);
-				b = j + 1;
-			}
+			parse_params(c, f, popen, pclose);
 		}
 		i = close;
 	}
@@ -1477,6 +1521,7 @@ void csrc_free(struct csrc *c)
 	free(c->defs);
 	free(c->enums);
 	free(c->funcs);
+	free(c->protos);
 	free(c->path);
 	free(c);
 }

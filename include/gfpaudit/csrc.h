@@ -123,8 +123,10 @@ struct csrc {
 	size_t nenums;
 	struct cfunc *funcs;
 	size_t nfuncs;
+	struct cfunc *protos; /* declarations without a body (parameters only) */
+	size_t nprotos;
 	struct csrc_arena *arena;
-	size_t defs_alloc, enums_alloc, funcs_alloc, toks_alloc;
+	size_t defs_alloc, enums_alloc, funcs_alloc, toks_alloc, protos_alloc;
 	const struct kconf *cfg;
 };
 
@@ -137,6 +139,8 @@ void csrc_free(struct csrc *c);
 
 /* The definition of `name` (the last one when #ifdef'd twice), or NULL. */
 struct cfunc *csrc_function(const struct csrc *c, const char *name);
+/* The definition of `name`, else its prototype (parameters only), or NULL. */
+struct cfunc *csrc_prototype(const struct csrc *c, const char *name);
 /* Parse a function body on first use; never NULL for a found function. */
 struct cs *csrc_body(struct csrc *c, struct cfunc *f);
 const struct cdefine *csrc_define(const struct csrc *c, const char *name);
