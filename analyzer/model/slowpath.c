@@ -808,7 +808,7 @@ static enum sp_tri t_not(enum sp_tri a)
 	return (enum sp_tri)(SP_YES - a);
 }
 
-static char *fact_ref(const struct slowpath_model *m, enum sp_fact_id id)
+char *slowpath_fact_ref(const struct slowpath_model *m, enum sp_fact_id id)
 {
 	const struct sp_fact *x = &m->facts[id];
 	if (!x->present)
@@ -831,16 +831,17 @@ static void step(struct sp_outcome *o, const struct slowpath_model *m, enum sp_f
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	if (when == SP_MAYBE && strncmp(sb.buf, "if ", 3) && strncmp(sb.buf, "unless", 6)) {
+	static const char *const conditional[] = { "if ", "unless ", "with ", "without ", "otherwise ", "then ", NULL };
+	bool cond = false;
+	for (size_t i = 0; conditional[i]; i++)
+		cond |= !strncmp(sb.buf, conditional[i], strlen(conditional[i]));
+	if (when == SP_MAYBE && !cond) {
 		struct strbuf w = STRBUF_INIT;
 		strbuf_adds(&w, "maybe: ");
 		strbuf_adds(&w, sb.buf);
 		strbuf_release(&sb);
 		sb = w;
 	}
-	char *ref = fact_ref(m, id);
-	strbuf_adds(&sb, ref);
-	free(ref);
 	ALLOC_GROW(o->steps, o->nsteps + 1, o->alloc);
 	o->steps[o->nsteps++] = (struct sp_step){ id, when, strbuf_detach(&sb) };
 }
@@ -868,6 +869,7 @@ void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int or
 	enum sp_tri tn = tri_of(g, GFPF_THISNODE), ks = tri_of(g, GFPF_KSWAPD_RECLAIM);
 	enum sp_tri io = tri_of(g, GFPF_IO), memalloc = tri_of(g, GFPF_MEMALLOC);
 	enum sp_tri alive = SP_YES; /* the request is still in the slow path */
+	bool unknown_mask = g.may == GFP_ALL_BITS;
 	enum sp_tri compact_ok = m->compaction ? SP_YES : SP_NO;
 	if (F[SPF_COMPACTION_IO].present)
 		compact_ok = t_and(compact_ok, io);
@@ -927,10 +929,10 @@ void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int or
 		if (c1 != SP_NO && costly && F[SPF_COSTLY_NORETRY].present && cn != SP_NO) {
 			enum sp_tri w = t_and(c1, cn);
 			if (F[SPF_CN_BAIL_SKIPPED].present)
-				step(o, m, SPF_CN_BAIL_SKIPPED, w == SP_YES ? SP_YES : SP_MAYBE,
+				step(o, m, SPF_CN_BAIL_SKIPPED, w,
 				     "%sgives up if that compaction was skipped or deferred",
-				     w == SP_YES ? "" : "with __GFP_NORETRY: ");
-			if (F[SPF_CN_BAIL_THISNODE].present && tn != SP_NO)
+				     cn == SP_YES ? "then " : "with __GFP_NORETRY: ");
+			if (F[SPF_CN_BAIL_THISNODE].present && tn != SP_NO && (tn == SP_YES || !unknown_mask))
 				step(o, m, SPF_CN_BAIL_THISNODE, t_and(w, tn), "with __GFP_THISNODE: gives up after it");
 			if (m->cn_skip == CN_SKIP_BAIL) {
 				step(o, m, SPF_CN_SKIP, w, "gives up after that compaction (costly __GFP_NORETRY)");
@@ -941,8 +943,8 @@ void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int or
 				alive = SP_NO;
 			if (F[SPF_CN_ASYNC].present && alive != SP_NO) {
 				step(o, m, SPF_CN_ASYNC, w, "%skeeps async compaction for the rest",
-				     w == SP_YES ? "otherwise " : "with __GFP_NORETRY: ");
-				costly_async = w == SP_YES;
+				     cn == SP_YES ? "otherwise " : "with __GFP_NORETRY: ");
+				costly_async = cn == SP_YES;
 			}
 		}
 	}
@@ -962,8 +964,9 @@ void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int or
 			o->compacts = t_or(o->compacts, c2);
 		}
 		if (F[SPF_NORETRY_EXIT].present && nr != SP_NO) {
-			step(o, m, SPF_NORETRY_EXIT, nr, "%sfails: __GFP_NORETRY, no retries",
-			     nr == SP_YES ? "then " : "with __GFP_NORETRY: ");
+			step(o, m, SPF_NORETRY_EXIT, nr, "%s",
+			     nr == SP_YES ? "then fails: __GFP_NORETRY, no retries" :
+			     "with __GFP_NORETRY: fails here, no retries");
 			if (nr == SP_YES)
 				alive = SP_NO;
 		}
@@ -998,7 +1001,9 @@ void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int or
 		}
 	}
 	/* NOFAIL */
-	if (nf != SP_NO) {
+	/* with a mask that may be anything, flags that only "may" be set would
+	 * add a line each; NOFAIL is reported when the mask carries it */
+	if (nf == SP_YES || (nf == SP_MAYBE && !unknown_mask)) {
 		if (F[SPF_NOFAIL_WARN].present && order > m->nofail_warn_order)
 			step(o, m, SPF_NOFAIL_WARN, nf, "__GFP_NOFAIL above order %d warns", m->nofail_warn_order);
 		o->nofail_warns = nf == SP_YES && order > m->nofail_warn_order;

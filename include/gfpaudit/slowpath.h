@@ -130,7 +130,7 @@ enum sp_tri { SP_NO, SP_MAYBE, SP_YES };
 struct sp_step {
 	enum sp_fact_id fact; /* where it was read from */
 	enum sp_tri when;     /* always, depending on flags or runtime, never */
-	char *text;           /* "direct compaction (async, INIT_COMPACT_PRIORITY)" */
+	char *text;           /* "direct compaction (async, INIT_COMPACT_PRIORITY) before reclaim" */
 };
 
 struct sp_outcome {
@@ -141,7 +141,11 @@ struct sp_outcome {
 	char *summary; /* short, for grouping orders: "async compaction, then …" */
 };
 
-/* What the slow path does for a request with `g` at `order`. */
+/* " [mm/page_alloc.c:4386]", " [built-in 6.12]" or "" for a fact; owned by the caller. */
+char *slowpath_fact_ref(const struct slowpath_model *m, enum sp_fact_id id);
+
+/* What the slow path does for a request with `g` at `order`.  Step texts
+ * carry no source reference: use the step's fact (slowpath_fact_ref). */
 void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int order,
 		       struct sp_outcome *out);
 void sp_outcome_release(struct sp_outcome *o);
