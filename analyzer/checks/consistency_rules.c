@@ -29,7 +29,7 @@ static const struct cons_result *analyze(const struct check_file *f, const struc
 	struct cons_opts o = {
 		.rules = CONS_DIVERGENCE | CONS_STALE | CONS_MIX,
 		.model = m,
-		.sparse = true,
+		.sparse = f->on_disk || !f->contents,
 		.tree = m ? m->tree : NULL,
 		.include_dir = GFPAUDIT_KMODEL_DIR,
 	};

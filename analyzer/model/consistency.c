@@ -1582,7 +1582,7 @@ int consistency_check(const char *path, const char *contents, size_t len,
 		free(x.v);
 	}
 	free(base.alias_owned);
-	if ((o->rules & CONS_MIX) && o->sparse && !contents) {
+	if ((o->rules & CONS_MIX) && o->sparse) {
 		bool candidate = false;
 		for (size_t k = 0; k < c->ntoks && !candidate; k++)
 			candidate = !strncmp(c->toks[k].text, "ALLOC_", 6);

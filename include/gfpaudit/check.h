@@ -4,6 +4,7 @@
 #ifndef GFPAUDIT_CHECK_H
 #define GFPAUDIT_CHECK_H
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "gfpaudit/finding.h"
 #include "gfpaudit/result.h"
@@ -28,6 +29,7 @@ struct check_file {
 	const char *path;     /* on disk */
 	const char *contents; /* NULL: read `path`; else the analyzed text (staged, patched) */
 	size_t len;
+	bool on_disk;         /* the text is the file at `path`: external tools (sparse) may read it */
 };
 
 struct check_ctx {

@@ -61,7 +61,7 @@ struct cons_result {
 struct cons_opts {
 	unsigned rules;                     /* enum cons_rule bits */
 	const struct slowpath_model *model; /* aliases and values; may be NULL */
-	bool sparse;                        /* run sparse for gfp-alloc-flags-mix */
+	bool sparse;                        /* run sparse for gfp-alloc-flags-mix (reads `path` from disk) */
 	const char *tree;                   /* prepared tree for sparse flags, or NULL */
 	const char *include_dir;            /* without a tree: headers for sparse (kmodel) */
 };
