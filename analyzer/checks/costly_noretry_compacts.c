@@ -36,6 +36,10 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 		g = s->gfp;
 	if (!gfp_may(g, GFPB(DIRECT_RECLAIM)))
 		return;
+	/* __GFP_THISNODE and __GFP_NOFAIL change the answer only where an
+	 * allocator exempts them (the "later" model keeps compacting for THP's
+	 * THISNODE attempt): a mask that merely may carry them is judged without */
+	g.may &= ~((GFPB(THISNODE) | GFPB(NOFAIL)) & ~g.must);
 	int lo = s->order.lo > costly ? s->order.lo : costly + 1, hi = s->order.hi;
 	struct sp_outcome o;
 	slowpath_simulate(m, g, hi, &o);
