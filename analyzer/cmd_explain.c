@@ -18,6 +18,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: gfpaudit explain [options] FILE:LINE\n"
+"       gfpaudit explain --model [--tree KDIR] [--allocator-model M] [--format FMT]\n"
 "\n"
 "Explain the allocation site at FILE:LINE: its order range, gfp flags by name\n"
 "(must / may), fallback, the alloc_flags gfp_to_alloc_flags() derives, and what\n"
@@ -36,7 +37,11 @@ static void usage(FILE *f)
 "                          --sites' output, or one file result) instead of parsing\n"
 "  --format FMT            text (default) or json\n"
 "  --allocators FILE       extra allocator table (see 'gfpaudit audit --help')\n"
-"  -v, --verbose           also print every fact of the allocator model\n"
+"  --model                 print the allocator model only (every fact it read,\n"
+"                          with file:line) and whether costly __GFP_NORETRY\n"
+"                          requests still enter direct compaction\n"
+"  -v, --verbose           also print every fact of the allocator model and\n"
+"                          where each alloc_flags bit is set\n"
 "\n"
 "exit: 0 explained, 2 usage or no site at FILE:LINE, 3 tool failure\n");
 }
@@ -101,12 +106,13 @@ int cmd_explain(int argc, char **argv)
 		{ "from-json", required_argument, NULL, 'J' },
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "model", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "text" };
 	const char *model_choice = NULL, *from_json = NULL;
-	int opt;
+	int opt, model_only = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:vh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -120,6 +126,7 @@ int cmd_explain(int argc, char **argv)
 				c.allocators[c.nallocators++] = optarg;
 			break;
 		case 'v': c.verbose++; break;
+		case 'm': model_only = 1; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -127,6 +134,27 @@ int cmd_explain(int argc, char **argv)
 	if (strcmp(c.format, "text") && strcmp(c.format, "json")) {
 		fprintf(stderr, "gfpaudit explain: unknown format '%s' (text, json)\n", c.format);
 		return EXIT_USAGE;
+	}
+	if (model_only) {
+		if (optind != argc) {
+			fprintf(stderr, "gfpaudit explain: --model takes no FILE:LINE\n");
+			return EXIT_USAGE;
+		}
+		struct slowpath_model *m = NULL;
+		int rc = slowpath_model_load(c.tree, model_choice, &m);
+		if (rc) {
+			fprintf(stderr, "gfpaudit explain: %s\n", err_last());
+			return rc == GA_EINVAL ? EXIT_USAGE : EXIT_TOOL;
+		}
+		if (!strcmp(c.format, "json")) {
+			json_t *j = explain_model_to_json(m);
+			json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			fputc('\n', stdout);
+			json_decref(j);
+		} else
+			explain_print_model(m, stdout);
+		slowpath_model_free(m);
+		return EXIT_CLEAN;
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "gfpaudit explain: give exactly one FILE:LINE\n");
@@ -222,7 +250,7 @@ int cmd_explain(int argc, char **argv)
 	} else {
 		explain_print_text(&x, stdout, c.verbose > 0);
 		if (c.verbose)
-			slowpath_model_print(model, stdout);
+			explain_print_model(model, stdout);
 	}
 	explanation_release(&x);
 cleanup:

@@ -778,9 +778,13 @@ void slowpath_model_print(const struct slowpath_model *m, FILE *f)
 		else
 			fprintf(f, "  %s: built-in\n", fact_desc[i]);
 	}
-	for (size_t i = 0; i < m->naliases; i++)
-		fprintf(f, "  alias %s == %s: %s\n", m->aliases[i].gfp, m->aliases[i].alloc,
-			m->aliases[i].line ? "BUILD_BUG_ON, " PA : "built-in");
+	for (size_t i = 0; i < m->naliases; i++) {
+		if (m->aliases[i].line)
+			fprintf(f, "  alias %s == %s (BUILD_BUG_ON): %s:%d\n", m->aliases[i].gfp, m->aliases[i].alloc,
+				PA, m->aliases[i].line);
+		else
+			fprintf(f, "  alias %s == %s: built-in\n", m->aliases[i].gfp, m->aliases[i].alloc);
+	}
 }
 
 /* ---- simulation ---- */

@@ -217,11 +217,8 @@ static json_t *fact_json(const struct slowpath_model *m, enum sp_fact_id id)
 	return json_pack("{s:s,s:i}", "file", x->file, "line", x->line);
 }
 
-json_t *explain_to_json(const struct explanation *x)
+json_t *explain_model_to_json(const struct slowpath_model *m)
 {
-	const struct slowpath_model *m = x->model;
-	json_t *o = json_object();
-	json_object_set_new(o, "site", site_to_json(x->site));
 	char *d = slowpath_model_describe(m);
 	json_t *mj = json_pack("{s:s,s:s,s:o,s:o,s:s,s:b}", "name", m->name, "description", d,
 			       "reason", m->reason ? json_string(m->reason) : json_null(),
@@ -247,6 +244,31 @@ json_t *explain_to_json(const struct explanation *x)
 		json_array_append_new(al, json_pack("{s:s,s:s,s:o}", "gfp", m->aliases[i].gfp, "alloc", m->aliases[i].alloc,
 						    "line", m->aliases[i].line ? json_integer(m->aliases[i].line) : json_null()));
 	json_object_set_new(mj, "aliases", al);
+	const struct sp_fact *w = NULL;
+	bool c = slowpath_costly_noretry_compacts(m, &w);
+	json_object_set_new(mj, "costly_noretry_compacts", json_boolean(c));
+	json_object_set_new(mj, "costly_noretry_where", w && w->file ? json_pack("{s:s,s:i}", "file", w->file, "line", w->line)
+									 : json_null());
+	return mj;
+}
+
+void explain_print_model(const struct slowpath_model *m, FILE *f)
+{
+	slowpath_model_print(m, f);
+	const struct sp_fact *w = NULL;
+	bool c = slowpath_costly_noretry_compacts(m, &w);
+	char *where = w && w->file ? xasprintf("%s:%d", w->file, w->line) : xasprintf("built-in %s", m->name);
+	fprintf(f, "costly __GFP_NORETRY requests with direct reclaim: %s (%s)\n",
+		c ? "still enter direct compaction" : "skip direct compaction", where);
+	free(where);
+}
+
+json_t *explain_to_json(const struct explanation *x)
+{
+	const struct slowpath_model *m = x->model;
+	json_t *o = json_object();
+	json_object_set_new(o, "site", site_to_json(x->site));
+	json_t *mj = explain_model_to_json(m);
 	json_object_set_new(o, "model", mj);
 	json_t *orders = json_array();
 	for (size_t i = 0; i < x->n; i++) {

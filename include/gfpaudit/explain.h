@@ -34,5 +34,9 @@ void explanation_release(struct explanation *x);
 void explain_print_text(const struct explanation *x, FILE *f, bool verbose);
 struct json_t;
 struct json_t *explain_to_json(const struct explanation *x);
+/* The model alone: its facts, aliases, and whether costly __GFP_NORETRY
+ * requests still compact (with where that was read). */
+void explain_print_model(const struct slowpath_model *m, FILE *f);
+struct json_t *explain_model_to_json(const struct slowpath_model *m);
 
 #endif
