@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * The two aliases the allocator asserts with BUILD_BUG_ON may cross between
  * the bit spaces; a mask bounded by them may too, and gfp tests that only
@@ -42,3 +41,9 @@ unsigned int toy_kswapd_only(gfp_t gfp_mask)
 	alloc_flags = (__force int) (gfp_mask & __GFP_KSWAPD_RECLAIM);
 	return alloc_flags;
 }
+/*
+ * check-name: asserted gfp/ALLOC aliases, and masks bounded by them, do not mix
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * gfp bits used as alloc_flags and ALLOC_* bits used as gfp bits, outside
  * the aliases the allocator asserts.
@@ -38,3 +37,14 @@ struct page *toy_mix_args(gfp_t gfp_mask, unsigned int order,
 	return get_page_from_freelist((__force gfp_t)ALLOC_CPUSET, order,	// warn: gfp-alloc-flags-mix
 				      ALLOC_WMARK_MIN, ac);
 }
+/*
+ * check-name: gfp bits used as alloc_flags and ALLOC_* bits used as gfp bits
+ *
+ * check-output-start
+ * corpus/mm-alloc-flags-mix.c:25:2: warning: gfp bit '__GFP_NOWARN' is used as alloc_flags (in 'alloc_flags'): __GFP_* and ALLOC_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:27:3: warning: 'ALLOC_HIGHATOMIC' is used in a gfp mask (in 'gfp_mask'): ALLOC_* and __GFP_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:28:6: warning: gfp bit '__GFP_DIRECT_RECLAIM' is used as alloc_flags: __GFP_* and ALLOC_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:31:11: warning: the whole gfp mask 'gfp_mask' flows into alloc_flags (in argument 'alloc_flags' of 'get_page_from_freelist()'): only the aliased bits may; they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:37:32: warning: 'ALLOC_CPUSET' is used in a gfp mask (in argument 'gfp_mask' of 'get_page_from_freelist()'): ALLOC_* and __GFP_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
+ * check-output-end
+ */

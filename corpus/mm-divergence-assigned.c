@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * The same disagreement made by a later assignment: the capability starts
  * out derived from the mask and is then switched off for costly NORETRY
@@ -46,3 +45,10 @@ restart:
 		goto restart;
 	return NULL;
 }
+/*
+ * check-name: a mask-derived capability switched off later while the mask still reaches gfp_to_alloc_flags()
+ *
+ * check-output-start
+ * corpus/mm-divergence-assigned.c:32:3: warning: 'may_reclaim' is derived from 'gfp_mask' ('__GFP_DIRECT_RECLAIM') but combined with 'false', which is not in the mask, while 'gfp_mask' still flows to 'gfp_to_alloc_flags' (line 34), '__alloc_pages_direct_compact' (line 39): the flag and the mask now disagree; change the mask (clear the bit) or the caller instead [gfp-derived-divergence]
+ * check-output-end
+ */

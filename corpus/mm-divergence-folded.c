@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * An allocator slow path that makes costly __GFP_NORETRY requests skip
  * reclaim and compaction by folding the condition into its local reclaim
@@ -49,3 +48,10 @@ struct page *toy_slowpath(gfp_t gfp_mask, unsigned int order,
 	return __alloc_pages_direct_reclaim(gfp_mask, order, alloc_flags, ac,
 					    &progress);
 }
+/*
+ * check-name: costly NORETRY folded into can_direct_reclaim (the rejected v5 shape)
+ *
+ * check-output-start
+ * corpus/mm-divergence-folded.c:32:7: warning: 'can_direct_reclaim' is derived from 'gfp_mask' ('__GFP_DIRECT_RECLAIM') but combined with 'cheap_fallback', which is not in the mask, while 'gfp_mask' still flows to 'gfp_to_alloc_flags' (line 39), '__alloc_pages_direct_compact' (line 44), '__alloc_pages_direct_reclaim' (line 48): the flag and the mask now disagree; change the mask (clear the bit) or the caller instead [gfp-derived-divergence]
+ * check-output-end
+ */

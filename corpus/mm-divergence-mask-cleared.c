@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * The ways that keep flag and mask in step: clear the bit in the mask
  * before anything is derived from it (in the slow path, or in the caller),
@@ -80,3 +79,9 @@ bool toy_may_retry(gfp_t gfp_mask)
 
 	return retry;
 }
+/*
+ * check-name: clearing the bit in the mask, with the flag, or at the caller keeps them in step
+ *
+ * check-output-start
+ * check-output-end
+ */

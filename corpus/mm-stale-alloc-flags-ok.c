@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * alloc_flags kept in step with their mask: derived again after the mask
  * changes, derived together with the mask they are used with, or not used
@@ -58,3 +57,9 @@ struct page *toy_prepared(gfp_t gfp, unsigned int order, int nid,
 	alloc_gfp = gfp & ~__GFP_HARDWALL;
 	return toy_slow(alloc_gfp, order, ac);
 }
+/*
+ * check-name: alloc_flags derived again, derived with their mask, or unused after a change
+ *
+ * check-output-start
+ * check-output-end
+ */

@@ -1,4 +1,3 @@
-// SPDX-License-Identifier: GPL-2.0
 /*
  * alloc_flags derived from a mask that changes afterwards, used without
  * being derived again: straight-line, and around a retry label.
@@ -50,3 +49,11 @@ retry:
 	}
 	return NULL;
 }
+/*
+ * check-name: alloc_flags used after their mask changed, straight-line and around a retry label
+ *
+ * check-output-start
+ * corpus/mm-stale-alloc-flags.c:30:49: warning: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 26), 'gfp_mask' changed at line 29, and the old 'alloc_flags' is used here without being derived again: derive it again from the new mask [stale-alloc-flags]
+ * corpus/mm-stale-alloc-flags.c:41:6: warning: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 39), 'gfp_mask' changed at line 47, and the old 'alloc_flags' is used here without being derived again: derive it again from the new mask [stale-alloc-flags]
+ * check-output-end
+ */

@@ -166,8 +166,9 @@ if command -v objdump >/dev/null && objdump -d --no-show-raw-insn "$G" | grep -q
 	else
 		skipped "engine checks on 6.12" "no tree at $kdir"
 	fi
+	ml=$(grep -n "// warn: gfp-derived-divergence" "$root/corpus/mm-divergence-folded.c" | cut -d: -f1)
 	out=$("$G" audit -q --enable gfp-derived-divergence "$root/corpus/mm-divergence-folded.c" 2>&1)
-	printf '%s\n' "$out" | grep -q "mm-divergence-folded.c:33:.*'can_direct_reclaim'.*\[gfp-derived-divergence\]" &&
+	printf '%s\n' "$out" | grep -q "mm-divergence-folded.c:$ml:.*'can_direct_reclaim'.*\[gfp-derived-divergence\]" &&
 		ok "corpus folded capability through the engine" || bad "corpus folded capability through the engine" "$out"
 else
 	for t in "6.12 mm/page_alloc.c consistency" "costly-noretry-compacts on filemap.c" \

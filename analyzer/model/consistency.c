@@ -1545,6 +1545,16 @@ static void file_aliases(struct fnctx *x, struct csrc *c, const struct slowpath_
 		x->alias_where = m->aliases[0].line ? "asserted with BUILD_BUG_ON in the tree" : "built-in allocator model";
 }
 
+static int cmp_finding(const void *a, const void *b)
+{
+	const struct cons_finding *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return (int)x->rule - (int)y->rule;
+}
+
 int consistency_check(const char *path, const char *contents, size_t len,
 		      const struct cons_opts *o, struct cons_result *out)
 {
@@ -1589,6 +1599,7 @@ int consistency_check(const char *path, const char *contents, size_t len,
 		if (candidate)
 			merge_sparse(c, o, path, out);
 	}
+	qsort(out->f, out->n, sizeof(*out->f), cmp_finding);
 	csrc_free(c);
 	return 0;
 }
