@@ -1599,7 +1599,8 @@ int consistency_check(const char *path, const char *contents, size_t len,
 		if (candidate)
 			merge_sparse(c, o, path, out);
 	}
-	qsort(out->f, out->n, sizeof(*out->f), cmp_finding);
+	if (out->n > 1)
+		qsort(out->f, out->n, sizeof(*out->f), cmp_finding);
 	csrc_free(c);
 	return 0;
 }
