@@ -6,6 +6,8 @@
  * may carry __GFP_DIRECT_RECLAIM, on a tree whose page allocator still runs
  * direct compaction for such requests (read from its mm/page_alloc.c by the
  * slow-path model, see slowpath.h; the built-in "later" model does not).
+ * Runs only when there is a tree (or --allocator-model names a model): the
+ * built-in default used without one is not a fact about any allocator.
  * Why: in 6.12 a costly __GFP_NORETRY request runs async compaction before
  * it gives up, and unless that compaction was skipped or deferred it goes
  * on with direct reclaim (and drain_all_pages()) and a second compaction.
@@ -26,7 +28,9 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 {
 	const struct slowpath_model *m = ctx->facts->model;
 	int costly = ctx->facts->costly_order;
-	if (!m || !site_can_be_costly(s, costly))
+	/* a statement about the analyzed tree's allocator: without a tree (and
+	 * without --allocator-model) there is no such allocator to speak of */
+	if (!m || m->assumed || !site_can_be_costly(s, costly))
 		return;
 	/* the mask of the costly attempts */
 	struct gfp_bits g = s->gfp_fallback;

@@ -713,6 +713,7 @@ int slowpath_model_load(const char *tree, const char *choice, struct slowpath_mo
 			pick = "6.1";
 		builtin(m, pick);
 		m->reason = forced ? xasprintf("selected with --allocator-model %s", choice) : xstrdup(why);
+		m->assumed = !forced && !tree;
 		if (forced && t->f[TF_PAGE_ALLOC])
 			read_aliases(m, t->f[TF_PAGE_ALLOC]);
 		if (!m->naliases)

@@ -91,6 +91,7 @@ struct slowpath_model {
 	char *name;         /* "tree", or a built-in: "6.1", "6.12", "later" */
 	char *tree;         /* tree root, or NULL */
 	char *reason;       /* why a built-in is used (NULL when read from the tree) */
+	bool assumed;       /* no tree and no --allocator-model: a default, not a fact about a tree */
 	char *version;      /* "6.12.117" from the tree's Makefile, or NULL */
 	int costly_order;
 	bool compaction;    /* CONFIG_COMPACTION */

@@ -316,6 +316,7 @@ TEST(slowpath_builtins)
 	CHECK(!slowpath_model_load(NULL, NULL, &m));
 	if (m) {
 		CHECK_EQ_STR(m->name, "6.12");
+		CHECK(m->assumed);
 		CHECK(m->reason && strstr(m->reason, "no kernel tree") != NULL);
 		CHECK(slowpath_costly_noretry_compacts(m, NULL));
 		/* the built-in derivation also says HIGHATOMIC needs __GFP_HIGH */
@@ -384,6 +385,7 @@ TEST(rule_costly_noretry_compacts)
 	CHECK(!slowpath_model_load(TOY, "later", &later));
 	if (!m || !later)
 		goto out;
+	CHECK(!m->assumed && !later->assumed);
 	struct site s = filemap_like();
 	struct file_result r;
 	file_result_init(&r, "mm/filemap.c");
@@ -395,6 +397,13 @@ TEST(rule_costly_noretry_compacts)
 		CHECK(r.findings[0].site.nev > 0);
 	}
 	file_result_release(&r);
+	/* no tree, no --allocator-model: the default model makes no claim */
+	struct slowpath_model *dflt = NULL;
+	CHECK(!slowpath_model_load(NULL, NULL, &dflt));
+	file_result_init(&r, "mm/filemap.c");
+	CHECK_EQ_INT(run_rule(dflt, &s, &r), 0);
+	file_result_release(&r);
+	slowpath_model_free(dflt);
 	/* the "later" allocator does not compact for it */
 	file_result_init(&r, "mm/filemap.c");
 	CHECK_EQ_INT(run_rule(later, &s, &r), 0);
