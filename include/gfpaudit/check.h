@@ -4,17 +4,32 @@
 #ifndef GFPAUDIT_CHECK_H
 #define GFPAUDIT_CHECK_H
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "gfpaudit/finding.h"
 #include "gfpaudit/result.h"
 
 struct fn_model; /* model/fn.h: a modelled function body */
+struct slowpath_model; /* slowpath.h: what the tree's page allocator does */
 
 /* What the checks may read about the tree the file belongs to. */
 struct tree_facts {
 	int costly_order;   /* PAGE_ALLOC_COSTLY_ORDER as evaluated (3) */
 	int max_order;      /* MAX_PAGE_ORDER / MAX_ORDER as evaluated */
 	int page_shift;
+	/* The allocator model of the tree (read from its mm/page_alloc.c, or a
+	 * built-in), loaded once per run by the engine; NULL: none loaded, and
+	 * the rules that need it stay quiet. */
+	const struct slowpath_model *model;
+};
+
+/* A whole file, for rules that read it as written rather than through the
+ * site model (the gfp/alloc_flags consistency rules). */
+struct check_file {
+	const char *path;     /* on disk */
+	const char *contents; /* NULL: read `path`; else the analyzed text (staged, patched) */
+	size_t len;
+	bool on_disk;         /* the text is the file at `path`: external tools (sparse) may read it */
 };
 
 struct check_ctx {
@@ -29,6 +44,7 @@ struct check {
 	const char *summary; /* one line, for --help, README, SARIF */
 	void (*on_site)(const struct check *c, const struct site *s, struct check_ctx *ctx);
 	void (*on_function)(const struct check *c, const struct fn_model *fn, struct check_ctx *ctx);
+	void (*on_file)(const struct check *c, const struct check_file *f, struct check_ctx *ctx);
 };
 
 #define CHECK(name) extern const struct check check_##name;
@@ -46,7 +62,15 @@ struct finding *check_report(const struct check *c, const struct site *s,
 			     struct check_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* Record a finding that is not about an allocation site (a function-level
+ * inconsistency): the site carries only the place and `subject` as its api. */
+struct finding *check_report_at(const struct check *c, struct check_ctx *ctx, const char *function,
+				int line, int col, const char *subject, const char *expr,
+				const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
 /* Run every enabled rule over the file's sites (and functions). */
 void checks_run_sites(uint64_t enabled, struct check_ctx *ctx);
+/* Run every enabled rule that reads whole files (on_file). */
+void checks_run_file(uint64_t enabled, const struct check_file *f, struct check_ctx *ctx);
 
 #endif

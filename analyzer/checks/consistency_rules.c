@@ -1,0 +1,60 @@
+/* One consistency analysis per file, reported rule by rule. */
+#include <stdlib.h>
+#include <string.h>
+#include "consistency_rules.h"
+#include "gfpaudit/slowpath.h"
+#include "gfpaudit/strbuf.h"
+
+/* The last file analyzed (workers analyze one file at a time). */
+static struct {
+	char *path;
+	const char *contents;
+	size_t len;
+	const struct slowpath_model *model;
+	struct cons_result r;
+	bool valid;
+} cache;
+
+static const struct cons_result *analyze(const struct check_file *f, const struct check_ctx *ctx)
+{
+	const struct slowpath_model *m = ctx->facts ? ctx->facts->model : NULL;
+	if (cache.valid && !strcmp(cache.path, f->path) && cache.contents == f->contents &&
+	    cache.len == f->len && cache.model == m)
+		return &cache.r;
+	if (cache.valid) {
+		cons_result_release(&cache.r);
+		free(cache.path);
+		cache.valid = false;
+	}
+	struct cons_opts o = {
+		.rules = CONS_DIVERGENCE | CONS_STALE | CONS_MIX,
+		.model = m,
+		.sparse = f->on_disk || !f->contents,
+		.tree = m ? m->tree : NULL,
+		.include_dir = GFPAUDIT_KMODEL_DIR,
+	};
+	if (consistency_check(f->path, f->contents, f->len, &o, &cache.r))
+		memset(&cache.r, 0, sizeof(cache.r)); /* unreadable: the engine reports the file */
+	cache.path = xstrdup(f->path);
+	cache.contents = f->contents;
+	cache.len = f->len;
+	cache.model = m;
+	cache.valid = true;
+	return &cache.r;
+}
+
+void consistency_rule_run(const struct check *c, enum cons_rule r, const struct check_file *f,
+			  struct check_ctx *ctx)
+{
+	const struct cons_result *res = analyze(f, ctx);
+	for (size_t i = 0; i < res->n; i++) {
+		const struct cons_finding *cf = &res->f[i];
+		if (cf->rule != r)
+			continue;
+		struct finding *fd = check_report_at(c, ctx, cf->function, cf->line, cf->col, cf->subject, cf->expr,
+						     "%s%s", cf->message,
+						     cf->sparse && strncmp(cf->message, "sparse:", 7) ? " (sparse agrees)" : "");
+		for (size_t k = 0; k < cf->nev; k++)
+			site_add_evidence(&fd->site, ctx->file, cf->ev[k].line, cf->ev[k].note);
+	}
+}

@@ -1,0 +1,81 @@
+/* costly-noretry-compacts: __GFP_NORETRY does not keep a costly attempt
+ * out of direct compaction on this tree.
+ *
+ * Finds: a site whose attempts above PAGE_ALLOC_COSTLY_ORDER carry
+ * __GFP_NORETRY (the attempts that have a fallback, or every attempt) and
+ * may carry __GFP_DIRECT_RECLAIM, on a tree whose page allocator still runs
+ * direct compaction for such requests (read from its mm/page_alloc.c by the
+ * slow-path model, see slowpath.h; the built-in "later" model does not).
+ * Runs only when there is a tree (or --allocator-model names a model): the
+ * built-in default used without one is not a fact about any allocator.
+ * Why: in 6.12 a costly __GFP_NORETRY request runs async compaction before
+ * it gives up, and unless that compaction was skipped or deferred it goes
+ * on with direct reclaim (and drain_all_pages()) and a second compaction.
+ * 6.12's __filemap_get_folio() adds NORETRY for its large-folio attempts
+ * and still regressed pgbench 0.75x; the upstream fix clears
+ * __GFP_DIRECT_RECLAIM for the costly orders at the caller.
+ * Known false positives: callers that want the compaction (THP faults,
+ * where __GFP_THISNODE makes it compaction-only on purpose); masks without
+ * __GFP_IO cannot compact and are not reported.
+ */
+#include <stdlib.h>
+#include "gfpaudit/check.h"
+#include "gfpaudit/slowpath.h"
+#include "gfpaudit/strbuf.h"
+#include "describe.h"
+
+static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
+{
+	const struct slowpath_model *m = ctx->facts->model;
+	int costly = ctx->facts->costly_order;
+	/* a statement about the analyzed tree's allocator: without a tree (and
+	 * without --allocator-model) there is no such allocator to speak of */
+	if (!m || m->assumed || !site_can_be_costly(s, costly))
+		return;
+	/* the mask of the costly attempts */
+	struct gfp_bits g = s->gfp_fallback;
+	if (!gfp_must(g, GFPB(NORETRY)) && !gfp_must(s->gfp, GFPB(NORETRY)))
+		return;
+	if (gfp_must(s->gfp, GFPB(NORETRY)))
+		g = s->gfp;
+	if (!gfp_may(g, GFPB(DIRECT_RECLAIM)))
+		return;
+	/* __GFP_THISNODE and __GFP_NOFAIL change the answer only where an
+	 * allocator exempts them (the "later" model keeps compacting for THP's
+	 * THISNODE attempt): a mask that merely may carry them is judged without */
+	g.may &= ~((GFPB(THISNODE) | GFPB(NOFAIL)) & ~g.must);
+	int lo = s->order.lo > costly ? s->order.lo : costly + 1, hi = s->order.hi;
+	struct sp_outcome o;
+	slowpath_simulate(m, g, hi, &o);
+	if (o.compacts == SP_NO) {
+		sp_outcome_release(&o);
+		return;
+	}
+	const struct sp_fact *first = &m->facts[SPF_COMPACT_FIRST], *bail = &m->facts[SPF_CN_BAIL_SKIPPED];
+	char *d = describe_site(s);
+	char *where = first->file ? xasprintf("%s:%d", first->file, first->line) : xasprintf("built-in model %s", m->name);
+	char *orders = lo == hi ? xasprintf("order %d", lo) : xasprintf("orders %d..%d", lo, hi);
+	struct finding *f = check_report(c, s, ctx,
+		"%s: its costly attempts (%s) have '__GFP_NORETRY' but may direct-reclaim, and this tree's "
+		"allocator still runs direct compaction for them (%s)%s; clear '__GFP_DIRECT_RECLAIM' for "
+		"orders above %d",
+		d, orders, where,
+		bail->present ? ", giving up only if it was skipped or deferred, otherwise reclaiming and "
+				"compacting again" : "", costly);
+	free(orders);
+	for (size_t i = 0; i < o.nsteps; i++) {
+		const struct sp_fact *x = &m->facts[o.steps[i].fact];
+		if (x->file)
+			site_add_evidence(&f->site, x->file, x->line, o.steps[i].text);
+	}
+	free(where);
+	free(d);
+	sp_outcome_release(&o);
+}
+
+const struct check check_costly_noretry_compacts = {
+	.id = "costly-noretry-compacts",
+	.severity = SEV_WARNING,
+	.summary = "costly __GFP_NORETRY attempt that may direct-reclaim still enters direct compaction on this tree",
+	.on_site = on_site,
+};

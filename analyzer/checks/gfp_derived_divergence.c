@@ -1,0 +1,32 @@
+/* gfp-derived-divergence: a capability flag that no longer matches its mask.
+ *
+ * Finds: in a function, a local derived from a gfp mask's behaviour bits
+ * (`can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM`, `can_compact =
+ * gfp_compaction_allowed(gfp_mask)`, `nofail = …`) that is combined with a
+ * condition that is not in the mask (in its initializer, or by a later
+ * assignment), while the mask itself still reaches code that derives state
+ * from it (gfp_to_alloc_flags(), alloc_flags_*(), __alloc_pages_direct_*(),
+ * tracepoints) with the bit still set.
+ * Why: the rejected v5 of "mm/page_alloc: avoid direct compaction for costly
+ * __GFP_NORETRY allocations" folded `costly && NORETRY` into
+ * can_direct_reclaim; reviewers: "now there is a disconnect between these
+ * flags and the gfp mask again.  This sets us up for subtle bugs."  Clearing
+ * the bit in the mask (or at the caller) keeps both in step.
+ * Known false positives: a combination that is deliberately transient (the
+ * flag is re-derived before the mask reaches a sink on every path) when the
+ * re-derivation is in another function; conditions the rule cannot see are
+ * derived from the same mask (a helper's return value).
+ */
+#include "consistency_rules.h"
+
+static void on_file(const struct check *c, const struct check_file *f, struct check_ctx *ctx)
+{
+	consistency_rule_run(c, CONS_DIVERGENCE, f, ctx);
+}
+
+const struct check check_gfp_derived_divergence = {
+	.id = "gfp-derived-divergence",
+	.severity = SEV_WARNING,
+	.summary = "a flag derived from the gfp mask is combined with a condition the mask does not carry",
+	.on_file = on_file,
+};
