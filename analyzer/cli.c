@@ -62,6 +62,7 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 	o->tree = c->tree;
 	o->compdb = c->compdb;
 	o->verbose = c->verbose;
+	o->allocator_model = c->allocator_model;
 	return 0;
 }
 

@@ -36,6 +36,8 @@ static void usage(FILE *f)
 "  --disable RULE,..    do not run these rules\n"
 "  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
 "                       (default warning)\n"
+"  --allocator-model M  page allocator model for costly-noretry-compacts: auto\n"
+"                       (read the tree's mm/page_alloc.c) or 6.1, 6.12, later\n"
 "  --allocators FILE    extra allocator table (format: analyzer/data/allocators.tbl);\n"
 "                       also $GFPAUDIT_ALLOCATORS, colon-separated\n"
 "  -q, --quiet          no progress line\n"
@@ -82,6 +84,7 @@ int cmd_audit(int argc, char **argv)
 		{ "severity", required_argument, NULL, 'S' },
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "allocator-model", required_argument, NULL, 'M' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -108,6 +111,7 @@ int cmd_audit(int argc, char **argv)
 				c.allocators[c.nallocators++] = optarg;
 			break;
 		case 'T': timeout = atoi(optarg); break;
+		case 'M': c.allocator_model = optarg; break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 256) {

@@ -7,6 +7,7 @@
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/sites.h"
 #include "gfpaudit/check.h"
+#include "gfpaudit/slowpath.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/fix.h"
@@ -20,6 +21,7 @@ struct engine {
 	char *compdb_dir;
 	char *tree_real;
 	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
+	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 };
 
 const struct engine_opts *engine_opts(const struct engine *e) { return &e->o; }
@@ -55,6 +57,8 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
 	}
+	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
+		goto fail;
 	if (opts->compdb) {
 		json_error_t jerr;
 		e->compdb = json_load_file(opts->compdb, 0, &jerr);
@@ -83,6 +87,7 @@ void engine_free(struct engine *e)
 	json_decref(e->compdb);
 	free(e->compdb_dir);
 	free(e->tree_real);
+	slowpath_model_free(e->model);
 	free(e);
 }
 
@@ -164,9 +169,18 @@ int engine_analyze_file(struct engine *e, const char *path,
 		r->reason = xasprintf("does not parse as C (%d error%s); first: %s", t.errors,
 				      t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
 	}
+	t.facts.model = e->model;
 	struct check_ctx cc = { .out = r, .facts = &t.facts, .file = rep };
-	if (r->status == FILE_ANALYZED)
-		checks_run_sites(e->o.rules ? e->o.rules : check_default_mask(), &cc);
+	if (r->status == FILE_ANALYZED) {
+		uint64_t rules = e->o.rules ? e->o.rules : check_default_mask();
+		checks_run_sites(rules, &cc);
+		bool on_disk = true;
+		for (size_t i = 0; i < nunsaved; i++)
+			if (!strcmp(unsaved[i].path, path))
+				on_disk = false;
+		struct check_file cf = { .path = path, .contents = t.main_text, .len = t.main_len, .on_disk = on_disk };
+		checks_run_file(rules, &cf, &cc);
+	}
 	if (r->nfindings > 1)
 		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);
 	if (r->status == FILE_ANALYZED && r->nfindings && e->o.fixes && !e->fixing) {

@@ -1,4 +1,4 @@
-/* (Known to fail until the engine calls the rules' on_file hook: see README.)
+/*
  * gfp bits used as alloc_flags and ALLOC_* bits used as gfp bits, outside
  * the aliases the allocator asserts.
  */
@@ -38,7 +38,6 @@ struct page *toy_mix_args(gfp_t gfp_mask, unsigned int order,
 				      ALLOC_WMARK_MIN, ac);
 }
 /*
- * check-known-to-fail
  * check-name: gfp bits used as alloc_flags and ALLOC_* bits used as gfp bits
  *
  * check-output-start

@@ -1,4 +1,4 @@
-/* (Known to fail until the engine calls the rules' on_file hook: see README.)
+/*
  * The same disagreement made by a later assignment: the capability starts
  * out derived from the mask and is then switched off for costly NORETRY
  * requests, while the mask still goes to gfp_to_alloc_flags() on the retry
@@ -46,7 +46,6 @@ restart:
 	return NULL;
 }
 /*
- * check-known-to-fail
  * check-name: a mask-derived capability switched off later while the mask still reaches gfp_to_alloc_flags()
  *
  * check-output-start

@@ -1,4 +1,4 @@
-/* (Known to fail until the engine calls the rules' on_file hook: see README.)
+/*
  * An allocator slow path that makes costly __GFP_NORETRY requests skip
  * reclaim and compaction by folding the condition into its local reclaim
  * capability, while the mask keeps __GFP_DIRECT_RECLAIM and still feeds
@@ -49,7 +49,6 @@ struct page *toy_slowpath(gfp_t gfp_mask, unsigned int order,
 					    &progress);
 }
 /*
- * check-known-to-fail
  * check-name: costly NORETRY folded into can_direct_reclaim (the rejected v5 shape)
  *
  * check-output-start

@@ -1,4 +1,4 @@
-/* (Known to fail until the engine calls the rules' on_file hook: see README.)
+/*
  * alloc_flags derived from a mask that changes afterwards, used without
  * being derived again: straight-line, and around a retry label.
  */
@@ -50,7 +50,6 @@ retry:
 	return NULL;
 }
 /*
- * check-known-to-fail
  * check-name: alloc_flags used after their mask changed, straight-line and around a retry label
  *
  * check-output-start

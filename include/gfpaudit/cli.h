@@ -13,6 +13,7 @@ struct cli_common {
 	int nallocators;
 	int verbose, quiet;
 	const char *severity; /* threshold for exit 1 */
+	const char *allocator_model; /* --allocator-model: NULL (auto) or a built-in (slowpath.h) */
 };
 
 /* Apply --enable/--disable lists ("a,b") to the default mask. GA_EINVAL with

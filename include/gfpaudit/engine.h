@@ -17,6 +17,7 @@ struct engine_opts {
 	const char **allocator_files; /* extra allocator tables, NULL-terminated */
 	uint64_t rules;         /* enabled rules, bit = check index (check.h) */
 	bool fixes;             /* compute candidate fixes (when fix/ exists) */
+	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
 	int verbose;
 };
 
