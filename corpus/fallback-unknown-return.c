@@ -1,21 +1,22 @@
 /*
- * The allocation's result is returned unchecked: what happens on failure
- * is the caller's business (fallback unknown), so no rule fires.
- *
- * Known to fail: the engine classifies a result returned unchecked as fallback
- * "none" (and reports costly-no-fallback) instead of "unknown".
+ * The allocation's result is returned unchecked.  That is the same as
+ * `if (!page) return NULL; return page;`: a failure becomes an error return
+ * for the caller, and the order is fixed here, so no caller can retry
+ * smaller through this function: fallback none, costly-no-fallback.
+ * (Decided by the lead: an earlier version of this case expected
+ * "unknown"; a function with a parameter order would be a wrapper instead.)
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
 
 struct page *big_scratch_page(void)
 {
-	return alloc_pages(GFP_KERNEL | __GFP_COMP, 5); // ok // site: order=5..5 fallback=unknown
+	return alloc_pages(GFP_KERNEL | __GFP_COMP, 5); // warn: costly-no-fallback // site: order=5..5 fallback=none
 }
 /*
- * check-name: result returned unchecked: fallback unknown, no finding
- * check-known-to-fail
+ * check-name: result returned unchecked: an error return, fallback none
  *
  * check-output-start
+ * corpus/fallback-unknown-return.c:14:9: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

@@ -2,11 +2,6 @@
  * vmalloc fallbacks after a NULL check.  The kmalloc attempt keeps direct
  * reclaim without NORETRY (it may stall before the fallback runs); the
  * page attempt is NORETRY|NOWARN and fine.
- *
- * Known to fail: (1) kmalloc of a size_t parameter bounded by a guard reports the size
- * but order ? (the interval stays marked unknown), so no finding; (2) the
- * inverted form `if (page) return page_address(page); return vzalloc(size);`
- * is not seen as a vmalloc fallback (fallback none, costly-no-fallback).
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -38,9 +33,8 @@ void *ring_alloc(size_t size)
 }
 /*
  * check-name: vmalloc fallback after a NULL check (kmalloc without NORETRY; pages with NORETRY)
- * check-known-to-fail
  *
  * check-output-start
- * corpus/fallback-vmalloc.c:22:8: warning: 'kmalloc' can request order 0..10 (size 0..4194304); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
+ * corpus/fallback-vmalloc.c:17:8: warning: 'kmalloc' can request order 0..10 (size 0..4194304); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
  * check-output-end
  */

@@ -410,6 +410,50 @@ static void add_ev(struct site *s, const struct tu *t, const char *file, unsigne
 	free(txt);
 }
 
+/* Does the statement always leave (return, goto, break, continue)? */
+static bool always_exits(const struct node *n)
+{
+	if (!n)
+		return false;
+	switch (n->kind) {
+	case CXCursor_ReturnStmt:
+	case CXCursor_GotoStmt:
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+		return true;
+	case CXCursor_CompoundStmt:
+		return n->nkids && always_exits(n->kids[n->nkids - 1]);
+	case CXCursor_IfStmt:
+		return n->nkids >= 3 && always_exits(n->kids[n->nkids - 2]) && always_exits(n->kids[n->nkids - 1]);
+	default:
+		return false;
+	}
+}
+
+/* Is `later` on the failure path of `call` whose result is `lv`: after an
+ * `if (lv) <leave>;` (success leaves) in an enclosing block? */
+static bool after_success_exit(const struct tu *t, const struct node *call, const struct node *later,
+			       const char *lv)
+{
+	for (const struct node *p = call; p && p->parent; p = p->parent) {
+		const struct node *blk = p->parent;
+		if (blk->kind != CXCursor_CompoundStmt || !node_contains(blk, later))
+			continue;
+		for (unsigned i = 0; i < blk->nkids; i++) {
+			struct node *k = blk->kids[i];
+			bool when_true;
+			if (k->off <= call->off || k->off >= later->off || k->kind != CXCursor_IfStmt || k->nkids < 2)
+				continue;
+			if (node_contains(k, later))
+				continue;
+			if (tests_null(t, k->kids[0], lv, &when_true) && !when_true &&
+			    always_exits(k->kids[1]))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Are a and b in different branches of one if/else (never both run)? */
 static bool exclusive(const struct node *a, const struct node *b)
 {
@@ -595,7 +639,6 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	/* fallback */
 	char *lv = NULL;
 	struct node *target = result_target(r->call, &lv, t);
-	(void)target;
 	st->result_lvalue = lv;
 	struct floor_info fl = { 0 };
 	st->fallback = FB_NONE;
@@ -652,7 +695,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				}
 			}
 			free(lv2);
-			if (!same && !in_fail)
+			if (!same && !in_fail && !after_success_exit(t, r->call, o2->call, lv))
 				continue;
 			if (o2->ent->kind == API_VMALLOC || o2->ent->kind == API_KV) {
 				st->fallback = FB_VMALLOC;
@@ -696,6 +739,11 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				break;
 		}
 	}
+
+	/* Handed straight back (`return alloc_pages(...)`) is the same as
+	 * `if (!p) return NULL;`: an error return, so "none".  (A parameter
+	 * order would have made the function a wrapper instead.) */
+	(void)target;
 
 	/* the mask of the costly attempts that have a fallback */
 	st->gfp_fallback = st->gfp;
