@@ -1,9 +1,6 @@
 /*
  * A goto retry at a lower order: first order 5, then order 0.  The costly
  * attempt keeps direct reclaim and has no NORETRY.
- *
- * Known to fail: the engine does not join the value assigned before a backward goto
- * (order = 0; goto retry;) into the order at the label: it reports order 5..5.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -37,9 +34,8 @@ retry:
 }
 /*
  * check-name: goto retry at order 0 after an order-5 attempt
- * check-known-to-fail
  *
  * check-output-start
- * corpus/order-goto-retry.c:26:9: warning: 'alloc_pages' can request order 0..5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
+ * corpus/order-goto-retry.c:23:9: warning: 'alloc_pages' can request order 0..5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
  * check-output-end
  */

@@ -202,6 +202,29 @@ struct loop_frame {
 	struct loop_frame *up;
 };
 
+struct label_state {
+	const char *name;
+	struct state st;
+	bool has;
+	unsigned visited_off; /* offset of the label once this pass reached it, else 0 */
+	bool visited;
+};
+
+static struct label_state *label_get(struct eval_ctx *cx, const char *name)
+{
+	for (int i = 0; i < cx->nlabels; i++)
+		if (!strcmp(cx->labels[i].name, name))
+			return &cx->labels[i];
+	if (cx->nlabels >= cx->labels_alloc) {
+		cx->labels_alloc = cx->labels_alloc ? cx->labels_alloc * 2 : 8;
+		cx->labels = xrealloc(cx->labels, (size_t)cx->labels_alloc * sizeof(*cx->labels));
+	}
+	struct label_state *l = &cx->labels[cx->nlabels++];
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+	return l;
+}
+
 struct summary_cache {
 	struct fn_model **fns;
 	size_t n, alloc;
@@ -1220,12 +1243,19 @@ static void exec(struct eval_ctx *cx, struct node *n, struct state *st)
 	case CXCursor_CompoundStmt:
 		for (unsigned i = 0; i < n->nkids; i++) {
 			struct node *k = n->kids[i];
-			/* a label after dead code is reachable by goto: resume unknown-ish */
-			if (st->dead && k->kind == CXCursor_LabelStmt) {
-				st->dead = false;
-				for (int v = 0; v < st->n; v++) {
-					st->v[v] = aval_unknown();
-					var_bits_bound(&cx->fn->vars[v], &st->v[v].iv);
+			if (k->kind == CXCursor_LabelStmt && k->name) {
+				/* the states gotos brought here join the fall-through */
+				struct label_state *l = label_get(cx, k->name);
+				l->visited = true;
+				if (l->has) {
+					st_join_into(st, &l->st);
+				} else if (st->dead) {
+					/* reached only by a goto not seen yet: nothing known */
+					st->dead = false;
+					for (int v = 0; v < st->n; v++) {
+						st->v[v] = aval_unknown();
+						var_bits_bound(&cx->fn->vars[v], &st->v[v].iv);
+					}
 				}
 			}
 			exec(cx, k, st);
@@ -1292,6 +1322,21 @@ static void exec(struct eval_ctx *cx, struct node *n, struct state *st)
 		st->dead = true;
 		break;
 	case CXCursor_GotoStmt:
+		if (n->name) {
+			struct label_state *l = label_get(cx, n->name);
+			if (!l->has) {
+				l->st = st_copy(st);
+				l->has = true;
+				if (l->visited)
+					cx->backward_changed = true;
+			} else {
+				struct state before = st_copy(&l->st);
+				st_join_into(&l->st, st);
+				if (l->visited && !st_same(&before, &l->st))
+					cx->backward_changed = true;
+				st_free(&before);
+			}
+		}
 		st->dead = true;
 		break;
 	case CXCursor_LabelStmt:
@@ -1336,7 +1381,27 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 	}
 	if (cx->budget <= 0)
 		cx->budget = 1000000;
+	cx->labels = NULL;
+	cx->nlabels = cx->labels_alloc = 0;
+	struct state entry = st_copy(&st);
 	exec(cx, f->body, &st);
+	/* a goto back to a label (retry:) carried a new state there: run the
+	 * body again with it, a few times, as a loop would */
+	for (int round = 0; round < 3 && cx->backward_changed && cx->budget > 0; round++) {
+		cx->backward_changed = false;
+		for (int i = 0; i < cx->nlabels; i++)
+			cx->labels[i].visited = false;
+		st_free(&st);
+		st = st_copy(&entry);
+		exec(cx, f->body, &st);
+	}
+	st_free(&entry);
+	for (int i = 0; i < cx->nlabels; i++)
+		if (cx->labels[i].has)
+			st_free(&cx->labels[i].st);
+	free(cx->labels);
+	cx->labels = NULL;
+	cx->nlabels = cx->labels_alloc = 0;
 	if (cx->budget <= 0 && getenv("GFPAUDIT_DEBUG"))
 		fprintf(stderr, "debug: budget exhausted in %s\n", f->name ? f->name : "?");
 	st_free(&st);

@@ -75,6 +75,9 @@ struct eval_ctx {
 	struct aval ret;
 	bool has_ret;
 	struct loop_frame *loops;
+	struct label_state *labels;    /* states that gotos carry to each label */
+	int nlabels, labels_alloc;
+	bool backward_changed;         /* a goto back changed a label seen earlier */
 	int budget; /* statements left; the walk stops (soundly: unknown) at 0 */
 };
 
