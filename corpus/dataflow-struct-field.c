@@ -1,9 +1,6 @@
 /*
  * Values stored in a field and read back before any call: the order and
  * the size are as bounded as the locals they came from.
- *
- * Known to fail: the engine does not track a value stored in a struct field and read back
- * (rq->order, rq->len): the order is unknown and the kmalloc is not even a site.
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -39,10 +36,9 @@ int rq_data_init(struct rq_buf *rq)
 }
 /*
  * check-name: order and size stored in a struct field, then read back
- * check-known-to-fail
  *
  * check-output-start
- * corpus/dataflow-struct-field.c:25:13: warning: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/dataflow-struct-field.c:35:13: warning: 'kmalloc' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/dataflow-struct-field.c:22:13: warning: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/dataflow-struct-field.c:32:13: warning: 'kmalloc' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
  * check-output-end
  */

@@ -348,7 +348,39 @@ static void assign(struct eval_ctx *cx, struct state *st, int var, struct aval v
 static int local_of(struct node *n)
 {
 	n = node_strip(n);
-	return n && n->kind == CXCursor_DeclRefExpr ? n->var : -1;
+	return n && (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) ? n->var : -1;
+}
+
+/* A call may write the fields it can reach through the pointers it is
+ * given: forget the field paths rooted at a pointer argument's text
+ * (helper(rq) forgets rq->order).  Fields reached otherwise (globals,
+ * aliases) are not tracked soundly; see README. */
+static void forget_members(struct eval_ctx *cx, struct node *call, struct state *st)
+{
+	if (st->dead)
+		return;
+	unsigned na = node_nargs(call);
+	for (unsigned a = 0; a < na; a++) {
+		struct node *arg = node_strip(node_arg(call, a));
+		if (!arg)
+			continue;
+		CXType t = clang_getCanonicalType(clang_getCursorType(node_arg(call, a)->cur));
+		if (t.kind != CXType_Pointer)
+			continue;
+		if (arg->kind == CXCursor_UnaryOperator && arg->op && !strcmp(arg->op, "&") && arg->nkids == 1)
+			arg = node_strip(arg->kids[0]);
+		char *base = node_text(cx->tu, arg);
+		size_t bl = strlen(base);
+		for (int i = 0; bl && i < st->n; i++) {
+			const struct fn_var *v = &cx->fn->vars[i];
+			if (!v->is_member || strncmp(v->key, base, bl) ||
+			    (v->key[bl] != '-' && v->key[bl] != '.' && v->key[bl] != 0))
+				continue;
+			st->v[i] = aval_unknown();
+			var_bits_bound(v, &st->v[i].iv);
+		}
+		free(base);
+	}
 }
 
 static bool const_leaf(struct node *n, long long *v)
@@ -506,7 +538,7 @@ static int side_var(struct node *n, int64_t *offset)
 	*offset = 0;
 	if (!n)
 		return -1;
-	if (n->kind == CXCursor_DeclRefExpr)
+	if (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr)
 		return n->var;
 	if (n->kind == CXCursor_UnaryOperator && n->op && n->postfix && n->nkids == 1) {
 		int v = local_of(n->kids[0]);
@@ -881,6 +913,8 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 			r.pclr_may = GFP_ALL_BITS;
 		}
 	}
+	if (!handled)
+		forget_members(cx, n, st);
 	/* &local passed to a call: the callee may write it */
 	for (unsigned i = 0; i < na; i++) {
 		struct node *a = node_strip(node_arg(n, i));
@@ -1085,6 +1119,8 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 	case CXCursor_MemberRefExpr: {
 		for (unsigned i = 0; i < n->nkids; i++)
 			eval(cx, n->kids[i], st);
+		if (n->var >= 0 && !st->dead)
+			return st->v[n->var];
 		struct aval r = aval_unknown();
 		CXCursor fld = clang_getCursorReferenced(n->cur);
 		int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);

@@ -206,6 +206,46 @@ static struct node *make_node(struct fn_model *f, CXCursor c, struct node *paren
 	return n;
 }
 
+/* Field paths written in the function (rq->order, p.len) become pseudo
+ * variables, keyed by their text: a value stored there and read back
+ * before any call keeps its bounds. */
+static void track_members(struct fn_model *f, struct node *n)
+{
+	for (unsigned i = 0; i < n->nkids; i++)
+		track_members(f, n->kids[i]);
+	if (n->kind != CXCursor_MemberRefExpr || !n->line)
+		return;
+	unsigned b, e;
+	if (!tu_main_range(f->tu, n->cur, &b, &e) || e <= b || e - b > 120)
+		return;
+	char *key = node_text(f->tu, n);
+	for (int i = f->nparams; i < f->nvars; i++)
+		if (f->vars[i].is_member && !strcmp(f->vars[i].key, key)) {
+			n->var = i;
+			free(key);
+			return;
+		}
+	if (f->nvars >= f->vars_alloc) {
+		f->vars_alloc = f->vars_alloc ? f->vars_alloc * 2 : 16;
+		f->vars = xrealloc(f->vars, (size_t)f->vars_alloc * sizeof(*f->vars));
+	}
+	struct fn_var *v = &f->vars[f->nvars];
+	memset(v, 0, sizeof(*v));
+	v->name = v->key = arena_strdup(f->arena, key);
+	free(key);
+	v->decl = clang_getNullCursor();
+	v->param = -1;
+	v->is_member = true;
+	CXType ty = clang_getCursorType(n->cur);
+	v->bits = type_bits(ty, &v->is_signed);
+	v->is_gfp = type_is_gfp(ty);
+	CXCursor fld = clang_getCursorReferenced(n->cur);
+	int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);
+	if (w > 0 && w < v->bits)
+		v->bits = w;
+	n->var = f->nvars++;
+}
+
 struct fn_model *fn_build(const struct tu *t, CXCursor fnc)
 {
 	if (!clang_isCursorDefinition(fnc))
@@ -222,6 +262,7 @@ struct fn_model *fn_build(const struct tu *t, CXCursor fnc)
 		var_of(f, clang_Cursor_getArgument(fnc, (unsigned)i), true, i);
 	f->nparams = np < 0 ? 0 : np;
 	f->root = make_node(f, fnc, NULL);
+	track_members(f, f->root);
 	for (unsigned i = f->root->nkids; i-- > 0;)
 		if (f->root->kids[i]->kind == CXCursor_CompoundStmt) {
 			f->body = f->root->kids[i];

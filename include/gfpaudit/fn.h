@@ -32,6 +32,9 @@ struct fn_var {
 	int bits;        /* width of an integer type, 0 otherwise */
 	bool is_signed;
 	bool is_gfp;     /* type spelled gfp_t */
+	bool is_member;  /* a field path (rq->order) tracked like a local: its
+			  * value is forgotten at every call */
+	const char *key; /* the field path's text, for is_member */
 };
 
 struct arena;
