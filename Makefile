@@ -85,7 +85,7 @@ corpus: all
 realtree: all
 	KDIR=$(KDIR) tests/realtree.sh ./gfpaudit
 
-kernel:
+kernel: all
 	tests/prepare-kernel.sh $(KVER)
 
 asan:
