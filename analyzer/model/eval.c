@@ -559,39 +559,38 @@ static bool is_call_named(struct node *n, const char *name)
 
 static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool truth);
 
+/* Narrow variable v, seen as (v + off), by "(v + off) op k" being truth.
+ * An empty result on a known interval means the path cannot run. */
+static void refine_var(struct state *st, int v, int64_t off, const char *op, struct interval k, bool truth)
+{
+	struct interval cur = st->v[v].iv;
+	struct interval shifted = iv_norm(iv_add(cur, iv_const(off)));
+	struct interval nr = iv_norm(iv_sub(refine_iv(shifted, op, k, truth), iv_const(off)));
+	if (nr.lo > nr.hi && cur.known)
+		st->dead = true;
+	else if (nr.lo <= nr.hi)
+		st->v[v].iv = nr;
+}
+
+/* The value of the other side of a comparison, without its side effects
+ * landing twice (the condition itself was evaluated already). */
+static struct interval side_value(struct eval_ctx *cx, struct node *n, const struct state *st)
+{
+	struct state tmp = st_copy(st);
+	struct aval k = eval(cx, n, &tmp);
+	st_free(&tmp);
+	return k.iv;
+}
+
 static void refine_cmp(struct eval_ctx *cx, struct node *c, struct state *st, bool truth)
 {
 	struct node *l = c->kids[0], *r = c->kids[1];
 	int64_t lo_off, ro_off;
 	int lv = side_var(l, &lo_off), rv = side_var(r, &ro_off);
-	const char *op = c->op;
-	/* evaluate the other side in a scratch copy (no side effects twice) */
-	if (lv >= 0) {
-		struct state tmp = st_copy(st);
-		struct aval k = eval(cx, r, &tmp);
-		st_free(&tmp);
-		struct interval cur = st->v[lv].iv;
-		struct interval shifted = iv_norm(iv_add(cur, iv_const(lo_off)));
-		struct interval nr = refine_iv(shifted, op, k.iv, truth);
-		nr = iv_norm(iv_sub(nr, iv_const(lo_off)));
-		if (nr.lo > nr.hi && cur.known)
-			st->dead = true;
-		else if (nr.lo <= nr.hi)
-			st->v[lv].iv = nr;
-	}
-	if (rv >= 0) {
-		struct state tmp = st_copy(st);
-		struct aval k = eval(cx, l, &tmp);
-		st_free(&tmp);
-		struct interval cur = st->v[rv].iv;
-		struct interval shifted = iv_norm(iv_add(cur, iv_const(ro_off)));
-		struct interval nr = refine_iv(shifted, mirror_op(op), k.iv, truth);
-		nr = iv_norm(iv_sub(nr, iv_const(ro_off)));
-		if (nr.lo > nr.hi && cur.known)
-			st->dead = true;
-		else if (nr.lo <= nr.hi)
-			st->v[rv].iv = nr;
-	}
+	if (lv >= 0)
+		refine_var(st, lv, lo_off, c->op, side_value(cx, r, st), truth);
+	if (rv >= 0)
+		refine_var(st, rv, ro_off, mirror_op(c->op), side_value(cx, l, st), truth);
 }
 
 static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool truth)
@@ -631,15 +630,8 @@ static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool t
 	}
 	int64_t off;
 	int v = side_var(c, &off);
-	if (v >= 0 && cx->fn->vars[v].bits) {
-		struct interval cur = iv_norm(iv_add(st->v[v].iv, iv_const(off)));
-		struct interval nr = refine_iv(cur, truth ? "!=" : "==", iv_const(0), true);
-		nr = iv_norm(iv_sub(nr, iv_const(off)));
-		if (nr.lo > nr.hi && st->v[v].iv.known)
-			st->dead = true;
-		else if (nr.lo <= nr.hi)
-			st->v[v].iv = nr;
-	}
+	if (v >= 0 && cx->fn->vars[v].bits)
+		refine_var(st, v, off, "!=", iv_const(0), truth);
 }
 
 /* The fact "VAR > K" a condition states when true, if it is of that shape. */
