@@ -20,12 +20,22 @@ struct call_rec {
 	int visits;
 };
 
+/* What the callers in this file pass to a static function's parameters. */
+struct binding {
+	const char *name;
+	struct aval *args;
+	unsigned nargs;
+	bool seen;
+};
+
 struct fn_scan {
 	const struct tu *tu;
 	const struct sites_opts *o;
 	struct fn_model *fn;
 	struct call_rec *recs;
 	size_t n, alloc;
+	struct binding *bind;   /* collect arguments of calls to these */
+	size_t nbind;
 };
 
 /* ---- argument resolution ---- */
@@ -146,6 +156,14 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 	(void)st;
 	if (getenv("GFPAUDIT_DEBUG"))
 		fprintf(stderr, "debug: call %s line %u\n", call->name ? call->name : "?", call->line);
+	for (size_t b = 0; call->name && b < s->nbind; b++) {
+		struct binding *bd = &s->bind[b];
+		if (strcmp(bd->name, call->name) || nargs != bd->nargs)
+			continue;
+		for (unsigned i = 0; i < nargs; i++)
+			bd->args[i] = bd->seen ? aval_join(bd->args[i], args[i]) : args[i];
+		bd->seen = true;
+	}
 	if (!call->name || !call->line)
 		return;
 	const struct alloc_entry *e = alloc_table_find(s->o->table, call->name);
@@ -883,6 +901,98 @@ static bool has_alloc_call(const struct node *n, const struct alloc_table *tab)
 	return false;
 }
 
+/* Is function `name` referenced other than as the callee of a call? */
+static bool used_as_value(const struct node *n, const char *name)
+{
+	if (n->kind == CXCursor_DeclRefExpr && n->var < 0 && n->name && !strcmp(n->name, name)) {
+		const struct node *p = n->parent, *c = n;
+		while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr)) {
+			c = p;
+			p = p->parent;
+		}
+		if (!(p && p->kind == CXCursor_CallExpr && p->nkids && p->kids[0] == c))
+			return true;
+	}
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (used_as_value(n->kids[i], name))
+			return true;
+	return false;
+}
+
+struct ref_scan {
+	const struct tu *t;
+	const char *name;
+	bool found;
+};
+
+static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct ref_scan *rs = data;
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXString sp = clang_getCursorSpelling(c);
+		if (!strcmp(clang_getCString(sp), rs->name))
+			rs->found = true;
+		clang_disposeString(sp);
+	}
+	return rs->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Top-level initializers of the file (ops tables) that name the function. */
+static enum CXChildVisitResult find_ref_top(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct ref_scan *rs = data;
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_VarDecl && tu_main_loc(rs->t, c, NULL, NULL, NULL))
+		clang_visitChildren(c, find_ref, rs);
+	return rs->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Static functions whose every use is a direct call in this file: their
+ * parameters are what those callers pass ("callers in the file tell more"). */
+static size_t find_bindable(const struct tu *t, struct fn_model **fns, size_t n,
+			    const struct alloc_table *tab, struct binding **out)
+{
+	struct binding *b = NULL;
+	size_t nb = 0, alloc = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct fn_model *f = fns[i];
+		if (!f->name || !f->nparams || clang_getCursorLinkage(f->cur) != CXLinkage_Internal ||
+		    !has_alloc_call(f->body, tab))
+			continue;
+		bool taken = false;
+		for (size_t k = 0; k < n && !taken; k++)
+			taken = used_as_value(fns[k]->body, f->name);
+		if (!taken) {
+			struct ref_scan rs = { t, f->name, false };
+			clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_ref_top, &rs);
+			taken = rs.found;
+		}
+		if (taken)
+			continue;
+		ALLOC_GROW(b, nb + 1, alloc);
+		b[nb].name = f->name;
+		b[nb].nargs = (unsigned)f->nparams;
+		b[nb].args = xcalloc((size_t)f->nparams, sizeof(struct aval));
+		b[nb].seen = false;
+		nb++;
+	}
+	*out = b;
+	return nb;
+}
+
+static bool calls_any(const struct node *n, const struct binding *b, size_t nb)
+{
+	if (n->kind == CXCursor_CallExpr && n->name)
+		for (size_t i = 0; i < nb; i++)
+			if (!strcmp(n->name, b[i].name))
+				return true;
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (calls_any(n->kids[i], b, nb))
+			return true;
+	return false;
+}
+
 static int cmp_site(const void *a, const void *b)
 {
 	const struct site *x = a, *y = b;
@@ -897,6 +1007,32 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 	o->nfunctions = (int)fns.n;
 	struct summary_cache *cache = summary_cache_new();
 	size_t first_site = out->nsites;
+
+	/* what callers in the file pass to static functions with sites */
+	struct binding *bind = NULL;
+	size_t nbind = find_bindable(t, fns.f, fns.n, o->table, &bind);
+	for (int round = 0; nbind && round < 2; round++) {
+		for (size_t b = 0; b < nbind; b++)
+			bind[b].seen = false;
+		for (size_t i = 0; i < fns.n; i++) {
+			struct fn_model *f = fns.f[i];
+			if (!calls_any(f->body, bind, nbind))
+				continue;
+			struct fn_scan s = { .tu = t, .o = o, .fn = f, .bind = bind, .nbind = nbind };
+			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
+					       .cache = cache, .is_allocator = is_alloc_name };
+			struct binding *mine = NULL;
+			for (size_t b = 0; b < nbind; b++)
+				if (!strcmp(bind[b].name, f->name ? f->name : ""))
+					mine = &bind[b];
+			/* a chain of static helpers: use what round one learned */
+			if (mine && round && mine->seen)
+				eval_function(&cx, mine->args, mine->nargs);
+			else
+				eval_function(&cx, NULL, 0);
+			free(s.recs);
+		}
+	}
 
 	bool *wrapper_done = xcalloc(fns.n + 1, sizeof(bool));
 	for (int pass = 0; pass < MAX_WRAPPER_PASSES; pass++) {
@@ -914,7 +1050,11 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 			struct fn_scan s = { .tu = t, .o = o, .fn = f };
 			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
 					       .cache = cache, .is_allocator = is_alloc_name };
-			eval_function(&cx, NULL, 0);
+			const struct binding *mine = NULL;
+			for (size_t b = 0; b < nbind; b++)
+				if (bind[b].seen && !strcmp(bind[b].name, f->name ? f->name : ""))
+					mine = &bind[b];
+			eval_function(&cx, mine ? mine->args : NULL, mine ? mine->nargs : 0);
 			if (!wrapper_done[i] && promote_wrapper(&s)) {
 				wrapper_done[i] = true;
 				new_wrappers = true;
@@ -964,6 +1104,9 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 	}
 	out->nsites = w;
 	free(wrapper_done);
+	for (size_t b = 0; b < nbind; b++)
+		free(bind[b].args);
+	free(bind);
 	for (size_t i = 0; i < fns.n; i++)
 		fn_free(fns.f[i]);
 	free(fns.f);
