@@ -25,7 +25,7 @@ static void usage(FILE *f)
 "  --tree KDIR          parse with the kbuild flags of this prepared kernel tree\n"
 "                       (paths are reported relative to it)\n"
 "  -p FILE              take flags from compile_commands.json\n"
-"  --format FMT         text (default, GCC style) or json\n"
+"  --format FMT         text (default, GCC style), json or sarif (SARIF 2.1.0)\n"
 "  --sites              also list every allocation site with its facts\n"
 "  --fixes              propose verified candidate fixes: in JSON, and as diffs\n"
 "                       under each finding in text\n"
@@ -125,8 +125,8 @@ int cmd_audit(int argc, char **argv)
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (strcmp(c.format, "text") && strcmp(c.format, "json")) {
-		fprintf(stderr, "gfpaudit audit: unknown format '%s' (text, json)\n", c.format);
+	if (strcmp(c.format, "text") && strcmp(c.format, "json") && strcmp(c.format, "sarif")) {
+		fprintf(stderr, "gfpaudit audit: unknown format '%s' (text, json, sarif)\n", c.format);
 		return EXIT_USAGE;
 	}
 	int sev = severity_lookup(c.severity);
@@ -179,6 +179,8 @@ int cmd_audit(int argc, char **argv)
 	} else {
 		if (!strcmp(c.format, "json"))
 			report_json(&st.rep, stdout);
+		else if (!strcmp(c.format, "sarif"))
+			report_sarif(&st.rep, stdout);
 		else
 			report_text(&st.rep, stdout);
 		if (fix_dir) {

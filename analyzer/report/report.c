@@ -13,7 +13,16 @@ void report_release(struct report *r)
 	for (size_t i = 0; i < r->n; i++)
 		file_result_free(r->files[i]);
 	free(r->files);
+	for (size_t i = 0; i < r->nresolved; i++)
+		finding_release(&r->resolved[i]);
+	free(r->resolved);
 	memset(r, 0, sizeof(*r));
+}
+
+void report_add_resolved(struct report *r, const struct finding *f)
+{
+	ALLOC_GROW(r->resolved, r->nresolved + 1, r->resolved_alloc);
+	finding_copy(&r->resolved[r->nresolved++], f);
 }
 
 void report_add(struct report *r, struct file_result *fr)
@@ -24,7 +33,9 @@ void report_add(struct report *r, struct file_result *fr)
 
 void report_counts(const struct report *r, size_t *a, size_t *s, size_t *f)
 {
-	*a = *s = *f = 0;
+	*a = r->extra_analyzed;
+	*s = r->extra_skipped;
+	*f = r->extra_failed;
 	for (size_t i = 0; i < r->n; i++)
 		switch (r->files[i]->status) {
 		case FILE_ANALYZED: (*a)++; break;
@@ -125,8 +136,10 @@ int report_json(const struct report *r, FILE *out)
 	else
 		json_decref(sa);
 	report_counts(r, &a, &s, &f);
-	json_object_set_new(root, "files", json_pack("{s:I,s:I,s:I}", "analyzed", (json_int_t)a,
-						     "skipped", (json_int_t)s, "failed", (json_int_t)f));
+	json_object_set_new(root, "files", json_pack("{s:I,s:I,s:I,s:I,s:I}", "analyzed", (json_int_t)a,
+						     "skipped", (json_int_t)s, "failed", (json_int_t)f,
+						     "cached", (json_int_t)r->cached,
+						     "prefiltered", (json_int_t)r->prefiltered));
 	json_t *fail = json_array();
 	for (size_t i = 0; i < r->n; i++)
 		if (r->files[i]->status != FILE_ANALYZED)
@@ -134,6 +147,12 @@ int report_json(const struct report *r, FILE *out)
 				"status", r->files[i]->status == FILE_SKIPPED ? "skipped" : "failed",
 				"reason", r->files[i]->reason ? r->files[i]->reason : ""));
 	json_object_set_new(root, "problems", fail);
+	if (r->baseline) {
+		json_t *res = json_array();
+		for (size_t i = 0; i < r->nresolved; i++)
+			json_array_append_new(res, finding_to_json(&r->resolved[i]));
+		json_object_set_new(root, "resolved", res);
+	}
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);

@@ -13,6 +13,19 @@ struct report {
 	bool with_evidence;  /* text: a "note:" line per evidence entry */
 	bool with_fixes;     /* text: each candidate fix's reason and diff */
 	const char *tree;    /* root the paths are relative to, or NULL */
+	/* Of the analyzed files: how many the cache answered, and how many the
+	 * lexical prefilter proved to hold no allocation call (those count as
+	 * analyzed with no sites).  Set by the front end. */
+	size_t cached, prefiltered;
+	/* Files known only by their status count, not by a file_result (merge
+	 * of shard outputs: analyzed files without findings are not listed). */
+	size_t extra_analyzed, extra_skipped, extra_failed;
+	/* With --baseline: the baseline's findings this run no longer has
+	 * (owned).  `baseline` says a baseline was applied, so printers can
+	 * say "resolved: []" rather than nothing. */
+	bool baseline;
+	struct finding *resolved;
+	size_t nresolved, resolved_alloc;
 };
 
 void report_init(struct report *r);
@@ -27,6 +40,14 @@ size_t report_findings_at_least(const struct report *r, enum severity min);
 void report_text(const struct report *r, FILE *out);
 /* The JSON object of DESIGN.md. */
 int report_json(const struct report *r, FILE *out);
+/* SARIF 2.1.0: one run, the rule table, results with locations relative
+ * to the tree root (uriBaseId SRCROOT), partialFingerprints "gfpaudit/v1",
+ * fixes as artifactChanges built from each fix's unified diff.  See
+ * analyzer/report/sarif.c for the mapping. */
+int report_sarif(const struct report *r, FILE *out);
+/* Add a resolved finding (copied). */
+void report_add_resolved(struct report *r, const struct finding *f);
+
 /* One site as a line (used by --sites text and by explain). */
 char *site_format_line(const struct site *s);
 
