@@ -12,6 +12,9 @@
 #include "gfpaudit/check.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/fix.h"
+#include "gfpaudit/store.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/triage.h"
 
 static void usage(FILE *f)
 {
@@ -40,6 +43,10 @@ static void usage(FILE *f)
 "                       (read the tree's mm/page_alloc.c) or 6.1, 6.12, later\n"
 "  --allocators FILE    extra allocator table (format: analyzer/data/allocators.tbl);\n"
 "                       also $GFPAUDIT_ALLOCATORS, colon-separated\n"
+"  --cache FILE         result cache (default $XDG_CACHE_HOME/gfpaudit/cache.sqlite,\n"
+"                       else ~/.cache/gfpaudit/cache.sqlite)\n"
+"  --no-cache           neither read nor write the cache\n"
+"  --no-prefilter       parse every file, also those that name no allocator\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        evidence notes under each finding; parse errors per file\n"
 "\n"
@@ -55,7 +62,18 @@ struct audit_state {
 	struct report rep;
 	int quiet, verbose;
 	size_t with_errors;
+	struct triage *tri;
 };
+
+static struct file_result *on_lookup(void *data, size_t index, const char *path)
+{
+	return triage_lookup(((struct audit_state *)data)->tri, index, path);
+}
+
+static void on_store(void *data, size_t index, const char *path, const struct file_result *r)
+{
+	triage_store(((struct audit_state *)data)->tri, index, path, r);
+}
 
 static void on_done(void *data, size_t index, struct file_result *r)
 {
@@ -85,6 +103,9 @@ int cmd_audit(int argc, char **argv)
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "allocator-model", required_argument, NULL, 'M' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "no-cache", no_argument, NULL, 'N' },
+		{ "no-prefilter", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -94,6 +115,8 @@ int cmd_audit(int argc, char **argv)
 	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
 	const char *fix_dir = NULL;
 	int want_fixes = 0;
+	const char *cache = NULL;
+	int no_cache = 0, prefilter = 1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -112,6 +135,9 @@ int cmd_audit(int argc, char **argv)
 			break;
 		case 'T': timeout = atoi(optarg); break;
 		case 'M': c.allocator_model = optarg; break;
+		case 'C': cache = optarg; break;
+		case 'N': no_cache = 1; break;
+		case 'P': prefilter = 0; break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 256) {
@@ -163,15 +189,48 @@ int cmd_audit(int argc, char **argv)
 	for (size_t i = 0; i < fl.nproblems; i++)
 		fprintf(stderr, "gfpaudit: %s\n", fl.problems[i]);
 
+	/* the default cache is a convenience: without it the run goes on */
+	char *cache_path = no_cache ? NULL : cache ? xstrdup(cache) : store_default_path();
+	struct triage_opts to = { .engine = e, .eo = &eo, .cache_path = cache_path,
+				  .prefilter = prefilter && !c.compdb };
+	struct triage *tri = NULL;
+	rc = triage_new(&to, &tri);
+	if (rc && cache) {
+		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+		free(cache_path);
+		file_list_release(&fl);
+		engine_free(e);
+		return EXIT_USAGE;
+	} else if (rc) {
+		fprintf(stderr, "gfpaudit audit: warning: %s; going on without a cache\n", err_last());
+		to.cache_path = NULL;
+		triage_new(&to, &tri);
+	}
+
 	struct audit_state st = { .quiet = c.quiet, .verbose = c.verbose };
 	report_init(&st.rep);
 	st.rep.with_sites = sites;
 	st.rep.with_evidence = c.verbose > 0;
 	st.rep.with_fixes = want_fixes || fix_dir;
 	st.rep.tree = c.tree;
+	st.tri = tri;
+	struct pool_stats ps;
 	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .quiet = c.quiet,
-				.done = on_done, .data = &st };
+				.done = on_done, .data = &st, .stats = &ps,
+				.lookup = on_lookup, .store = on_store };
 	rc = pool_run(e, fl.paths, fl.n, &po);
+	struct triage_stats ts;
+	triage_get_stats(tri, &ts);
+	st.rep.cached = ts.cached;
+	st.rep.prefiltered = ts.prefiltered;
+	if (c.verbose)
+		fprintf(stderr, "gfpaudit: %zu files: %zu from the cache, %zu prefiltered (%zu wrapper names "
+			"learned in %.2f s), %zu parsed by workers (%zu crashed, %zu timed out); triage %.2f s, "
+			"worker CPU %.1f s, peak worker RSS %ld MiB, wall %.1f s\n",
+			fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
+			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, ps.wall);
+	triage_free(tri);
+	free(cache_path);
 	int exit_code = EXIT_CLEAN;
 	if (rc) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <jansson.h>
 #include "gfpaudit/pool.h"
@@ -76,16 +77,56 @@ static struct file_result *failed(struct engine *e, const char *path, const char
 	return r;
 }
 
-static void progress(const struct pool_opts *o, size_t done, size_t n, size_t findings,
-		     const struct timespec *start)
+struct progress {
+	int on;
+	struct timespec start, last;
+	size_t shown;
+};
+
+static void fmt_secs(char *buf, size_t len, double sec)
 {
-	if (o->quiet || !isatty(2))
+	long s = (long)(sec + 0.5);
+	if (s >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", s / 3600, s / 60 % 60);
+	else if (s >= 60)
+		snprintf(buf, len, "%ldm%02lds", s / 60, s % 60);
+	else
+		snprintf(buf, len, "%lds", s);
+}
+
+/* "[done/total] pct, N cached, rate, eta, findings" at most ten times a
+ * second; the rate counts every finished file, so the ETA assumes the rest
+ * of the list mixes cache hits and parses as the part already done did. */
+static void progress(struct progress *p, const struct pool_stats *st, size_t done, size_t n,
+		     size_t findings, int final)
+{
+	if (!p->on)
 		return;
-	double el = since(start), rate = el > 0 ? done / el : 0;
-	double eta = rate > 0 ? (n - done) / rate : 0;
-	fprintf(stderr, "\r\033[K[%zu/%zu] %.1f files/s, eta %.0fs, %zu findings", done, n, rate, eta, findings);
-	if (done == n)
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double since_last = (now.tv_sec - p->last.tv_sec) + (now.tv_nsec - p->last.tv_nsec) / 1e9;
+	if (!final && p->shown && since_last < 0.1)
+		return;
+	p->last = now;
+	p->shown = 1;
+	double el = since(&p->start), rate = el > 0 ? done / el : 0;
+	char eta[32] = "?", took[32];
+	if (rate > 0)
+		fmt_secs(eta, sizeof(eta), (n - done) / rate);
+	fmt_secs(took, sizeof(took), el);
+	fprintf(stderr, "\r\033[K[%zu/%zu] %3.0f%%, %zu answered without parsing, %.1f files/s, %s %s, "
+		"%zu finding%s", done, n, n ? 100.0 * done / n : 100.0, st->answered, rate,
+		final ? "took" : "eta", final ? took : eta, findings, findings == 1 ? "" : "s");
+	if (final)
 		fputc('\n', stderr);
+}
+
+static void account(struct pool_stats *st, const struct rusage *ru)
+{
+	if (ru->ru_maxrss > st->max_rss_kb)
+		st->max_rss_kb = ru->ru_maxrss;
+	st->worker_cpu += ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
+			  ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 }
 
 int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_opts *o)
@@ -94,9 +135,13 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 	struct slot *slots = xcalloc((size_t)jobs, sizeof(*slots));
 	struct file_result **ready = xcalloc(n ? n : 1, sizeof(*ready));
 	size_t next = 0, emitted = 0, done = 0, findings = 0;
+	struct pool_stats st = { 0 };
+	struct progress prog = { .on = !o->quiet && isatty(2) };
 	struct timespec start;
+	struct rusage ru;
 	int rc = 0;
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	prog.start = start;
 	for (int i = 0; i < jobs; i++)
 		strbuf_init(&slots[i].out);
 
@@ -110,6 +155,9 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 				if (c) {
 					ready[next++] = c;
 					done++;
+					st.answered++;
+					findings += c->nfindings;
+					progress(&prog, &st, done, n, findings, 0);
 					i--;
 					continue;
 				}
@@ -136,15 +184,14 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 			slots[i].fd = p[0];
 			slots[i].index = next++;
 			slots[i].busy = 1;
+			st.forked++;
 			strbuf_reset(&slots[i].out);
 			clock_gettime(CLOCK_MONOTONIC, &slots[i].start);
 		}
 		/* emit what is ready, in order */
 		while (emitted < n && ready[emitted]) {
-			findings += ready[emitted]->nfindings;
 			o->done(o->data, emitted, ready[emitted]);
 			ready[emitted++] = NULL;
-			progress(o, done, n, findings, &start);
 		}
 		if (emitted >= n)
 			break;
@@ -176,24 +223,29 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 			}
 			if (!finished && o->timeout_sec > 0 && since(&s->start) > o->timeout_sec) {
 				kill(s->pid, SIGKILL);
-				waitpid(s->pid, NULL, 0);
+				if (wait4(s->pid, NULL, 0, &ru) > 0)
+					account(&st, &ru);
 				close(s->fd);
 				char *why = xasprintf("timed out after %d s (worker killed)", o->timeout_sec);
 				ready[s->index] = failed(e, paths[s->index], why);
 				free(why);
 				s->busy = 0;
 				done++;
+				st.timed_out++;
+				progress(&prog, &st, done, n, findings, 0);
 				continue;
 			}
 			if (!finished)
 				continue;
 			close(s->fd);
 			int status = 0;
-			waitpid(s->pid, &status, 0);
+			if (wait4(s->pid, &status, 0, &ru) > 0)
+				account(&st, &ru);
 			s->busy = 0;
 			done++;
 			struct file_result *res = NULL;
 			if (WIFSIGNALED(status)) {
+				st.crashed++;
 				char *why = xasprintf("analyzer crashed on this file (signal %d: %s)",
 						      WTERMSIG(status), strsignal(WTERMSIG(status)));
 				res = failed(e, paths[s->index], why);
@@ -204,12 +256,17 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 				if (!j || file_result_from_json(j, &res))
 					res = failed(e, paths[s->index], "worker returned no result");
 				json_decref(j);
-				if (o->store && res->status == FILE_ANALYZED)
+				if (o->store && res->status != FILE_FAILED)
 					o->store(o->data, s->index, paths[s->index], res);
 			}
+			findings += res->nfindings;
 			ready[s->index] = res;
+			progress(&prog, &st, done, n, findings, 0);
 		}
+		if (pr == 0)
+			progress(&prog, &st, done, n, findings, 0); /* keep rate and ETA moving */
 	}
+	progress(&prog, &st, done, n, findings, 1);
 out:
 	for (int i = 0; i < jobs; i++) {
 		if (slots[i].busy) {
@@ -223,5 +280,8 @@ out:
 		file_result_free(ready[i]);
 	free(ready);
 	free(slots);
+	st.wall = since(&start);
+	if (o->stats)
+		*o->stats = st;
 	return rc;
 }

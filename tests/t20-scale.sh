@@ -10,6 +10,8 @@ data=$here/data/scale
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 pass=0 fail=0 skip=0
+# never touch the user's own cache
+export XDG_CACHE_HOME=$out/xdg
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 no() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && echo "     $2"; }
 sk() { skip=$((skip + 1)); echo "skip $1: $2"; }
@@ -44,6 +46,71 @@ assert all(r["defaultConfiguration"]["level"] in ("note", "warning", "error") fo
 assert "files" in run["properties"]
 PYEOF
 fi
+
+# ---- cache ----
+# a run's "files" counts, as "analyzed skipped failed cached prefiltered"
+counts() { "$PY" -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"]; print(f["analyzed"], f["skipped"], f["failed"], f["cached"], f["prefiltered"])' "$1"; }
+workers() { sed -n 's/.* \([0-9]*\) parsed by workers.*/\1/p' "$1"; }
+PY=${PY:-python3}
+cp -r "$data" "$out/src"
+nfiles=$(ls "$out/src"/*.c | wc -l)
+rm -rf "$out/xdg"
+"$G" audit -v -q --format json "$out/src" > "$out/c1.json" 2>"$out/c1.err"
+"$G" audit -v -q --format json "$out/src" > "$out/c2.json" 2>"$out/c2.err"
+check "the default cache lives under \$XDG_CACHE_HOME" test -f "$out/xdg/gfpaudit/cache.sqlite"
+c1=$(counts "$out/c1.json"); c2=$(counts "$out/c2.json")
+check "cold run: nothing from the cache ($c1)" test "$(echo $c1 | cut -d' ' -f4)" = 0
+check "warm run: every file from the cache ($c2)" test "$(echo $c2 | cut -d' ' -f4)" = "$nfiles"
+check "warm run: no file parsed by a worker" test "$(workers "$out/c2.err")" = 0
+check "warm run: same counts as the cold run" test "$(echo $c1 | cut -d' ' -f1-3)" = "$(echo $c2 | cut -d' ' -f1-3)"
+echo '/* touched */' >> "$out/src/grow.c"
+"$G" audit -v -q --format json "$out/src" > "$out/c3.json" 2>"$out/c3.err"
+check "a changed file misses, the others hit" test "$(counts "$out/c3.json" | cut -d' ' -f4)" = $((nfiles - 1))
+check "  and only it goes to a worker" test "$(workers "$out/c3.err")" = 1
+"$G" audit -v -q --format json --cache "$out/other.sqlite" "$out/src" > "$out/c4.json" 2>"$out/c4.err"
+check "--cache FILE starts its own cache" test -f "$out/other.sqlite" -a "$(counts "$out/c4.json" | cut -d' ' -f4)" = 0
+rm -rf "$out/xdg"
+"$G" audit -v -q --format json --no-cache "$out/src" > "$out/c5.json" 2>"$out/c5.err"
+check "--no-cache neither reads nor writes" test ! -e "$out/xdg" -a "$(counts "$out/c5.json" | cut -d' ' -f4)" = 0
+"$G" audit -q --cache /proc/nonexistent/x.sqlite "$out/src" >/dev/null 2>&1
+check "an unusable --cache FILE is a usage error" test $? = 2
+"$G" audit -v -q --cache "$out/other.sqlite" --enable costly-no-fallback --format json "$out/src" > "$out/c6.json" 2>/dev/null
+check "other rules, other cache entries" test "$(counts "$out/c6.json" | cut -d' ' -f4)" = 0
+
+# ---- prefilter ----
+"$G" audit -v -q --no-cache --format json "$out/src" > "$out/p1.json" 2>/dev/null
+"$G" audit -v -q --no-cache --no-prefilter --format json "$out/src" > "$out/p2.json" 2>"$out/p2.err"
+check "the file without allocator calls is prefiltered" test "$(counts "$out/p1.json" | cut -d' ' -f5)" = 1
+check "--no-prefilter sends every file to a worker" test "$(counts "$out/p2.json" | cut -d' ' -f5)" = 0 -a "$(workers "$out/p2.err")" = "$nfiles"
+check "a prefiltered file counts as analyzed" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert not any(p["file"].endswith("quiet.c") for p in d["problems"]), d["problems"]
+assert d["files"]["analyzed"] >= 1' "$out/p1.json"
+
+# ---- workers: an injected crash and hang cost one file each ----
+GFPAUDIT_TEST_CRASH=grow.c "$G" audit -q --no-cache --no-prefilter --format json "$out/src" > "$out/w1.json" 2>"$out/w1.err"
+rc=$?
+check "a crashing worker: the run finishes (exit 3, json written)" test $rc = 3 -a -s "$out/w1.json"
+check "  the file is failed with the signal, the others go on" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = {x["file"].split("/")[-1]: x for x in d["problems"]}
+assert p["grow.c"]["status"] == "failed" and "crashed" in p["grow.c"]["reason"], p
+assert d["files"]["failed"] == 1 and sum(d["files"][k] for k in ("analyzed", "skipped", "failed")) == 3, d["files"]' "$out/w1.json"
+start=$(date +%s)
+GFPAUDIT_TEST_HANG=table.c "$G" audit -q --no-cache --no-prefilter --timeout 2 --format json "$out/src" > "$out/w2.json" 2>"$out/w2.err"
+rc=$? took=$(( $(date +%s) - start ))
+check "a hanging worker is killed after --timeout 2 (took ${took}s)" test $rc = 3 -a $took -lt 10
+check "  the file is failed as timed out" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = {x["file"].split("/")[-1]: x for x in d["problems"]}
+assert p["table.c"]["status"] == "failed" and "timed out" in p["table.c"]["reason"], p
+assert d["files"]["failed"] == 1, d["files"]' "$out/w2.json"
+GFPAUDIT_TEST_CRASH=grow.c "$G" audit -v -q --format json "$out/src" > /dev/null 2>&1
+"$G" audit -v -q --format json "$out/src" > "$out/w3.json" 2>"$out/w3.err"
+check "a crash is not cached: the next run parses the file again" test "$(workers "$out/w3.err")" -ge 1
 
 echo
 echo "$pass passed, $fail failed, $skip skipped"

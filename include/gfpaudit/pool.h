@@ -1,6 +1,9 @@
 /* Worker processes: analyze files in forked children, -j at a time, so a
  * libclang crash or hang costs one file.  Results come back as JSON over a
- * pipe (result.h) and are handed to the callback in input order. */
+ * pipe (result.h) and are handed to the callback in input order.
+ * Test hooks (environment): GFPAUDIT_TEST_CRASH=SUBSTR makes the worker of a
+ * file whose path contains SUBSTR abort; GFPAUDIT_TEST_HANG=SUBSTR makes it
+ * hang (ended by the per-file timeout). */
 #ifndef GFPAUDIT_POOL_H
 #define GFPAUDIT_POOL_H
 #include <stddef.h>
@@ -17,8 +20,21 @@ struct pool_opts {
 	/* Optional: before forking, may answer a file from elsewhere (cache).
 	 * Return a result to use it, NULL to analyze. */
 	struct file_result *(*lookup)(void *data, size_t index, const char *path);
-	/* Optional: called in the parent with a freshly analyzed result (cache store). */
+	/* Optional: called in the parent with each fresh result a worker
+	 * returned (analyzed or skipped; never a failed one: a crash or a
+	 * timeout may not happen again), for the cache. */
 	void (*store)(void *data, size_t index, const char *path, const struct file_result *r);
+	/* Optional out: what the run cost. */
+	struct pool_stats *stats;
+};
+
+struct pool_stats {
+	size_t answered;    /* files lookup answered (no worker) */
+	size_t forked;      /* files sent to a worker */
+	size_t crashed, timed_out;
+	long max_rss_kb;    /* peak resident set of any one worker */
+	double worker_cpu;  /* user + system seconds of all workers */
+	double wall;        /* seconds in pool_run */
 };
 
 /* Analyze paths[0..n) with the engine. Returns 0 or a negative code when

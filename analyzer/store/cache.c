@@ -1,0 +1,431 @@
+/* The result cache in SQLite (see store.h for what a key covers). */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <git2.h>
+#include <glib.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include "gfpaudit/store.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+/* Bump when the table layout or the meaning of a column changes. */
+#define STORE_SCHEMA "1"
+/* Contents kept per (path, context): a pre-commit hook alternates between
+ * the staged and the committed version of a file. */
+#define STORE_KEEP_VERSIONS 4
+#define STORE_BATCH 512
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put;
+	int in_tx;
+	size_t pending;
+	struct timespec tx_start;
+	GHashTable *header_hash;  /* path -> hex hash ("" when unreadable) */
+	GHashTable *incset_ok;    /* incset id -> GINT_TO_POINTER(1 ok / 2 stale) */
+	struct store_stats st;
+};
+
+static int db_err(struct store *s, const char *what)
+{
+	return err_set(GA_EIO, "cache: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+char *store_default_path(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME");
+	if (x && *x == '/')
+		return xasprintf("%s/gfpaudit/cache.sqlite", x);
+	const char *h = getenv("HOME");
+	if (h && *h)
+		return xasprintf("%s/.cache/gfpaudit/cache.sqlite", h);
+	return NULL;
+}
+
+static int mkdirs(const char *file)
+{
+	char *dir = xstrdup(file);
+	char *slash = strrchr(dir, '/');
+	int rc = 0;
+	if (!slash || slash == dir) {
+		free(dir);
+		return 0;
+	}
+	*slash = 0;
+	for (char *p = dir + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+			*p = 0;
+			if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+				rc = err_set(GA_EIO, "cache: cannot create '%s': %s", dir, strerror(errno));
+				break;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	free(dir);
+	return rc;
+}
+
+static int exec(struct store *s, const char *sql)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int rc = err_set(GA_EIO, "cache: %s", msg ? msg : sqlite3_errmsg(s->db));
+		sqlite3_free(msg);
+		return rc;
+	}
+	return 0;
+}
+
+static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : db_err(s, "prepare");
+}
+
+int store_open(const char *path, struct store **out)
+{
+	*out = NULL;
+	int rc = mkdirs(path);
+	if (rc)
+		return rc;
+	struct store *s = xcalloc(1, sizeof(*s));
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		rc = err_set(GA_EIO, "cache: cannot open '%s': %s", path,
+			     s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	/* shards on one machine share the file: wait for each other's commits */
+	sqlite3_busy_timeout(s->db, 30000);
+	if ((rc = exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) ||
+	    (rc = exec(s,
+		"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);"
+		"CREATE TABLE IF NOT EXISTS incsets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE NOT NULL,"
+		"  body TEXT NOT NULL);"
+		"CREATE TABLE IF NOT EXISTS results(path TEXT NOT NULL, context TEXT NOT NULL,"
+		"  content TEXT NOT NULL, incset INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL,"
+		"  stored INTEGER NOT NULL, PRIMARY KEY(path, context, content, incset));"
+		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');")))
+		goto fail;
+	sqlite3_stmt *v = NULL;
+	if ((rc = prepare(s, "SELECT v FROM meta WHERE k='schema'", &v)))
+		goto fail;
+	if (sqlite3_step(v) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(v, 0), STORE_SCHEMA)) {
+		sqlite3_finalize(v);
+		rc = err_set(GA_EINVAL, "cache: '%s' was written by another gfpaudit layout; remove it or "
+			     "pass --cache with another file", path);
+		goto fail;
+	}
+	sqlite3_finalize(v);
+	if ((rc = prepare(s, "SELECT incset, result FROM results WHERE path=?1 AND context=?2 AND content=?3 "
+			  "ORDER BY stored DESC", &s->get)) ||
+	    (rc = prepare(s, "INSERT OR REPLACE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->put)) ||
+	    (rc = prepare(s, "DELETE FROM results WHERE path=?1 AND context=?2 AND rowid NOT IN "
+			  "(SELECT rowid FROM results WHERE path=?1 AND context=?2 ORDER BY stored DESC "
+			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ")", &s->prune)) ||
+	    (rc = prepare(s, "SELECT body FROM incsets WHERE id=?1", &s->incset_get)) ||
+	    (rc = prepare(s, "INSERT INTO incsets(digest, body) VALUES(?1, ?2) "
+			  "ON CONFLICT(digest) DO UPDATE SET digest=digest RETURNING id", &s->incset_put)))
+		goto fail;
+	s->header_hash = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
+	s->incset_ok = g_hash_table_new(g_direct_hash, g_direct_equal);
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return rc;
+}
+
+static void commit(struct store *s)
+{
+	if (s->in_tx) {
+		exec(s, "COMMIT");
+		s->in_tx = 0;
+		s->pending = 0;
+	}
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	commit(s);
+	sqlite3_finalize(s->get);
+	sqlite3_finalize(s->put);
+	sqlite3_finalize(s->prune);
+	sqlite3_finalize(s->incset_get);
+	sqlite3_finalize(s->incset_put);
+	sqlite3_close(s->db);
+	if (s->header_hash)
+		g_hash_table_destroy(s->header_hash);
+	if (s->incset_ok)
+		g_hash_table_destroy(s->incset_ok);
+	free(s);
+}
+
+void store_get_stats(const struct store *s, struct store_stats *out)
+{
+	*out = s->st;
+}
+
+/* ---- hashing ---- */
+
+static int libgit2_ready;
+
+void store_hash_buf(const void *data, size_t len, char out[STORE_HASH_HEX])
+{
+	git_oid oid;
+	if (!libgit2_ready) {
+		git_libgit2_init(); /* process lifetime; the hash backend needs it */
+		libgit2_ready = 1;
+	}
+	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
+	git_oid_tostr(out, STORE_HASH_HEX, &oid);
+}
+
+int store_hash_file(const char *path, char out[STORE_HASH_HEX])
+{
+	struct strbuf sb = STRBUF_INIT;
+	int rc = strbuf_read_file(&sb, path, 0);
+	if (!rc)
+		store_hash_buf(sb.buf, sb.len, out);
+	strbuf_release(&sb);
+	return rc;
+}
+
+static void add_file_hash(struct strbuf *ctx, const char *label, const char *path)
+{
+	char h[STORE_HASH_HEX];
+	if (store_hash_file(path, h))
+		strcpy(h, "missing");
+	strbuf_addf(ctx, "%s %s %s\n", label, path, h);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every regular file below dir, sorted, with its hash. */
+static void add_dir_hash(struct strbuf *ctx, const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		strbuf_addf(ctx, "dir %s missing\n", dir);
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0, alloc = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		ALLOC_GROW(names, n + 1, alloc);
+		names[n++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		char *p = xasprintf("%s/%s", dir, names[i]);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			add_dir_hash(ctx, p);
+		else
+			add_file_hash(ctx, "kmodel", p);
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+}
+
+int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX])
+{
+	struct strbuf ctx = STRBUF_INIT;
+	char buf[PATH_MAX];
+	strbuf_addf(&ctx, "gfpaudit %s schema %s\n", GFPAUDIT_VERSION, STORE_SCHEMA);
+	/* a rebuilt binary (a changed rule, a fixed bug) must not reuse results */
+	add_file_hash(&ctx, "exe", "/proc/self/exe");
+	strbuf_addf(&ctx, "rules %016llx fixes %d\n", (unsigned long long)o->rules, o->fixes ? 1 : 0);
+	if (o->tree) {
+		const char *t = realpath(o->tree, buf) ? buf : o->tree;
+		strbuf_addf(&ctx, "tree %s\n", t);
+		char *conf = xasprintf("%s/include/generated/autoconf.h", t);
+		add_file_hash(&ctx, "config", conf);
+		free(conf);
+	} else if (!o->compdb) {
+		const char *k = o->kmodel_dir ? o->kmodel_dir : GFPAUDIT_KMODEL_DIR;
+		add_dir_hash(&ctx, k);
+	}
+	if (o->compdb) {
+		strbuf_addf(&ctx, "compdb %s\n", realpath(o->compdb, buf) ? buf : o->compdb);
+		add_file_hash(&ctx, "compdb", o->compdb);
+	}
+	for (const char **a = o->allocator_files; a && *a; a++)
+		add_file_hash(&ctx, "allocators", *a);
+	store_hash_buf(ctx.buf, ctx.len, out);
+	strbuf_release(&ctx);
+	return 0;
+}
+
+/* ---- include sets ---- */
+
+static const char *header_hash(struct store *s, const char *path)
+{
+	const char *h = g_hash_table_lookup(s->header_hash, path);
+	if (h)
+		return h;
+	char buf[STORE_HASH_HEX];
+	if (store_hash_file(path, buf))
+		buf[0] = 0;
+	char *v = xstrdup(buf);
+	g_hash_table_insert(s->header_hash, xstrdup(path), v);
+	return v;
+}
+
+/* body: one "HASH PATH" line per header */
+static int incset_valid(struct store *s, sqlite3_int64 id)
+{
+	if (id == 0)
+		return 1;
+	gpointer memo = g_hash_table_lookup(s->incset_ok, GINT_TO_POINTER((gint)id));
+	if (memo)
+		return GPOINTER_TO_INT(memo) == 1;
+	int ok = 0;
+	sqlite3_reset(s->incset_get);
+	sqlite3_bind_int64(s->incset_get, 1, id);
+	if (sqlite3_step(s->incset_get) == SQLITE_ROW) {
+		const char *body = (const char *)sqlite3_column_text(s->incset_get, 0);
+		ok = 1;
+		for (const char *p = body; ok && p && *p; ) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			if (len > STORE_HASH_HEX) {
+				char *path = xstrndup(p + STORE_HASH_HEX, len - STORE_HASH_HEX);
+				ok = !strncmp(header_hash(s, path), p, STORE_HASH_HEX - 1);
+				free(path);
+			}
+			p = nl ? nl + 1 : NULL;
+		}
+	}
+	sqlite3_reset(s->incset_get);
+	g_hash_table_insert(s->incset_ok, GINT_TO_POINTER((gint)id), GINT_TO_POINTER(ok ? 1 : 2));
+	return ok;
+}
+
+static int incset_store(struct store *s, const char *const *inc, size_t n, sqlite3_int64 *id)
+{
+	*id = 0;
+	if (!n)
+		return 0;
+	struct strbuf body = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		const char *h = header_hash(s, inc[i]);
+		strbuf_addf(&body, "%s %s\n", *h ? h : "0000000000000000000000000000000000000000", inc[i]);
+	}
+	char digest[STORE_HASH_HEX];
+	store_hash_buf(body.buf, body.len, digest);
+	sqlite3_reset(s->incset_put);
+	sqlite3_bind_text(s->incset_put, 1, digest, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s->incset_put, 2, body.buf, (int)body.len, SQLITE_TRANSIENT);
+	int rc = 0;
+	if (sqlite3_step(s->incset_put) == SQLITE_ROW)
+		*id = sqlite3_column_int64(s->incset_put, 0);
+	else
+		rc = db_err(s, "store include set");
+	sqlite3_reset(s->incset_put);
+	strbuf_release(&body);
+	return rc;
+}
+
+/* ---- results ---- */
+
+int store_get(struct store *s, const struct store_key *k, struct file_result **out)
+{
+	*out = NULL;
+	int rc = GA_ENOTFOUND;
+	sqlite3_reset(s->get);
+	sqlite3_bind_text(s->get, 1, k->path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s->get, 2, k->context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s->get, 3, k->content, -1, SQLITE_TRANSIENT);
+	int step;
+	while ((step = sqlite3_step(s->get)) == SQLITE_ROW) {
+		if (!incset_valid(s, sqlite3_column_int64(s->get, 0))) {
+			s->st.stale_includes++;
+			continue;
+		}
+		json_error_t jerr;
+		const char *txt = (const char *)sqlite3_column_text(s->get, 1);
+		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
+		if (j && file_result_from_json(j, out) == 0)
+			rc = 0;
+		json_decref(j);
+		if (!rc)
+			break;
+	}
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = db_err(s, "lookup");
+	sqlite3_reset(s->get);
+	if (rc == 0)
+		s->st.hits++;
+	else if (rc == GA_ENOTFOUND)
+		s->st.misses++;
+	return rc == GA_ENOTFOUND ? err_set(GA_ENOTFOUND, "not in the cache") : rc;
+}
+
+static double elapsed(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+int store_put(struct store *s, const struct store_key *k, const char *const *includes,
+	      size_t nincludes, const struct file_result *r)
+{
+	int rc = 0;
+	if (!s->in_tx) {
+		if ((rc = exec(s, "BEGIN IMMEDIATE")))
+			return rc;
+		s->in_tx = 1;
+		clock_gettime(CLOCK_MONOTONIC, &s->tx_start);
+	}
+	sqlite3_int64 inc = 0;
+	if ((rc = incset_store(s, includes, nincludes, &inc)))
+		return rc;
+	json_t *j = file_result_to_json(r);
+	char *txt = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	sqlite3_reset(s->put);
+	sqlite3_bind_text(s->put, 1, k->path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s->put, 2, k->context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s->put, 3, k->content, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(s->put, 4, inc);
+	sqlite3_bind_text(s->put, 5, txt, -1, free);
+	sqlite3_bind_int64(s->put, 6, (sqlite3_int64)time(NULL));
+	if (sqlite3_step(s->put) != SQLITE_DONE)
+		rc = db_err(s, "store");
+	sqlite3_reset(s->put);
+	if (!rc) {
+		sqlite3_reset(s->prune);
+		sqlite3_bind_text(s->prune, 1, k->path, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s->prune, 2, k->context, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(s->prune) != SQLITE_DONE)
+			rc = db_err(s, "prune");
+		sqlite3_reset(s->prune);
+	}
+	s->st.puts++;
+	/* short transactions let other processes on the same file go on */
+	if (++s->pending >= STORE_BATCH || elapsed(&s->tx_start) > 1.0)
+		commit(s);
+	return rc;
+}

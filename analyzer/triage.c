@@ -1,0 +1,183 @@
+/* Triage (see triage.h): cache first, then the prefilter, then a worker. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <glib.h>
+#include "gfpaudit/triage.h"
+#include "gfpaudit/store.h"
+#include "gfpaudit/prefilter.h"
+#include "gfpaudit/alloc_table.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+struct triage {
+	struct engine *engine;
+	struct store *store;
+	char context[STORE_HASH_HEX];
+	struct prefilter *pf;
+	GHashTable *pending;  /* path -> content hash, for files sent to workers */
+	struct triage_stats st;
+};
+
+static double now_sec(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Wrappers are learned from the headers the files will include: the tree's
+ * include/ and x86 include/ (the architecture gfpaudit parses for), or the
+ * kernel-model headers without a tree. */
+static int prefilter_setup(struct triage *t, const struct engine_opts *eo)
+{
+	struct alloc_table at;
+	int rc = alloc_table_init(&at);
+	for (const char **a = eo->allocator_files; !rc && a && *a; a++)
+		rc = alloc_table_load_file(&at, *a);
+	if (rc) {
+		alloc_table_release(&at);
+		return rc;
+	}
+	prefilter_new(&at, &t->pf);
+	alloc_table_release(&at);
+	double t0 = now_sec();
+	if (eo->tree) {
+		const char *sub[] = { "include", "arch/x86/include" };
+		for (size_t i = 0; i < 2; i++) {
+			char *d = xasprintf("%s/%s", eo->tree, sub[i]);
+			if (is_dir(d))
+				prefilter_learn_dir(t->pf, d);
+			free(d);
+		}
+	} else {
+		prefilter_learn_dir(t->pf, eo->kmodel_dir ? eo->kmodel_dir : GFPAUDIT_KMODEL_DIR);
+	}
+	t->st.learned = prefilter_learn_finish(t->pf);
+	t->st.learn_sec = now_sec() - t0;
+	return 0;
+}
+
+int triage_new(const struct triage_opts *o, struct triage **out)
+{
+	struct triage *t = xcalloc(1, sizeof(*t));
+	int rc = 0;
+	t->engine = o->engine;
+	t->pending = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
+	if (o->cache_path) {
+		if ((rc = store_open(o->cache_path, &t->store)) || (rc = store_context(o->eo, t->context)))
+			goto fail;
+	}
+	if (o->prefilter && (rc = prefilter_setup(t, o->eo)))
+		goto fail;
+	*out = t;
+	return 0;
+fail:
+	triage_free(t);
+	*out = NULL;
+	return rc;
+}
+
+void triage_free(struct triage *t)
+{
+	if (!t)
+		return;
+	store_close(t->store);
+	prefilter_free(t->pf);
+	g_hash_table_destroy(t->pending);
+	free(t);
+}
+
+void triage_get_stats(const struct triage *t, struct triage_stats *out)
+{
+	*out = t->st;
+}
+
+bool triage_is_prefiltered(const struct file_result *r)
+{
+	return r->status == FILE_ANALYZED && r->nsites == 0 && r->reason &&
+	       !strcmp(r->reason, TRIAGE_PREFILTER_REASON);
+}
+
+/* STORE_INCLUDES_HOOK: the headers a result depends on.  struct file_result
+ * has no include list yet; when the engine fills one (e.g. `char **includes;
+ * size_t nincludes;`, absolute paths of every file the TU opened), return it
+ * here and the cache checks those headers' contents on every lookup. */
+static const char *const *result_includes(const struct file_result *r, size_t *n)
+{
+	(void)r;
+	*n = 0;
+	return NULL;
+}
+
+struct file_result *triage_lookup(struct triage *t, size_t index, const char *path)
+{
+	(void)index;
+	if (!t->store && !t->pf)
+		return NULL;
+	double t0 = now_sec();
+	struct strbuf sb = STRBUF_INIT;
+	struct file_result *r = NULL;
+	char *rep = NULL;
+	if (strbuf_read_file(&sb, path, 0)) {
+		err_clear(); /* the engine reports unreadable files itself */
+		goto out;
+	}
+	rep = engine_report_path(t->engine, path);
+	struct store_key k = { .path = rep };
+	if (t->store) {
+		memcpy(k.context, t->context, sizeof(k.context));
+		store_hash_buf(sb.buf, sb.len, k.content);
+		if (store_get(t->store, &k, &r) == 0) {
+			t->st.cached++;
+			if (triage_is_prefiltered(r))
+				t->st.prefiltered++;
+			goto out;
+		}
+		err_clear();
+	}
+	if (t->pf && !prefilter_match(t->pf, sb.buf, sb.len, path, NULL)) {
+		r = xcalloc(1, sizeof(*r));
+		file_result_init(r, rep);
+		r->status = FILE_ANALYZED;
+		r->reason = xstrdup(TRIAGE_PREFILTER_REASON);
+		t->st.prefiltered++;
+		if (t->store && store_put(t->store, &k, NULL, 0, r) == 0)
+			t->st.stored++;
+		goto out;
+	}
+	if (t->store)
+		/* "CONTENT REPORTED-PATH": the key the result will be stored under */
+		g_hash_table_replace(t->pending, xstrdup(path), xasprintf("%s %s", k.content, rep));
+out:
+	free(rep);
+	strbuf_release(&sb);
+	t->st.lookup_sec += now_sec() - t0;
+	return r;
+}
+
+void triage_store(struct triage *t, size_t index, const char *path, const struct file_result *r)
+{
+	(void)index;
+	const char *pend = t->store ? g_hash_table_lookup(t->pending, path) : NULL;
+	if (!pend || r->status == FILE_FAILED)
+		return;
+	struct store_key k = { .path = pend + STORE_HASH_HEX };
+	memcpy(k.context, t->context, sizeof(k.context));
+	memcpy(k.content, pend, STORE_HASH_HEX - 1);
+	k.content[STORE_HASH_HEX - 1] = 0;
+	size_t ninc;
+	const char *const *inc = result_includes(r, &ninc);
+	if (store_put(t->store, &k, inc, ninc, r) == 0)
+		t->st.stored++;
+	else
+		err_clear(); /* a cache that cannot be written costs speed, not results */
+	g_hash_table_remove(t->pending, path);
+}

@@ -1,0 +1,65 @@
+/* The result cache: per-file results in SQLite.
+ *
+ * A stored result is valid for a file when all of these are unchanged:
+ *  - the reported path;
+ *  - the context: tool version and a hash of the running binary, the engine
+ *    options (tree, compile database, rules, fixes, allocator tables), the
+ *    tree's configuration (include/generated/autoconf.h) or, without a tree,
+ *    the kernel-model headers (see store_context());
+ *  - the content of the file (its git blob id, so it matches `git hash-object`);
+ *  - the content of every header the file included, when the engine reports
+ *    them (file_result has no include list yet: see STORE_INCLUDES_HOOK in
+ *    analyzer/store/cache.c).  The list is stored with the result, like a
+ *    ccache manifest, and checked on lookup; header hashes are computed once
+ *    per run.
+ * Several processes may share one database (WAL mode, busy timeout); writes
+ * are batched in transactions and committed at least every second.
+ * Functions return 0 or a negative GA_E* code with err_set().
+ */
+#ifndef GFPAUDIT_STORE_H
+#define GFPAUDIT_STORE_H
+#include <stddef.h>
+#include "gfpaudit/engine.h"
+#include "gfpaudit/result.h"
+
+#define STORE_HASH_HEX 41 /* 40 hex digits + NUL */
+
+struct store;
+
+struct store_key {
+	const char *path;                /* as reported (lent) */
+	char context[STORE_HASH_HEX];    /* store_context() */
+	char content[STORE_HASH_HEX];    /* store_hash_buf() of the file's bytes */
+};
+
+/* $XDG_CACHE_HOME/gfpaudit/cache.sqlite, or ~/.cache/gfpaudit/cache.sqlite.
+ * New string; NULL when neither variable is set. */
+char *store_default_path(void);
+
+/* Open (creating the file and its directory) a cache database. */
+int store_open(const char *path, struct store **out);
+/* Commit pending writes and close; NULL is a no-op. */
+void store_close(struct store *s);
+
+/* The context hash of a run with these options (see the list above). */
+int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX]);
+
+/* Git blob id of a buffer / a file's bytes (hex). */
+void store_hash_buf(const void *data, size_t len, char out[STORE_HASH_HEX]);
+int store_hash_file(const char *path, char out[STORE_HASH_HEX]);
+
+/* 0 with *out (owned by the caller) on a hit; GA_ENOTFOUND on a miss. */
+int store_get(struct store *s, const struct store_key *k, struct file_result **out);
+/* Store r under k with the headers it included (paths the process can open;
+ * NULL/0 when unknown).  Older contents of the same path and context beyond
+ * the few most recent are dropped. */
+int store_put(struct store *s, const struct store_key *k, const char *const *includes,
+	      size_t nincludes, const struct file_result *r);
+
+struct store_stats {
+	size_t hits, misses, puts;
+	size_t stale_includes; /* rows rejected because a header changed */
+};
+void store_get_stats(const struct store *s, struct store_stats *out);
+
+#endif

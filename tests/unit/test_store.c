@@ -1,0 +1,203 @@
+/* The result cache: keys, include manifests, pruning, default path, context. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "harness.h"
+#include "gfpaudit/store.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+static char *tmpdir(void)
+{
+	char tmpl[] = "/tmp/gfpaudit-unit-XXXXXX";
+	return xstrdup(mkdtemp(tmpl));
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+static struct file_result *result_with_sites(const char *file, int nsites)
+{
+	struct file_result *r = xcalloc(1, sizeof(*r));
+	file_result_init(r, file);
+	for (int i = 0; i < nsites; i++) {
+		struct site *s = file_result_add_site(r);
+		s->file = xstrdup(file);
+		s->line = 10 + i;
+		s->api = xstrdup("alloc_pages");
+	}
+	return r;
+}
+
+static void key(struct store_key *k, const char *path, const char *ctx, const char *content)
+{
+	k->path = path;
+	store_hash_buf(ctx, strlen(ctx), k->context);
+	store_hash_buf(content, strlen(content), k->content);
+}
+
+TEST(store_hash_is_git_blob_id)
+{
+	char h[STORE_HASH_HEX];
+	store_hash_buf("hello\n", 6, h);
+	CHECK_EQ_STR(h, "ce013625030ba8dba906f756967f9e9ca394464a");
+}
+
+TEST(store_put_get_and_misses)
+{
+	char *d = tmpdir(), *db = xasprintf("%s/sub/dir/c.sqlite", d);
+	struct store *s;
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	struct store_key k;
+	key(&k, "mm/a.c", "ctx1", "int a;");
+	struct file_result *r = result_with_sites("mm/a.c", 2), *got = NULL;
+	CHECK_EQ_INT(store_get(s, &k, &got), GA_ENOTFOUND);
+	CHECK_EQ_INT(store_put(s, &k, NULL, 0, r), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), 0);
+	CHECK(got && got->nsites == 2 && got->sites[1].line == 11);
+	file_result_free(got);
+	got = NULL;
+	struct store_key k2 = k;
+	store_hash_buf("int b;", 6, k2.content);
+	CHECK_EQ_INT(store_get(s, &k2, &got), GA_ENOTFOUND);
+	k2 = k;
+	store_hash_buf("ctx2", 4, k2.context);
+	CHECK_EQ_INT(store_get(s, &k2, &got), GA_ENOTFOUND);
+	k2 = k;
+	k2.path = "mm/b.c";
+	CHECK_EQ_INT(store_get(s, &k2, &got), GA_ENOTFOUND);
+	struct store_stats st;
+	store_get_stats(s, &st);
+	CHECK_EQ_INT(st.hits, 1);
+	CHECK_EQ_INT(st.misses, 4);
+	store_close(s);
+	/* committed and readable by another connection */
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), 0);
+	file_result_free(got);
+	store_close(s);
+	file_result_free(r);
+	free(db);
+	free(d);
+}
+
+TEST(store_checks_included_headers)
+{
+	char *d = tmpdir(), *db = xasprintf("%s/c.sqlite", d), *h = xasprintf("%s/x.h", d);
+	write_file(h, "#define X 1\n");
+	const char *inc[] = { h };
+	struct store *s;
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	struct store_key k;
+	key(&k, "a.c", "ctx", "#include \"x.h\"\n");
+	struct file_result *r = result_with_sites("a.c", 1), *got = NULL;
+	CHECK_EQ_INT(store_put(s, &k, inc, 1, r), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), 0);
+	file_result_free(got);
+	got = NULL;
+	store_close(s);
+	/* the header changes: the next run must not use the result */
+	write_file(h, "#define X 2\n");
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), GA_ENOTFOUND);
+	struct store_stats st;
+	store_get_stats(s, &st);
+	CHECK_EQ_INT(st.stale_includes, 1);
+	/* stored again against the new header, it hits */
+	CHECK_EQ_INT(store_put(s, &k, inc, 1, r), 0);
+	store_close(s);
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), 0);
+	file_result_free(got);
+	store_close(s);
+	file_result_free(r);
+	unlink(h);
+	free(h);
+	free(db);
+	free(d);
+}
+
+TEST(store_keeps_few_versions_per_path)
+{
+	char *d = tmpdir(), *db = xasprintf("%s/c.sqlite", d);
+	struct store *s;
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	struct file_result *r = result_with_sites("a.c", 0), *got = NULL;
+	struct store_key k[6];
+	for (int i = 0; i < 6; i++) {
+		char c[16];
+		snprintf(c, sizeof(c), "v%d", i);
+		key(&k[i], "a.c", "ctx", c);
+		CHECK_EQ_INT(store_put(s, &k[i], NULL, 0, r), 0);
+		sleep(i == 1 ? 1 : 0); /* "stored" has second resolution: order the oldest */
+	}
+	CHECK_EQ_INT(store_get(s, &k[0], &got), GA_ENOTFOUND);
+	CHECK_EQ_INT(store_get(s, &k[5], &got), 0);
+	file_result_free(got);
+	store_close(s);
+	file_result_free(r);
+	free(db);
+	free(d);
+}
+
+TEST(store_default_path_follows_xdg)
+{
+	char *old_x = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
+	char *old_h = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
+	setenv("XDG_CACHE_HOME", "/x/cache", 1);
+	char *p = store_default_path();
+	CHECK_EQ_STR(p, "/x/cache/gfpaudit/cache.sqlite");
+	free(p);
+	unsetenv("XDG_CACHE_HOME");
+	setenv("HOME", "/home/u", 1);
+	p = store_default_path();
+	CHECK_EQ_STR(p, "/home/u/.cache/gfpaudit/cache.sqlite");
+	free(p);
+	if (old_x)
+		setenv("XDG_CACHE_HOME", old_x, 1);
+	if (old_h)
+		setenv("HOME", old_h, 1);
+	else
+		unsetenv("HOME");
+	free(old_x);
+	free(old_h);
+}
+
+TEST(store_context_covers_options)
+{
+	char *d = tmpdir(), *alloc = xasprintf("%s/extra.tbl", d);
+	write_file(alloc, "my_alloc pages order=order\n");
+	const char *files[] = { alloc, NULL };
+	struct engine_opts o = { .rules = 3, .kmodel_dir = d };
+	char a[STORE_HASH_HEX], b[STORE_HASH_HEX];
+	store_context(&o, a);
+	store_context(&o, b);
+	CHECK_EQ_STR(a, b);
+	o.rules = 1;
+	store_context(&o, b);
+	CHECK(strcmp(a, b) != 0);
+	o.rules = 3;
+	o.allocator_files = files;
+	store_context(&o, b);
+	CHECK(strcmp(a, b) != 0);
+	store_context(&o, a);
+	write_file(alloc, "my_alloc pages order=ord\n");
+	store_context(&o, b);
+	CHECK(strcmp(a, b) != 0);
+	/* kernel-model headers are part of the context without a tree */
+	o.allocator_files = NULL;
+	store_context(&o, a);
+	char *hdr = xasprintf("%s/gfp.h", d);
+	write_file(hdr, "#define GFP_KERNEL 0xcc0\n");
+	store_context(&o, b);
+	CHECK(strcmp(a, b) != 0);
+	unlink(hdr);
+	unlink(alloc);
+	free(hdr);
+	free(alloc);
+	free(d);
+}
