@@ -15,6 +15,7 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/triage.h"
+#include "gfpaudit/baseline.h"
 
 static void usage(FILE *f)
 {
@@ -47,6 +48,8 @@ static void usage(FILE *f)
 "                       else ~/.cache/gfpaudit/cache.sqlite)\n"
 "  --no-cache           neither read nor write the cache\n"
 "  --no-prefilter       parse every file, also those that name no allocator\n"
+"  --baseline FILE      a previous run (JSON or SARIF): report only new findings,\n"
+"                       list the ones that went away (JSON \"resolved\")\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        evidence notes under each finding; parse errors per file\n"
 "\n"
@@ -106,6 +109,7 @@ int cmd_audit(int argc, char **argv)
 		{ "cache", required_argument, NULL, 'C' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "no-prefilter", no_argument, NULL, 'P' },
+		{ "baseline", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -115,7 +119,7 @@ int cmd_audit(int argc, char **argv)
 	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
 	const char *fix_dir = NULL;
 	int want_fixes = 0;
-	const char *cache = NULL;
+	const char *cache = NULL, *baseline_path = NULL;
 	int no_cache = 0, prefilter = 1;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
@@ -138,6 +142,7 @@ int cmd_audit(int argc, char **argv)
 		case 'C': cache = optarg; break;
 		case 'N': no_cache = 1; break;
 		case 'P': prefilter = 0; break;
+		case 'B': baseline_path = optarg; break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 256) {
@@ -207,6 +212,16 @@ int cmd_audit(int argc, char **argv)
 		triage_new(&to, &tri);
 	}
 
+	struct baseline *base = NULL;
+	if (baseline_path && baseline_load(baseline_path, &base)) {
+		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+		triage_free(tri);
+		free(cache_path);
+		file_list_release(&fl);
+		engine_free(e);
+		return EXIT_USAGE;
+	}
+
 	struct audit_state st = { .quiet = c.quiet, .verbose = c.verbose };
 	report_init(&st.rep);
 	st.rep.with_sites = sites;
@@ -236,6 +251,13 @@ int cmd_audit(int argc, char **argv)
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		exit_code = EXIT_TOOL;
 	} else {
+		if (base) {
+			struct baseline_stats bs;
+			baseline_apply(base, &st.rep, &bs);
+			if (!c.quiet || c.verbose)
+				fprintf(stderr, "gfpaudit: baseline: %zu new, %zu unchanged, %zu resolved\n",
+					bs.fresh, bs.unchanged, bs.resolved);
+		}
 		if (!strcmp(c.format, "json"))
 			report_json(&st.rep, stdout);
 		else if (!strcmp(c.format, "sarif"))
@@ -270,5 +292,6 @@ int cmd_audit(int argc, char **argv)
 	report_release(&st.rep);
 	file_list_release(&fl);
 	engine_free(e);
+	baseline_free(base);
 	return exit_code;
 }

@@ -88,6 +88,36 @@ d = json.load(open(sys.argv[1]))
 assert not any(p["file"].endswith("quiet.c") for p in d["problems"]), d["problems"]
 assert d["files"]["analyzed"] >= 1' "$out/p1.json"
 
+# ---- baseline (hand-made: the placeholder engine finds nothing yet) ----
+cat > "$out/base.json" <<JSON
+{ "tool": "gfpaudit", "findings": [
+  { "rule": "costly-no-fallback", "severity": "warning", "file": "$out/src/quiet.c", "line": 12,
+    "column": 3, "function": "sum", "api": "alloc_pages", "message": "old", "fingerprint": "00000000000000aa" },
+  { "rule": "costly-no-fallback", "severity": "warning", "file": "$out/elsewhere.c", "line": 1,
+    "column": 1, "function": "f", "api": "alloc_pages", "message": "old", "fingerprint": "00000000000000bb" } ] }
+JSON
+"$G" audit --no-cache --format json --baseline "$out/base.json" "$out/src/quiet.c" > "$out/b1.json" 2>"$out/b1.err"
+rc=$?
+check "baseline: a finding of an audited file that went away is resolved" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [f["fingerprint"] for f in d["resolved"]] == ["00000000000000aa"], d["resolved"]
+assert d["findings"] == []' "$out/b1.json"
+check "baseline: the summary on stderr" grep -q "baseline: 0 new, 0 unchanged, 1 resolved" "$out/b1.err"
+check "baseline: nothing new, exit 0" test $rc = 0
+"$G" audit --no-cache --format sarif --baseline "$out/base.json" "$out/src/quiet.c" > "$out/b2.sarif" 2>/dev/null
+if [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null; then
+	check "baseline: sarif with resolved findings validates" validate "$out/b2.sarif"
+fi
+"$G" audit --no-cache --format json --baseline "$out/b2.sarif" "$out/src/quiet.c" > "$out/b3.json" 2>/dev/null
+check "baseline: a SARIF run is a baseline too" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["resolved"] == [], d["resolved"]' "$out/b3.json"
+echo '{"x": 1}' > "$out/notbase.json"
+"$G" audit --no-cache --baseline "$out/notbase.json" "$out/src/quiet.c" >/dev/null 2>&1
+check "baseline: a file that is no run is a usage error" test $? = 2
+
 # ---- workers: an injected crash and hang cost one file each ----
 GFPAUDIT_TEST_CRASH=grow.c "$G" audit -q --no-cache --no-prefilter --format json "$out/src" > "$out/w1.json" 2>"$out/w1.err"
 rc=$?

@@ -152,6 +152,11 @@ void finding_add_fix(struct finding *f, const char *kind, const char *reason, co
 	f->nfixes++;
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 static uint64_t fnv(uint64_t h, const char *s)
 {
 	for (; s && *s; s++) {
@@ -163,14 +168,84 @@ static uint64_t fnv(uint64_t h, const char *s)
 	return h;
 }
 
+/* Expression text as the fingerprint sees it: no comments, no whitespace,
+ * no parentheses around the whole; with `sort_or`, the operands of a
+ * top-level '|' chain sorted, so "A | B" and "(B|A)" are one mask. */
+static char *normalize_expr(const char *e, int sort_or)
+{
+	if (!e)
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = e; *p; p++) {
+		if (p[0] == '/' && p[1] == '*') {
+			const char *q = strstr(p + 2, "*/");
+			if (!q)
+				break;
+			p = q + 1;
+		} else if (p[0] == '/' && p[1] == '/') {
+			while (p[1] && p[1] != '\n')
+				p++;
+		} else if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\\') {
+			strbuf_addc(&sb, *p);
+		}
+	}
+	char *t = strbuf_detach(&sb);
+	/* strip parentheses that enclose the whole expression */
+	for (size_t n = strlen(t); n >= 2 && t[0] == '(' && t[n - 1] == ')'; n -= 2) {
+		int depth = 0, whole = 1;
+		for (size_t i = 0; i < n - 1 && whole; i++) {
+			depth += t[i] == '(' ? 1 : t[i] == ')' ? -1 : 0;
+			if (depth == 0)
+				whole = 0;
+		}
+		if (!whole)
+			break;
+		memmove(t, t + 1, n - 2);
+		t[n - 2] = 0;
+	}
+	if (!sort_or)
+		return t;
+	/* split at top-level '|' (not '||') */
+	char **ops = NULL;
+	size_t nops = 0, alloc = 0, start = 0, n = strlen(t);
+	int depth = 0;
+	for (size_t i = 0; i <= n; i++) {
+		char c = t[i];
+		if (c == '(' || c == '[')
+			depth++;
+		else if (c == ')' || c == ']')
+			depth--;
+		int split = c == 0 || (c == '|' && depth == 0 && t[i + 1] != '|' && (i == 0 || t[i - 1] != '|'));
+		if (split) {
+			ALLOC_GROW(ops, nops + 1, alloc);
+			ops[nops++] = xstrndup(t + start, i - start);
+			start = i + 1;
+		}
+	}
+	qsort(ops, nops, sizeof(*ops), cmp_strp);
+	struct strbuf out = STRBUF_INIT;
+	for (size_t i = 0; i < nops; i++) {
+		strbuf_addf(&out, "%s%s", i ? "|" : "", ops[i]);
+		free(ops[i]);
+	}
+	free(ops);
+	free(t);
+	return strbuf_detach(&out);
+}
+
+/* Stable across line shifts and edits elsewhere in the function: no line,
+ * column or message goes in; the expressions are normalized. */
 char *finding_fingerprint(const char *rule, const struct site *s)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
+	char *gfp = normalize_expr(s->gfp_expr, 1), *order = normalize_expr(s->order_expr, 0);
 	h = fnv(h, rule);
 	h = fnv(h, s->file);
 	h = fnv(h, s->function);
 	h = fnv(h, s->api);
-	h = fnv(h, s->gfp_expr);
-	h = fnv(h, s->order_expr);
+	h = fnv(h, gfp);
+	h = fnv(h, order);
+	free(gfp);
+	free(order);
 	return xasprintf("%016llx", (unsigned long long)h);
 }
