@@ -16,6 +16,7 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/triage.h"
 #include "gfpaudit/baseline.h"
+#include "gfpaudit/shard.h"
 
 static void usage(FILE *f)
 {
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 "                       else ~/.cache/gfpaudit/cache.sqlite)\n"
 "  --no-cache           neither read nor write the cache\n"
 "  --no-prefilter       parse every file, also those that name no allocator\n"
+"  --shard K/N          audit only share K of N (by path hash; join the outputs\n"
+"                       with 'gfpaudit merge')\n"
 "  --baseline FILE      a previous run (JSON or SARIF): report only new findings,\n"
 "                       list the ones that went away (JSON \"resolved\")\n"
 "  -q, --quiet          no progress line\n"
@@ -110,6 +113,7 @@ int cmd_audit(int argc, char **argv)
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "no-prefilter", no_argument, NULL, 'P' },
 		{ "baseline", required_argument, NULL, 'B' },
+		{ "shard", required_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -120,7 +124,7 @@ int cmd_audit(int argc, char **argv)
 	const char *fix_dir = NULL;
 	int want_fixes = 0;
 	const char *cache = NULL, *baseline_path = NULL;
-	int no_cache = 0, prefilter = 1;
+	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -143,6 +147,12 @@ int cmd_audit(int argc, char **argv)
 		case 'N': no_cache = 1; break;
 		case 'P': prefilter = 0; break;
 		case 'B': baseline_path = optarg; break;
+		case 'H':
+			if (shard_parse(optarg, &shard_k, &shard_n)) {
+				fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+				return EXIT_USAGE;
+			}
+			break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 256) {
@@ -193,6 +203,9 @@ int cmd_audit(int argc, char **argv)
 		file_list_add_path(&fl, argv[i]);
 	for (size_t i = 0; i < fl.nproblems; i++)
 		fprintf(stderr, "gfpaudit: %s\n", fl.problems[i]);
+	size_t listed = fl.n;
+	if (shard_n)
+		shard_filter(&fl, e, shard_k, shard_n);
 
 	/* the default cache is a convenience: without it the run goes on */
 	char *cache_path = no_cache ? NULL : cache ? xstrdup(cache) : store_default_path();
@@ -286,7 +299,7 @@ int cmd_audit(int argc, char **argv)
 			;
 		else if (nf)
 			exit_code = EXIT_FINDINGS;
-		else if (f || s || fl.nproblems || fl.n == 0)
+		else if (f || s || fl.nproblems || listed == 0)
 			exit_code = EXIT_TOOL;
 	}
 	report_release(&st.rep);

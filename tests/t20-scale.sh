@@ -118,6 +118,87 @@ echo '{"x": 1}' > "$out/notbase.json"
 "$G" audit --no-cache --baseline "$out/notbase.json" "$out/src/quiet.c" >/dev/null 2>&1
 check "baseline: a file that is no run is a usage error" test $? = 2
 
+# ---- shards and merge ----
+tree=$out/tree
+for d in drivers/a drivers/a-b fs mm mm/sub; do
+	mkdir -p "$tree/$d"
+	for i in 1 2 3 4 5 6; do
+		if [ $((i % 2)) = 0 ]; then
+			printf '#include <linux/gfp.h>\nstatic void *get%s(unsigned int o)\n{\n\treturn (void *)__get_free_pages(GFP_KERNEL, o);\n}\n' "$i" > "$tree/$d/f$i.c"
+		else
+			printf 'static int add%s(int a)\n{\n\treturn a + %s;\n}\n' "$i" "$i" > "$tree/$d/f$i.c"
+		fi
+	done
+done
+ntree=$(find "$tree" -name '*.c' | wc -l)
+"$G" audit -q --no-cache --format json "$tree" > "$out/all.json" 2>/dev/null
+for k in 1 2 3; do
+	"$G" audit -q --no-cache --format json --shard $k/3 "$tree" > "$out/s$k.json" 2>/dev/null
+done
+sum=0; for k in 1 2 3; do sum=$((sum + $("$PY" -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"]; print(f["analyzed"]+f["skipped"]+f["failed"])' "$out/s$k.json"))); done
+check "shards: every file in exactly one of 3 shards ($sum of $ntree)" test "$sum" = "$ntree"
+"$G" merge -q "$out/s3.json" "$out/s1.json" "$out/s2.json" > "$out/merged.json"
+check "shards: merge of 3 shards equals the unsharded run" diff -u "$out/all.json" "$out/merged.json"
+"$G" merge -q --format sarif "$out/s1.json" "$out/s2.json" "$out/s3.json" > "$out/merged.sarif"
+"$G" audit -q --no-cache --format sarif "$tree" > "$out/all.sarif" 2>/dev/null
+check "shards: merged SARIF equals the unsharded SARIF" diff -u "$out/all.sarif" "$out/merged.sarif"
+"$G" audit -q --no-cache --shard 3/2 "$tree" >/dev/null 2>&1
+check "shards: --shard 3/2 is a usage error" test $? = 2
+"$G" merge -q "$out/merged.sarif" >/dev/null 2>&1
+check "merge: a SARIF input is a usage error" test $? = 2
+if command -v parallel >/dev/null; then
+	parallel --will-cite -j2 "$G" audit -q --no-cache --format json --shard {}/4 "$tree" '>' "$out/p{}.json" '2>/dev/null' ::: 1 2 3 4
+	"$G" merge -q "$out"/p[1-4].json > "$out/pmerged.json"
+	check "GNU parallel: 4 shards on 2 jobs, merged, equal the unsharded run" diff -u "$out/all.json" "$out/pmerged.json"
+else
+	sk "GNU parallel shards" "parallel is not installed"
+fi
+
+# ---- SARIF with findings, fixes and a baseline, through merge (hand-made run) ----
+cat > "$out/run.json" <<'JSON'
+{ "tool": "gfpaudit", "version": "x",
+  "findings": [ { "rule": "costly-no-noretry", "severity": "warning", "file": "mm/grow ring.c",
+      "line": 17, "column": 10, "function": "ring_grow", "api": "alloc_pages", "kind": "pages",
+      "order": { "lo": 1, "hi": 5 }, "gfp": { "must": ["__GFP_DIRECT_RECLAIM"], "may": [] },
+      "fallback": "order-loop", "gfp_expr": "GFP_KERNEL", "order_expr": "order",
+      "message": "'alloc_pages' order 1..5 may stall", "source": "clang",
+      "evidence": [ { "file": "mm/grow ring.c", "line": 13, "note": "order: order = want" } ],
+      "fingerprint": "0123456789abcdef",
+      "fixes": [ { "kind": "add-noretry", "reason": "the loop falls back",
+          "diff": "--- a/mm/grow ring.c\n+++ b/mm/grow ring.c\n@@ -17,1 +17,2 @@\n-\t\tpage = alloc_pages(GFP_KERNEL, order);\n+\t\tpage = alloc_pages(GFP_KERNEL | __GFP_NORETRY |\n+\t\t\t\t   __GFP_NOWARN, order);\n" },
+        { "kind": "cap-order", "reason": "x", "diff": "not a diff" } ] },
+    { "rule": "gfp-contradiction", "severity": "error", "file": "/abs/elsewhere.c", "line": 3, "column": 1,
+      "function": null, "api": "kmalloc", "message": "m", "fingerprint": "fedcba9876543210", "fixes": [] } ],
+  "files": { "analyzed": 7, "skipped": 0, "failed": 1 },
+  "problems": [ { "file": "mm/bad.c", "status": "failed", "reason": "analyzer crashed on this file (signal 6: Aborted)" } ],
+  "resolved": [ { "rule": "costly-no-fallback", "severity": "warning", "file": "mm/old.c", "line": 1,
+      "column": 1, "function": "f", "api": "alloc_pages", "message": "gone", "fingerprint": "1111111111111111" } ] }
+JSON
+"$G" merge -q --format sarif --tree "$tree" "$out/run.json" > "$out/rich.sarif"
+check "merge: exit 1 with findings" test $? = 1
+if [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null; then
+	check "sarif with findings, fixes, evidence, notifications, baseline validates" validate "$out/rich.sarif"
+fi
+check "sarif: the fix, location, fingerprint and root are all there" "$PY" - "$out/rich.sarif" "$tree" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1])); run, = d["runs"]
+r0, r1 = sorted(run["results"], key=lambda r: r["ruleId"])
+assert r0["ruleId"] == "costly-no-noretry" and r0["level"] == "warning"
+assert r0["partialFingerprints"] == {"gfpaudit/v1": "0123456789abcdef"}
+al = r0["locations"][0]["physicalLocation"]["artifactLocation"]
+assert al == {"uri": "mm/grow%20ring.c", "uriBaseId": "SRCROOT"}, al
+assert run["originalUriBaseIds"]["SRCROOT"]["uri"].startswith("file:///") and        run["originalUriBaseIds"]["SRCROOT"]["uri"].endswith("/"), run["originalUriBaseIds"]
+rep = r0["fixes"][0]["artifactChanges"][0]["replacements"][0]
+assert rep["deletedRegion"] == {"startLine": 17, "endLine": 17}, rep
+assert rep["insertedContent"]["text"].endswith("__GFP_NOWARN, order);"), rep
+assert r0["properties"]["fixes"][0]["kind"] == "cap-order"
+assert r1["level"] == "error" and "uriBaseId" not in r1["locations"][0]["physicalLocation"]["artifactLocation"]
+assert run["properties"]["resolved"][0]["fingerprint"] == "1111111111111111"
+assert r0["baselineState"] == "new"
+n, = run["invocations"][0]["toolExecutionNotifications"]
+assert n["level"] == "error" and run["invocations"][0]["executionSuccessful"] is False
+PYEOF
+
 # ---- workers: an injected crash and hang cost one file each ----
 GFPAUDIT_TEST_CRASH=grow.c "$G" audit -q --no-cache --no-prefilter --format json "$out/src" > "$out/w1.json" 2>"$out/w1.err"
 rc=$?

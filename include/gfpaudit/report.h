@@ -45,6 +45,15 @@ int report_json(const struct report *r, FILE *out);
  * fixes as artifactChanges built from each fix's unified diff.  See
  * analyzer/report/sarif.c for the mapping. */
 int report_sarif(const struct report *r, FILE *out);
+/* Add one earlier run's JSON output (audit --format json, e.g. a shard) to
+ * r: findings and sites grouped by file, "problems" as skipped or failed
+ * files, its file counts and "resolved" list as they were.  GA_EIO when the
+ * file cannot be read, GA_EINVAL when it is not a gfpaudit JSON run.
+ * Call report_merge_finish() after the last input. */
+int report_merge_json(struct report *r, const char *path);
+/* Order the files as one directory walk over the tree would (path component
+ * by component) and settle the counts of files known only by number. */
+void report_merge_finish(struct report *r);
 /* Add a resolved finding (copied). */
 void report_add_resolved(struct report *r, const struct finding *f);
 
