@@ -199,6 +199,19 @@ n, = run["invocations"][0]["toolExecutionNotifications"]
 assert n["level"] == "error" and run["invocations"][0]["executionSuccessful"] is False
 PYEOF
 
+# ---- progress line: on a terminal only, and not with -q ----
+"$G" audit --no-cache "$tree" > /dev/null 2> "$out/prog0.err"
+check "progress: silent when stderr is not a terminal" sh -c "! grep -q 'files/s' '$out/prog0.err'"
+if command -v script >/dev/null; then
+	script -qefc "'$G' audit --no-cache '$tree'" /dev/null > "$out/prog1.out" 2>&1
+	check "progress: on a terminal, [done/total], rate, findings, time taken" \
+		grep -qE "\[$ntree/$ntree\] 100%, [0-9]+ answered without parsing, [0-9.]+ files/s, took [0-9]+s, 0 findings" "$out/prog1.out"
+	script -qefc "'$G' audit -q --no-cache '$tree'" /dev/null > "$out/prog2.out" 2>&1
+	check "progress: -q silences it on a terminal too" sh -c "! grep -q 'files/s' '$out/prog2.out'"
+else
+	sk "progress on a terminal" "script (bsdutils) is not installed"
+fi
+
 # ---- workers: an injected crash and hang cost one file each ----
 GFPAUDIT_TEST_CRASH=grow.c "$G" audit -q --no-cache --no-prefilter --format json "$out/src" > "$out/w1.json" 2>"$out/w1.err"
 rc=$?
