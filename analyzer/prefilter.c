@@ -287,6 +287,9 @@ static bool match_text(struct prefilter *p, const char *text, size_t len, const 
 	struct lexer l = { .p = text, .end = text + len, .at_line_start = 1 };
 	enum tok t;
 	int directive_word = 0, skip_directive = 0;
+	/* only text that looks like C is decided here: balanced brackets outside
+	 * directives, no characters C has no use for; the rest goes to the parser */
+	int paren = 0, brack = 0, brace = 0, odd = 0;
 	while ((t = next(&l)) != T_EOF) {
 		if (t == T_DIRECTIVE_END) {
 			directive_word = skip_directive = 0;
@@ -320,6 +323,12 @@ static bool match_text(struct prefilter *p, const char *text, size_t len, const 
 			continue;
 		if (t == T_PUNCT) {
 			char c = *l.tok;
+			if (!l.in_directive) {
+				paren += c == '(' ? 1 : c == ')' ? -1 : 0;
+				brack += c == '[' ? 1 : c == ']' ? -1 : 0;
+				brace += c == '{' ? 1 : c == '}' ? -1 : 0;
+				odd |= c == '@' || c == '`' || paren < 0 || brack < 0 || brace < 0;
+			}
 			if (c == '.')
 				l.after_member = 1;
 			else if (c == '>' && l.tok > text && l.tok[-1] == '-')
@@ -337,6 +346,10 @@ static bool match_text(struct prefilter *p, const char *text, size_t len, const 
 			return true;
 		}
 	}
+	if (depth == 0 && (paren || brack || brace || odd)) {
+		snprintf(p->why, sizeof(p->why), "not plain C to the tokenizer (brackets or stray characters)");
+		return true;
+	}
 	return false;
 }
 
@@ -344,7 +357,13 @@ bool prefilter_match(struct prefilter *p, const char *text, size_t len, const ch
 		     const char **why)
 {
 	p->why[0] = 0;
-	bool hit = match_text(p, text, len, path, 0);
+	bool hit;
+	if (memchr(text, 0, len)) {
+		snprintf(p->why, sizeof(p->why), "binary");
+		hit = true; /* the parser says what is wrong with it */
+	} else {
+		hit = match_text(p, text, len, path, 0);
+	}
 	if (why)
 		*why = p->why;
 	return hit;

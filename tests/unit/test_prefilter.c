@@ -105,3 +105,18 @@ TEST(prefilter_follows_quoted_includes)
 	free(h2);
 	free(c);
 }
+
+TEST(prefilter_leaves_odd_text_to_the_parser)
+{
+	struct prefilter *p = pf_new();
+	const char *why;
+	CHECK(prefilter_match(p, "this is { not C (((\n@@@ garbage\n", 31, NULL, &why));
+	CHECK(strstr(why, "not plain C") != NULL);
+	CHECK(prefilter_match(p, "int x;\0\1binary", 14, NULL, &why));
+	CHECK_EQ_STR(why, "binary");
+	CHECK(m(p, "int f(void) { return 1; }}"));
+	CHECK(m(p, "int a = `x`;"));
+	/* brackets in directives, comments and strings do not count */
+	CHECK(!m(p, "#define OPEN {\n/* ( */ const char *s = \"[\"; int f(void) { return 0; }\n"));
+	prefilter_free(p);
+}
