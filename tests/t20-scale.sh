@@ -122,9 +122,10 @@ check "baseline: a file that is no run is a usage error" test $? = 2
 tree=$out/tree
 for d in drivers/a drivers/a-b fs mm mm/sub; do
 	mkdir -p "$tree/$d"
+	cp "$here/data/scale-e2e/alloc.h" "$tree/$d/"
 	for i in 1 2 3 4 5 6; do
 		if [ $((i % 2)) = 0 ]; then
-			printf '#include <linux/gfp.h>\nstatic void *get%s(unsigned int o)\n{\n\treturn (void *)__get_free_pages(GFP_KERNEL, o);\n}\n' "$i" > "$tree/$d/f$i.c"
+			printf '#include "alloc.h"\nstruct page *get%s(void)\n{\n\treturn alloc_pages(GFP_KERNEL, %s);\n}\n' "$i" "$i" > "$tree/$d/f$i.c"
 		else
 			printf 'static int add%s(int a)\n{\n\treturn a + %s;\n}\n' "$i" "$i" > "$tree/$d/f$i.c"
 		fi
@@ -137,6 +138,8 @@ for k in 1 2 3; do
 done
 sum=0; for k in 1 2 3; do sum=$((sum + $("$PY" -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"]; print(f["analyzed"]+f["skipped"]+f["failed"])' "$out/s$k.json"))); done
 check "shards: every file in exactly one of 3 shards ($sum of $ntree)" test "$sum" = "$ntree"
+check "shards: the unsharded run has findings to merge" "$PY" -c '
+import json, sys; assert len(json.load(open(sys.argv[1]))["findings"]) >= 5' "$out/all.json"
 "$G" merge -q "$out/s3.json" "$out/s1.json" "$out/s2.json" > "$out/merged.json"
 check "shards: merge of 3 shards equals the unsharded run" diff -u "$out/all.json" "$out/merged.json"
 "$G" merge -q --format sarif "$out/s1.json" "$out/s2.json" "$out/s3.json" > "$out/merged.sarif"
@@ -199,13 +202,68 @@ n, = run["invocations"][0]["toolExecutionNotifications"]
 assert n["level"] == "error" and run["invocations"][0]["executionSuccessful"] is False
 PYEOF
 
+# ---- end to end with the engine: findings that move ----
+e2e=$out/e2e
+cp -r "$here/data/scale-e2e" "$e2e"
+"$G" audit -q --no-cache --format json "$e2e/ring.c" > "$out/e1.json" 2>/dev/null
+nbase=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$out/e1.json")
+check "engine: the input has findings to baseline ($nbase)" test "$nbase" -ge 1
+# shift every line, edit the function elsewhere, respell the call
+"$PY" - "$e2e/ring.c" <<'PYEOF'
+import sys
+p = sys.argv[1]; s = open(p).read()
+s = s.replace('#include "alloc.h"\n', '#include "alloc.h"\n\n/* a comment that moves everything down */\nstatic int unused_counter;\n\n')
+s = s.replace("\tr->pages = alloc_pages(GFP_KERNEL, 5);", "\tunused_counter++;\n\tr->pages = alloc_pages(GFP_KERNEL,\n\t\t\t       5);")
+open(p, "w").write(s)
+PYEOF
+"$G" audit --no-cache --format json --baseline "$out/e1.json" "$e2e/ring.c" > "$out/e2.json" 2>"$out/e2.err"
+rc=$?
+check "baseline: moved and respelled findings are not new (exit 0)" test $rc = 0
+check "baseline: ... $nbase unchanged, 0 resolved" grep -q "baseline: 0 new, $nbase unchanged, 0 resolved" "$out/e2.err"
+cat >> "$e2e/ring.c" <<'C'
+
+int ring_fill_big(struct ring *r)
+{
+	r->pages = alloc_pages(GFP_KERNEL, 6);
+	return r->pages ? 0 : -12;
+}
+C
+"$G" audit -q --no-cache --format json --baseline "$out/e1.json" "$e2e/ring.c" > "$out/e3.json" 2>"$out/e3.err"
+rc=$?
+check "baseline: a new call is new (exit 1)" test $rc = 1
+check "baseline: ... and only it is reported" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["findings"] and all(f["function"] == "ring_fill_big" for f in d["findings"]), d["findings"]
+assert d["resolved"] == []' "$out/e3.json"
+"$PY" - "$e2e/ring.c" <<'PYEOF'
+import sys
+p = sys.argv[1]; s = open(p).read()
+s = s.replace("\tr->pages = alloc_pages(GFP_KERNEL,\n\t\t\t       5);", "\tr->pages = 0;")
+open(p, "w").write(s)
+PYEOF
+"$G" audit -q --no-cache --format json --baseline "$out/e1.json" "$e2e/ring.c" > "$out/e4.json" 2>"$out/e4.err"
+check "baseline: a removed call is resolved" "$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [f["function"] for f in d["resolved"]] == ["ring_fill"] * len(d["resolved"]) and d["resolved"], d["resolved"]' "$out/e4.json"
+# the cache with real results: a warm run gives the same findings
+"$G" audit -q --cache "$out/e2e.sqlite" --format json "$e2e" > "$out/e5.json" 2>/dev/null
+"$G" audit -q -v --cache "$out/e2e.sqlite" --format json "$e2e" > "$out/e6.json" 2>"$out/e6.err"
+check "cache: warm findings equal cold findings" "$PY" -c '
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["findings"] == b["findings"] and a["findings"], (a["findings"], b["findings"])
+assert b["files"]["cached"] == b["files"]["analyzed"] + b["files"]["skipped"]' "$out/e5.json" "$out/e6.json"
+check "cache: the warm run parsed nothing" test "$(workers "$out/e6.err")" = 0
+
 # ---- progress line: on a terminal only, and not with -q ----
 "$G" audit --no-cache "$tree" > /dev/null 2> "$out/prog0.err"
 check "progress: silent when stderr is not a terminal" sh -c "! grep -q 'files/s' '$out/prog0.err'"
 if command -v script >/dev/null; then
 	script -qefc "'$G' audit --no-cache '$tree'" /dev/null > "$out/prog1.out" 2>&1
 	check "progress: on a terminal, [done/total], rate, findings, time taken" \
-		grep -qE "\[$ntree/$ntree\] 100%, [0-9]+ answered without parsing, [0-9.]+ files/s, took [0-9]+s, 0 findings" "$out/prog1.out"
+		grep -qE "\[$ntree/$ntree\] 100%, [0-9]+ answered without parsing, [0-9.]+ files/s, took [0-9]+s, [0-9]+ findings?" "$out/prog1.out"
 	script -qefc "'$G' audit -q --no-cache '$tree'" /dev/null > "$out/prog2.out" 2>&1
 	check "progress: -q silences it on a terminal too" sh -c "! grep -q 'files/s' '$out/prog2.out'"
 else
