@@ -42,7 +42,7 @@ all: deps gfpaudit
 # Debian packages the build and the tests need; installed when missing.
 DEB_PKGS := libclang-dev clang llvm libgit2-dev libgmime-3.0-dev libjansson-dev \
 	libsqlite3-dev pkg-config coccinelle sparse git python3 xz-utils \
-	flex bison bc libelf-dev libssl-dev make parallel python3-jsonschema
+	flex bison bc libelf-dev libssl-dev make parallel python3-jsonschema time
 deps:
 	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

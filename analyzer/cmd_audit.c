@@ -49,6 +49,7 @@ static void usage(FILE *f)
 "                       else ~/.cache/gfpaudit/cache.sqlite)\n"
 "  --no-cache           neither read nor write the cache\n"
 "  --no-prefilter       parse every file, also those that name no allocator\n"
+"  --candidates         print the files the prefilter would parse, one a line, and stop\n"
 "  --shard K/N          audit only share K of N (by path hash; join the outputs\n"
 "                       with 'gfpaudit merge')\n"
 "  --baseline FILE      a previous run (JSON or SARIF): report only new findings,\n"
@@ -112,6 +113,7 @@ int cmd_audit(int argc, char **argv)
 		{ "cache", required_argument, NULL, 'C' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "no-prefilter", no_argument, NULL, 'P' },
+		{ "candidates", no_argument, NULL, 'L' },
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "shard", required_argument, NULL, 'H' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -124,7 +126,7 @@ int cmd_audit(int argc, char **argv)
 	const char *fix_dir = NULL;
 	int want_fixes = 0;
 	const char *cache = NULL, *baseline_path = NULL;
-	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0;
+	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0, candidates = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -146,6 +148,7 @@ int cmd_audit(int argc, char **argv)
 		case 'C': cache = optarg; break;
 		case 'N': no_cache = 1; break;
 		case 'P': prefilter = 0; break;
+		case 'L': candidates = 1; no_cache = 1; break;
 		case 'B': baseline_path = optarg; break;
 		case 'H':
 			if (shard_parse(optarg, &shard_k, &shard_n)) {
@@ -223,6 +226,20 @@ int cmd_audit(int argc, char **argv)
 		fprintf(stderr, "gfpaudit audit: warning: %s; going on without a cache\n", err_last());
 		to.cache_path = NULL;
 		triage_new(&to, &tri);
+	}
+
+	if (candidates) {
+		/* the prefilter's verdict alone: feeds other tools and benchmarks */
+		for (size_t i = 0; i < fl.n; i++) {
+			struct file_result *r = triage_lookup(tri, i, fl.paths[i]);
+			if (!r)
+				printf("%s\n", fl.paths[i]);
+			file_result_free(r);
+		}
+		triage_free(tri);
+		file_list_release(&fl);
+		engine_free(e);
+		return EXIT_CLEAN;
 	}
 
 	struct baseline *base = NULL;

@@ -565,8 +565,13 @@ size_t prefilter_learn_finish(struct prefilter *p)
 		}
 	}
 	free(known);
-	/* the definitions are not needed any more */
+	/* the definitions are not needed any more, and workers fork from this
+	 * process: give the memory back before they copy it */
 	g_array_set_size(p->defs, 0);
 	g_array_set_size(p->body_ids, 0);
+	g_hash_table_destroy(p->intern);
+	g_ptr_array_free(p->ident_str, TRUE);
+	p->intern = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	p->ident_str = g_ptr_array_new();
 	return learned;
 }

@@ -82,6 +82,10 @@ check "other rules, other cache entries" test "$(counts "$out/c6.json" | cut -d'
 "$G" audit -v -q --no-cache --no-prefilter --format json "$out/src" > "$out/p2.json" 2>"$out/p2.err"
 check "the file without allocator calls is prefiltered" test "$(counts "$out/p1.json" | cut -d' ' -f5)" = 1
 check "--no-prefilter sends every file to a worker" test "$(counts "$out/p2.json" | cut -d' ' -f5)" = 0 -a "$(workers "$out/p2.err")" = "$nfiles"
+"$G" audit --candidates "$out/src" > "$out/cand.txt" 2>/dev/null
+check "--candidates lists the files the prefilter would parse" test "$(sed 's|.*/||' "$out/cand.txt" | tr '\n' ' ')" = "grow.c table.c "
+"$G" audit --candidates --no-prefilter "$out/src" > "$out/cand2.txt" 2>/dev/null
+check "--candidates --no-prefilter lists every file" test "$(wc -l < "$out/cand2.txt")" = "$nfiles"
 check "a prefiltered file counts as analyzed" "$PY" -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# gfpaudit benchmark: whole-tree audit cost, side by side with spatch and
+# plain clang.  `make bench` runs it; it is not part of `make test`.
+#
+# Input: a prepared Linux tree (KDIR; Debian's linux-source-6.12 with
+# Debian's amd64 config after `make olddefconfig prepare`, see
+# tests/prepare-kernel.sh).  The tree is never written: the bench works on a
+# hard-linked copy under $OUT and edits files there by replacing them.
+#
+# Phases (each timed; -v lines of gfpaudit give the split):
+#   candidates  the lexical prefilter alone (gfpaudit audit --candidates)
+#   cold        audit with an empty cache
+#   warm        the same audit again (answered from the cache)
+#   touched     after appending a comment to $TOUCH candidate files
+#   missed      (with MISSED=1, default when SCOPE is set) --no-prefilter --sites
+#               over the same files: sites in files the prefilter skipped
+#   spatch      rules/*.cocci, or bench/alloc-call.cocci when rules/ has none
+#   clang       clang -fsyntax-only with gfpaudit's kbuild flags on the candidates
+#
+# Env: KDIR, J (jobs, default nproc), SCOPE (space-separated subdirectories of
+# the tree; default: the whole tree), TOUCH (20), OUT (build/bench),
+# MISSED (0/1), SKIP (phases to skip, e.g. "spatch clang").
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$here/..
+G=${GFPAUDIT:-$top/gfpaudit}
+KDIR=${KDIR:-$top/build/linux-6.12}
+J=${J:-$(nproc)}
+SCOPE=${SCOPE:-}
+TOUCH=${TOUCH:-20}
+OUT=${OUT:-$top/build/bench}
+if [ -z "${MISSED:-}" ]; then [ -n "$SCOPE" ] && MISSED=1 || MISSED=0; fi
+SKIP=${SKIP:-}
+TIME=/usr/bin/time
+
+die() { echo "bench: $*" >&2; exit 2; }
+[ -x "$G" ] || die "no gfpaudit binary at $G (run make)"
+[ -f "$KDIR/include/generated/autoconf.h" ] || die "$KDIR is not a prepared tree (make kernel)"
+[ -x "$TIME" ] || die "/usr/bin/time is needed (Debian package 'time')"
+skip() { case " $SKIP " in *" $1 "*) return 0;; esac; return 1; }
+
+mkdir -p "$OUT"
+tree=$OUT/tree
+rm -rf "$tree"
+echo "bench: linking a private copy of $KDIR" >&2
+cp -al "$KDIR" "$tree" 2>/dev/null || cp -a "$KDIR" "$tree" || die "cannot copy the tree"
+targets=()
+if [ -n "$SCOPE" ]; then for d in $SCOPE; do targets+=("$tree/$d"); done; else targets=("$tree"); fi
+cache=$OUT/cache.sqlite
+rm -f "$cache" "$cache"-wal "$cache"-shm
+nfiles=$(find "${targets[@]}" -name '*.c' -type f | wc -l)
+results=$OUT/results.md
+: > "$results"
+row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" | tee -a "$results"; }
+
+# wall seconds and peak RSS (MiB) of one command, from /usr/bin/time -v
+timed() { # name cmd...  (stdout to $OUT/name.out, stderr to $OUT/name.err)
+	local name=$1; shift
+	"$TIME" -v -o "$OUT/$name.time" "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"
+	echo $? > "$OUT/$name.rc"
+}
+wall() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.1f", s }' "$OUT/$1.time"; }
+maxrss() { awk -F': ' '/Maximum resident/ { printf "%d", $2 / 1024 }' "$OUT/$1.time"; }
+vline() { grep -m1 ' parsed by workers' "$OUT/$1.err" || true; }
+vfield() { vline "$1" | sed -n "s/.*$2.*/\\1/p"; }
+
+audit() { # name extra-args...
+	local name=$1; shift
+	timed "$name" "$G" audit -v -q --tree "$tree" -j "$J" --cache "$cache" --format json "$@" "${targets[@]}"
+}
+
+echo "# gfpaudit bench: $(basename "$KDIR") ${SCOPE:-whole tree}, $nfiles .c files, -j $J, $(nproc) CPUs" | tee "$results"
+echo | tee -a "$results"
+echo "| phase | wall s | files | notes |" | tee -a "$results"
+echo "| --- | --- | --- | --- |" | tee -a "$results"
+
+timed candidates "$G" audit --tree "$tree" --candidates "${targets[@]}"
+ncand=$(wc -l < "$OUT/candidates.out")
+row candidates "$(wall candidates)" "$ncand of $nfiles" "lexical prefilter alone (read, learn wrappers, tokenize); peak RSS $(maxrss candidates) MiB"
+
+summary() { # name
+	local v; v=$(vline "$1")
+	local parsed cpu wrss fails
+	parsed=$(echo "$v" | sed -n 's/.* \([0-9]*\) parsed by workers.*/\1/p')
+	cpu=$(echo "$v" | sed -n 's/.*worker CPU \([0-9.]*\) s.*/\1/p')
+	wrss=$(echo "$v" | sed -n 's/.*peak worker RSS \([0-9]*\) MiB.*/\1/p')
+	tri=$(echo "$v" | sed -n 's/.*triage \([0-9.]*\) s.*/\1/p')
+	fails=$(echo "$v" | sed -n 's/.*(\([0-9]*\) crashed, \([0-9]*\) timed out).*/\1 crashed, \2 timed out/p')
+	nf=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["findings"]), d["files"]["cached"], d["files"]["prefiltered"], d["files"]["failed"])' "$OUT/$1.out" 2>/dev/null)
+	set -- $nf
+	row "$name" "$(wall "$name")" "$parsed parsed, ${2:-?} cached, ${3:-?} prefiltered, ${4:-?} failed" \
+		"${1:-?} findings; worker CPU ${cpu:-?} s; triage ${tri:-?} s; peak worker RSS ${wrss:-?} MiB; parent RSS $(maxrss "$name") MiB; $fails"
+}
+
+name=cold; audit cold; summary cold
+name=warm; audit warm; summary warm
+
+# touch: append a comment to evenly spaced candidates (replacing the hard link)
+step=$(( ncand / TOUCH )); [ "$step" -ge 1 ] || step=1
+awk -v s="$step" -v n="$TOUCH" 'NR % s == 0 && c < n { print; c++ }' "$OUT/candidates.out" > "$OUT/touched.list"
+while read -r f; do
+	cp "$f" "$f.bench" && printf '/* bench: touched */\n' >> "$f.bench" && mv "$f.bench" "$f"
+done < "$OUT/touched.list"
+name=touched; audit touched; summary touched
+sed -i "\$s/|\$/ ($(wc -l < "$OUT/touched.list") files touched) |/" "$results"
+
+if [ "$MISSED" = 1 ]; then
+	timed missed_full "$G" audit -q --tree "$tree" -j "$J" --no-cache --no-prefilter --sites --format json "${targets[@]}"
+	timed missed_pref "$G" audit -q --tree "$tree" -j "$J" --no-cache --sites --format json "${targets[@]}"
+	miss=$(python3 - "$OUT/missed_full.out" "$OUT/missed_pref.out" <<'PY'
+import json, sys
+full, pref = (json.load(open(p)) for p in sys.argv[1:3])
+key = lambda s: (s["file"], s["line"], s["column"], s["api"])
+a, b = {key(s) for s in full.get("sites", [])}, {key(s) for s in pref.get("sites", [])}
+missed = sorted(a - b)
+fa = {(f["file"], f["line"], f["rule"]) for f in full["findings"]}
+fb = {(f["file"], f["line"], f["rule"]) for f in pref["findings"]}
+print(len(a), len(missed), len(fa - fb), "; ".join("%s:%d %s" % (m[0], m[1], m[3]) for m in missed[:10]))
+PY
+)
+	set -- $miss
+	row "missed sites" "$(wall missed_full)" "$1 sites with --no-prefilter" "$2 sites and $3 findings in files the prefilter skipped ${*:4}"
+fi
+
+if ! skip spatch && command -v spatch >/dev/null; then
+	rules=$(ls "$top"/rules/*.cocci 2>/dev/null)
+	[ -n "$rules" ] || rules=$here/alloc-call.cocci
+	start=$(date +%s.%N)
+	for r in $rules; do
+		for t in "${targets[@]}"; do
+			spatch --very-quiet -D context --sp-file "$r" --dir "$t" -j "$J" >> "$OUT/spatch.out" 2>> "$OUT/spatch.err"
+		done
+	done
+	end=$(date +%s.%N)
+	row spatch "$(echo "$end - $start" | bc | xargs printf '%.1f')" "$nfiles" \
+		"$(echo "$rules" | wc -w) rule(s): $(echo "$rules" | xargs -n1 basename | tr '\n' ' ')"
+fi
+
+if ! skip clang && command -v clang >/dev/null; then
+	flags=(-fsyntax-only -w -ferror-limit=0 -nostdinc -isystem "$(clang -print-resource-dir)/include"
+	       -I"$tree/arch/x86/include" -I"$tree/arch/x86/include/generated" -I"$tree/include"
+	       -I"$tree/arch/x86/include/uapi" -I"$tree/arch/x86/include/generated/uapi"
+	       -I"$tree/include/uapi" -I"$tree/include/generated/uapi"
+	       -include "$tree/include/linux/compiler-version.h" -include "$tree/include/linux/kconfig.h"
+	       -include "$tree/include/linux/compiler_types.h" -D__KERNEL__ -DCC_USING_FENTRY -std=gnu11
+	       -m64 -mcmodel=kernel -fno-strict-aliasing -fshort-wchar -funsigned-char -mno-sse -mno-mmx
+	       -mno-sse2 -mno-red-zone -fno-PIE -DKBUILD_MODNAME='"bench"' -DKBUILD_BASENAME='"bench"')
+	printf '%s\n' "${flags[@]}" > "$OUT/clang.flags"
+	start=$(date +%s.%N)
+	# one clang per file, J at a time; prints the files clang rejects
+	xargs -P "$J" -n 1 bash -c 'mapfile -t f < "$0"; clang "${f[@]}" -I"$(dirname "$1")" "$1" >/dev/null 2>&1 || echo "$1"' \
+		"$OUT/clang.flags" < "$OUT/candidates.out" > "$OUT/clang.errors"
+	end=$(date +%s.%N)
+	row "clang -fsyntax-only" "$(echo "$end - $start" | bc | xargs printf '%.1f')" "$ncand candidates" \
+		"$(wc -l < "$OUT/clang.errors") with errors (config-dependent code)"
+fi
+echo | tee -a "$results"
+echo "bench: results in $results, logs in $OUT" >&2
