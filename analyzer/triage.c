@@ -129,16 +129,23 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 	double t0 = now_sec();
 	struct strbuf sb = STRBUF_INIT;
 	struct file_result *r = NULL;
-	char *rep = NULL;
-	if (strbuf_read_file(&sb, path, 0)) {
-		err_clear(); /* the engine reports unreadable files itself */
-		goto out;
-	}
-	rep = engine_report_path(t->engine, path);
+	char *rep = engine_report_path(t->engine, path);
 	struct store_key k = { .path = rep };
+	struct stat st;
+	int have_stat = stat(path, &st) == 0 && S_ISREG(st.st_mode), have_text = 0;
 	if (t->store) {
 		memcpy(k.context, t->context, sizeof(k.context));
-		store_hash_buf(sb.buf, sb.len, k.content);
+		/* a warm run reads no file whose inode and times are unchanged */
+		if (!have_stat || store_stat_hash(t->store, &st, k.content)) {
+			if (strbuf_read_file(&sb, path, 0)) {
+				err_clear(); /* the engine reports unreadable files itself */
+				goto out;
+			}
+			have_text = 1;
+			store_hash_buf(sb.buf, sb.len, k.content);
+			if (have_stat)
+				store_stat_remember(t->store, &st, k.content);
+		}
 		if (store_get(t->store, &k, &r) == 0) {
 			t->st.cached++;
 			if (triage_is_prefiltered(r))
@@ -146,6 +153,13 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 			goto out;
 		}
 		err_clear();
+	}
+	if (t->pf && !have_text) {
+		if (strbuf_read_file(&sb, path, 0)) {
+			err_clear();
+			goto out;
+		}
+		have_text = 1;
 	}
 	if (t->pf && !prefilter_match(t->pf, sb.buf, sb.len, path, NULL)) {
 		r = xcalloc(1, sizeof(*r));

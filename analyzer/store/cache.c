@@ -24,7 +24,7 @@
 
 struct store {
 	sqlite3 *db;
-	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put;
+	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;
 	int in_tx;
 	size_t pending;
 	struct timespec tx_start;
@@ -114,6 +114,9 @@ int store_open(const char *path, struct store **out)
 		"CREATE TABLE IF NOT EXISTS results(path TEXT NOT NULL, context TEXT NOT NULL,"
 		"  content TEXT NOT NULL, incset INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL,"
 		"  stored INTEGER NOT NULL, PRIMARY KEY(path, context, content, incset));"
+		"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
+		"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
+		"  content TEXT NOT NULL, PRIMARY KEY(dev, ino));"
 		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');")))
 		goto fail;
 	sqlite3_stmt *v = NULL;
@@ -134,7 +137,10 @@ int store_open(const char *path, struct store **out)
 			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ")", &s->prune)) ||
 	    (rc = prepare(s, "SELECT body FROM incsets WHERE id=?1", &s->incset_get)) ||
 	    (rc = prepare(s, "INSERT INTO incsets(digest, body) VALUES(?1, ?2) "
-			  "ON CONFLICT(digest) DO UPDATE SET digest=digest RETURNING id", &s->incset_put)))
+			  "ON CONFLICT(digest) DO UPDATE SET digest=digest RETURNING id", &s->incset_put)) ||
+	    (rc = prepare(s, "SELECT content FROM stats WHERE dev=?1 AND ino=?2 AND size=?3 AND mtime=?4 "
+			  "AND ctime=?5", &s->stat_get)) ||
+	    (rc = prepare(s, "INSERT OR REPLACE INTO stats VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->stat_put)))
 		goto fail;
 	s->header_hash = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 	s->incset_ok = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -164,6 +170,8 @@ void store_close(struct store *s)
 	sqlite3_finalize(s->prune);
 	sqlite3_finalize(s->incset_get);
 	sqlite3_finalize(s->incset_put);
+	sqlite3_finalize(s->stat_get);
+	sqlite3_finalize(s->stat_put);
 	sqlite3_close(s->db);
 	if (s->header_hash)
 		g_hash_table_destroy(s->header_hash);
@@ -347,6 +355,65 @@ static int incset_store(struct store *s, const char *const *inc, size_t n, sqlit
 	return rc;
 }
 
+/* ---- content hashes by stat ---- */
+
+static sqlite3_int64 ns(const struct timespec *t)
+{
+	return (sqlite3_int64)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+static void bind_stat(sqlite3_stmt *q, const struct stat *st)
+{
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->st_dev);
+	sqlite3_bind_int64(q, 2, (sqlite3_int64)st->st_ino);
+	sqlite3_bind_int64(q, 3, (sqlite3_int64)st->st_size);
+	sqlite3_bind_int64(q, 4, ns(&st->st_mtim));
+	sqlite3_bind_int64(q, 5, ns(&st->st_ctim));
+}
+
+int store_stat_hash(struct store *s, const struct stat *st, char out[STORE_HASH_HEX])
+{
+	int rc = GA_ENOTFOUND;
+	sqlite3_reset(s->stat_get);
+	bind_stat(s->stat_get, st);
+	if (sqlite3_step(s->stat_get) == SQLITE_ROW) {
+		const char *h = (const char *)sqlite3_column_text(s->stat_get, 0);
+		if (h && strlen(h) == STORE_HASH_HEX - 1) {
+			memcpy(out, h, STORE_HASH_HEX);
+			rc = 0;
+		}
+	}
+	sqlite3_reset(s->stat_get);
+	return rc;
+}
+
+static int begin(struct store *s)
+{
+	if (s->in_tx)
+		return 0;
+	int rc = exec(s, "BEGIN IMMEDIATE");
+	if (!rc) {
+		s->in_tx = 1;
+		clock_gettime(CLOCK_MONOTONIC, &s->tx_start);
+	}
+	return rc;
+}
+
+void store_stat_remember(struct store *s, const struct stat *st, const char hash[STORE_HASH_HEX])
+{
+	time_t now = time(NULL);
+	/* "racily clean": a change within the same tick would not show */
+	if (st->st_mtim.tv_sec >= now - 2)
+		return;
+	if (begin(s))
+		return;
+	sqlite3_reset(s->stat_put);
+	bind_stat(s->stat_put, st);
+	sqlite3_bind_text(s->stat_put, 6, hash, -1, SQLITE_TRANSIENT);
+	sqlite3_step(s->stat_put);
+	sqlite3_reset(s->stat_put);
+}
+
 /* ---- results ---- */
 
 int store_get(struct store *s, const struct store_key *k, struct file_result **out)
@@ -392,13 +459,9 @@ static double elapsed(const struct timespec *t)
 int store_put(struct store *s, const struct store_key *k, const char *const *includes,
 	      size_t nincludes, const struct file_result *r)
 {
-	int rc = 0;
-	if (!s->in_tx) {
-		if ((rc = exec(s, "BEGIN IMMEDIATE")))
-			return rc;
-		s->in_tx = 1;
-		clock_gettime(CLOCK_MONOTONIC, &s->tx_start);
-	}
+	int rc = begin(s);
+	if (rc)
+		return rc;
 	sqlite3_int64 inc = 0;
 	if ((rc = incset_store(s, includes, nincludes, &inc)))
 		return rc;

@@ -56,6 +56,14 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 int store_put(struct store *s, const struct store_key *k, const char *const *includes,
 	      size_t nincludes, const struct file_result *r);
 
+/* Content hashes remembered by inode, size and change times, so a warm run
+ * need not read unchanged files (git's index does the same).  A file changed
+ * less than two seconds before it was remembered is not remembered: its
+ * times may not show the next change. */
+struct stat;
+int store_stat_hash(struct store *s, const struct stat *st, char out[STORE_HASH_HEX]); /* 0 or GA_ENOTFOUND */
+void store_stat_remember(struct store *s, const struct stat *st, const char hash[STORE_HASH_HEX]);
+
 struct store_stats {
 	size_t hits, misses, puts;
 	size_t stale_includes; /* rows rejected because a header changed */

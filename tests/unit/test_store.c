@@ -201,3 +201,45 @@ TEST(store_context_covers_options)
 	free(alloc);
 	free(d);
 }
+
+#include <sys/stat.h>
+#include <sys/time.h>
+
+TEST(store_remembers_hashes_by_stat)
+{
+	char *d = tmpdir(), *db = xasprintf("%s/c.sqlite", d), *f = xasprintf("%s/a.c", d);
+	write_file(f, "int a;\n");
+	struct timeval old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+	utimes(f, old);
+	struct stat st;
+	stat(f, &st);
+	struct store *s;
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	char h[STORE_HASH_HEX], h2[STORE_HASH_HEX];
+	CHECK_EQ_INT(store_stat_hash(s, &st, h), GA_ENOTFOUND);
+	store_hash_file(f, h);
+	store_stat_remember(s, &st, h);
+	store_close(s);
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_stat_hash(s, &st, h2), 0);
+	CHECK_EQ_STR(h2, h);
+	/* same size, mtime put back: the inode's change time still tells */
+	sleep(1);
+	write_file(f, "int b;\n");
+	utimes(f, old);
+	struct stat st2;
+	stat(f, &st2);
+	CHECK(st2.st_size == st.st_size && st2.st_mtim.tv_sec == st.st_mtim.tv_sec);
+	CHECK_EQ_INT(store_stat_hash(s, &st2, h2), GA_ENOTFOUND);
+	/* a file changed just now is not remembered (its times may not move again) */
+	write_file(f, "int c;\n");
+	stat(f, &st2);
+	store_hash_file(f, h);
+	store_stat_remember(s, &st2, h);
+	CHECK_EQ_INT(store_stat_hash(s, &st2, h2), GA_ENOTFOUND);
+	store_close(s);
+	unlink(f);
+	free(f);
+	free(db);
+	free(d);
+}
