@@ -17,6 +17,9 @@ struct triage {
 	struct store *store;
 	char context[STORE_HASH_HEX];
 	struct prefilter *pf;
+	/* learning wrappers costs ~0.5 s on a tree: done at the first file the
+	 * cache cannot answer, so a warm run never pays it */
+	const struct engine_opts *pf_eo;
 	GHashTable *pending;  /* path -> content hash, for files sent to workers */
 	struct triage_stats st;
 };
@@ -79,8 +82,10 @@ int triage_new(const struct triage_opts *o, struct triage **out)
 		if ((rc = store_open(o->cache_path, &t->store)) || (rc = store_context(o->eo, t->context)))
 			goto fail;
 	}
-	if (o->prefilter && (rc = prefilter_setup(t, o->eo)))
+	if (o->prefilter && !o->cache_path && (rc = prefilter_setup(t, o->eo)))
 		goto fail;
+	if (o->prefilter && o->cache_path)
+		t->pf_eo = o->eo;
 	*out = t;
 	return 0;
 fail:
@@ -127,6 +132,7 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 	if (!t->store && !t->pf)
 		return NULL;
 	double t0 = now_sec();
+	int want_pf = t->pf || t->pf_eo;
 	struct strbuf sb = STRBUF_INIT;
 	struct file_result *r = NULL;
 	char *rep = engine_report_path(t->engine, path);
@@ -153,6 +159,15 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 			goto out;
 		}
 		err_clear();
+	}
+	if (want_pf && !t->pf) {
+		const struct engine_opts *eo = t->pf_eo;
+		t->pf_eo = NULL;
+		if (prefilter_setup(t, eo)) {
+			err_clear(); /* without the prefilter every file is parsed: slower, not wrong */
+			prefilter_free(t->pf);
+			t->pf = NULL;
+		}
 	}
 	if (t->pf && !have_text) {
 		if (strbuf_read_file(&sb, path, 0)) {

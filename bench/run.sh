@@ -51,7 +51,7 @@ rm -f "$cache" "$cache"-wal "$cache"-shm
 nfiles=$(find "${targets[@]}" -name '*.c' -type f | wc -l)
 results=$OUT/results.md
 : > "$results"
-row() { printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" | tee -a "$results"; }
+row() { printf '| %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" | tee -a "$results"; }
 
 # wall seconds and peak RSS (MiB) of one command, from /usr/bin/time -v
 timed() { # name cmd...  (stdout to $OUT/name.out, stderr to $OUT/name.err)
@@ -60,6 +60,7 @@ timed() { # name cmd...  (stdout to $OUT/name.out, stderr to $OUT/name.err)
 	echo $? > "$OUT/$name.rc"
 }
 wall() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.1f", s }' "$OUT/$1.time"; }
+cpu() { awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.1f", s }' "$OUT/$1.time"; }
 maxrss() { awk -F': ' '/Maximum resident/ { printf "%d", $2 / 1024 }' "$OUT/$1.time"; }
 vline() { grep -m1 ' parsed by workers' "$OUT/$1.err" || true; }
 vfield() { vline "$1" | sed -n "s/.*$2.*/\\1/p"; }
@@ -71,12 +72,12 @@ audit() { # name extra-args...
 
 echo "# gfpaudit bench: $(basename "$KDIR") ${SCOPE:-whole tree}, $nfiles .c files, -j $J, $(nproc) CPUs" | tee "$results"
 echo | tee -a "$results"
-echo "| phase | wall s | files | notes |" | tee -a "$results"
-echo "| --- | --- | --- | --- |" | tee -a "$results"
+echo "| phase | wall s | CPU s | files | notes |" | tee -a "$results"
+echo "| --- | --- | --- | --- | --- |" | tee -a "$results"
 
 timed candidates "$G" audit --tree "$tree" --candidates "${targets[@]}"
 ncand=$(wc -l < "$OUT/candidates.out")
-row candidates "$(wall candidates)" "$ncand of $nfiles" "lexical prefilter alone (read, learn wrappers, tokenize); peak RSS $(maxrss candidates) MiB"
+row candidates "$(wall candidates)" "$(cpu candidates)" "$ncand of $nfiles" "lexical prefilter alone (read, learn wrappers, tokenize); peak RSS $(maxrss candidates) MiB"
 
 summary() { # name
 	local v; v=$(vline "$1")
@@ -88,7 +89,7 @@ summary() { # name
 	fails=$(echo "$v" | sed -n 's/.*(\([0-9]*\) crashed, \([0-9]*\) timed out).*/\1 crashed, \2 timed out/p')
 	nf=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["findings"]), d["files"]["cached"], d["files"]["prefiltered"], d["files"]["failed"])' "$OUT/$1.out" 2>/dev/null)
 	set -- $nf
-	row "$name" "$(wall "$name")" "$parsed parsed, ${2:-?} cached, ${3:-?} prefiltered, ${4:-?} failed" \
+	row "$name" "$(wall "$name")" "$(cpu "$name")" "$parsed parsed, ${2:-?} cached, ${3:-?} prefiltered, ${4:-?} failed" \
 		"${1:-?} findings; worker CPU ${cpu:-?} s; triage ${tri:-?} s; peak worker RSS ${wrss:-?} MiB; parent RSS $(maxrss "$name") MiB; $fails"
 }
 
@@ -119,20 +120,17 @@ print(len(a), len(missed), len(fa - fb), "; ".join("%s:%d %s" % (m[0], m[1], m[3
 PY
 )
 	set -- $miss
-	row "missed sites" "$(wall missed_full)" "$1 sites with --no-prefilter" "$2 sites and $3 findings in files the prefilter skipped ${*:4}"
+	row "missed sites" "$(wall missed_full)" "$(cpu missed_full)" "$1 sites with --no-prefilter" "$2 sites and $3 findings in files the prefilter skipped ${*:4}"
 fi
 
 if ! skip spatch && command -v spatch >/dev/null; then
 	rules=$(ls "$top"/rules/*.cocci 2>/dev/null)
 	[ -n "$rules" ] || rules=$here/alloc-call.cocci
-	start=$(date +%s.%N)
-	for r in $rules; do
-		for t in "${targets[@]}"; do
-			spatch --very-quiet -D context --sp-file "$r" --dir "$t" -j "$J" >> "$OUT/spatch.out" 2>> "$OUT/spatch.err"
-		done
-	done
-	end=$(date +%s.%N)
-	row spatch "$(echo "$end - $start" | bc | xargs printf '%.1f')" "$nfiles" \
+	timed spatch bash -c 'J=$1; shift; rules=$1; shift
+		for r in $rules; do for t in "$@"; do
+			spatch --very-quiet -D context --sp-file "$r" --dir "$t" -j "$J"
+		done; done' spatch "$J" "$rules" "${targets[@]}"
+	row spatch "$(wall spatch)" "$(cpu spatch)" "$nfiles" \
 		"$(echo "$rules" | wc -w) rule(s): $(echo "$rules" | xargs -n1 basename | tr '\n' ' ')"
 fi
 
@@ -146,13 +144,12 @@ if ! skip clang && command -v clang >/dev/null; then
 	       -m64 -mcmodel=kernel -fno-strict-aliasing -fshort-wchar -funsigned-char -mno-sse -mno-mmx
 	       -mno-sse2 -mno-red-zone -fno-PIE -DKBUILD_MODNAME='"bench"' -DKBUILD_BASENAME='"bench"')
 	printf '%s\n' "${flags[@]}" > "$OUT/clang.flags"
-	start=$(date +%s.%N)
 	# one clang per file, J at a time; prints the files clang rejects
-	xargs -P "$J" -n 1 bash -c 'mapfile -t f < "$0"; clang "${f[@]}" -I"$(dirname "$1")" "$1" >/dev/null 2>&1 || echo "$1"' \
-		"$OUT/clang.flags" < "$OUT/candidates.out" > "$OUT/clang.errors"
-	end=$(date +%s.%N)
-	row "clang -fsyntax-only" "$(echo "$end - $start" | bc | xargs printf '%.1f')" "$ncand candidates" \
-		"$(wc -l < "$OUT/clang.errors") with errors (config-dependent code)"
+	timed clang xargs -a "$OUT/candidates.out" -P "$J" -n 1 bash -c \
+		'mapfile -t f < "$0"; clang "${f[@]}" -I"$(dirname "$1")" "$1" >/dev/null 2>&1 || echo "$1"' \
+		"$OUT/clang.flags"
+	row "clang -fsyntax-only" "$(wall clang)" "$(cpu clang)" "$ncand candidates" \
+		"$(wc -l < "$OUT/clang.out") with errors (config-dependent code)"
 fi
 echo | tee -a "$results"
 echo "bench: results in $results, logs in $OUT" >&2
