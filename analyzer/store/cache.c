@@ -114,6 +114,7 @@ int store_open(const char *path, struct store **out)
 		"CREATE TABLE IF NOT EXISTS results(path TEXT NOT NULL, context TEXT NOT NULL,"
 		"  content TEXT NOT NULL, incset INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL,"
 		"  stored INTEGER NOT NULL, PRIMARY KEY(path, context, content, incset));"
+		"CREATE TABLE IF NOT EXISTS contexts(context TEXT PRIMARY KEY, used INTEGER NOT NULL);"
 		"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
 		"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
 		"  content TEXT NOT NULL, PRIMARY KEY(dev, ino));"
@@ -352,6 +353,29 @@ static int incset_store(struct store *s, const char *const *inc, size_t n, sqlit
 		rc = db_err(s, "store include set");
 	sqlite3_reset(s->incset_put);
 	strbuf_release(&body);
+	return rc;
+}
+
+int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
+{
+	sqlite3_stmt *q = NULL;
+	int rc = prepare(s, "INSERT OR REPLACE INTO contexts VALUES(?1, ?2)", &q);
+	if (rc)
+		return rc;
+	sqlite3_int64 now = (sqlite3_int64)time(NULL);
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, now);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		rc = db_err(s, "mark context");
+	sqlite3_finalize(q);
+	if (rc)
+		return rc;
+	char *sql = xasprintf(
+		"DELETE FROM results WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM contexts WHERE used < %lld;",
+		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL));
+	rc = exec(s, sql);
+	free(sql);
 	return rc;
 }
 

@@ -44,6 +44,12 @@ void store_close(struct store *s);
 /* The context hash of a run with these options (see the list above). */
 int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX]);
 
+/* Mark a context as used now, and drop the results of contexts nobody used
+ * for STORE_KEEP_DAYS (old builds of gfpaudit, old configurations), so the
+ * default cache does not grow without end. */
+#define STORE_KEEP_DAYS 14
+int store_use_context(struct store *s, const char context[STORE_HASH_HEX]);
+
 /* Git blob id of a buffer / a file's bytes (hex). */
 void store_hash_buf(const void *data, size_t len, char out[STORE_HASH_HEX]);
 int store_hash_file(const char *path, char out[STORE_HASH_HEX]);

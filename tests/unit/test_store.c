@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "harness.h"
+#include <sqlite3.h>
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -240,6 +241,39 @@ TEST(store_remembers_hashes_by_stat)
 	store_close(s);
 	unlink(f);
 	free(f);
+	free(db);
+	free(d);
+}
+
+TEST(store_drops_contexts_unused_for_long)
+{
+	char *d = tmpdir(), *db = xasprintf("%s/c.sqlite", d);
+	struct store *s;
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	struct store_key old, cur;
+	key(&old, "a.c", "old build", "int a;");
+	key(&cur, "a.c", "this build", "int a;");
+	struct file_result *r = result_with_sites("a.c", 1), *got = NULL;
+	CHECK_EQ_INT(store_use_context(s, old.context), 0);
+	CHECK_EQ_INT(store_put(s, &old, NULL, 0, r), 0);
+	CHECK_EQ_INT(store_use_context(s, cur.context), 0);
+	CHECK_EQ_INT(store_put(s, &cur, NULL, 0, r), 0);
+	store_close(s);
+	/* the old build was last used long ago */
+	sqlite3 *raw;
+	sqlite3_open(db, &raw);
+	char *sql = xasprintf("UPDATE contexts SET used = used - %d WHERE context = '%s'",
+			      (STORE_KEEP_DAYS + 1) * 86400, old.context);
+	CHECK_EQ_INT(sqlite3_exec(raw, sql, NULL, NULL, NULL), SQLITE_OK);
+	free(sql);
+	sqlite3_close(raw);
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_use_context(s, cur.context), 0);
+	CHECK_EQ_INT(store_get(s, &old, &got), GA_ENOTFOUND);
+	CHECK_EQ_INT(store_get(s, &cur, &got), 0);
+	file_result_free(got);
+	store_close(s);
+	file_result_free(r);
 	free(db);
 	free(d);
 }
