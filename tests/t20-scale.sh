@@ -261,6 +261,17 @@ assert a["findings"] == b["findings"] and a["findings"], (a["findings"], b["find
 assert b["files"]["cached"] == b["files"]["analyzed"] + b["files"]["skipped"]' "$out/e5.json" "$out/e6.json"
 check "cache: the warm run parsed nothing" test "$(workers "$out/e6.err")" = 0
 
+# the engine's own fixes, as SARIF replacements that validate
+"$G" audit -q --no-cache --fixes --format sarif "$here/data/scale-e2e/ring.c" > "$out/fix.sarif" 2>/dev/null
+check "sarif: the engine's fixes become replacements" "$PY" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["results"]
+reps = [rep for x in r for f in x.get("fixes", []) for c in f["artifactChanges"] for rep in c["replacements"]]
+assert reps and all("startLine" in p["deletedRegion"] for p in reps), r' "$out/fix.sarif"
+if [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null; then
+	check "sarif with the engine's fixes validates" validate "$out/fix.sarif"
+fi
+
 # ---- progress line: on a terminal only, and not with -q ----
 "$G" audit --no-cache "$tree" > /dev/null 2> "$out/prog0.err"
 check "progress: silent when stderr is not a terminal" sh -c "! grep -q 'files/s' '$out/prog0.err'"
