@@ -6,6 +6,7 @@
  * tree (tens of thousands), so names are checked first against a bitmap of
  * their hashes and only then against the set.
  */
+#define _GNU_SOURCE /* memmem */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -41,8 +42,81 @@ struct prefilter {
 	 * final (include cycles), so it is not remembered */
 	GHashTable *header_memo;
 	unsigned cycle_hits;
+	/* rule triggers (see prefilter_add_trigger/_pair) */
+	GPtrArray *t_prefix, *t_substr;
+	struct pair { GPtrArray *a, *b; } *pairs;
+	size_t npairs, pairs_alloc;
 	char why[MAX_IDENT + 1];
 };
+
+static GPtrArray *strv_copy(const char *const *v)
+{
+	GPtrArray *a = g_ptr_array_new_with_free_func(free);
+	for (; v && *v; v++) {
+		size_t n = strlen(*v);
+		int prefix = n && (*v)[n - 1] == '*';
+		if (prefix)
+			n--;
+		if (!n || n > 255)
+			continue;
+		unsigned char *e = xmalloc(n + 3);
+		e[0] = prefix ? 2 : 1;
+		e[1] = (unsigned char)n;
+		memcpy(e + 2, *v, n);
+		e[n + 2] = 0;
+		g_ptr_array_add(a, e);
+	}
+	return a;
+}
+
+void prefilter_add_trigger(struct prefilter *p, const char *prefix, const char *substring)
+{
+	if (prefix) {
+		char *e = xasprintf("%s*", prefix);
+		const char *v[] = { e, NULL };
+		GPtrArray *one = strv_copy(v);
+		g_ptr_array_add(p->t_prefix, g_ptr_array_steal_index(one, 0));
+		g_ptr_array_free(one, TRUE);
+		free(e);
+	}
+	if (substring)
+		g_ptr_array_add(p->t_substr, xstrdup(substring));
+}
+
+void prefilter_add_pair(struct prefilter *p, const char *const *a, const char *const *b)
+{
+	ALLOC_GROW(p->pairs, p->npairs + 1, p->pairs_alloc);
+	p->pairs[p->npairs].a = strv_copy(a);
+	p->pairs[p->npairs].b = strv_copy(b);
+	p->npairs++;
+}
+
+/* Entries are stored as "\x01" or "\x02" (name / prefix), a length byte,
+ * then the text: every identifier of every file is checked against them. */
+static bool in_strv(const GPtrArray *v, const char *s, size_t n)
+{
+	for (guint i = 0; i < v->len; i++) {
+		const unsigned char *e = v->pdata[i];
+		size_t el = e[1];
+		if (e[2] != (unsigned char)s[0])
+			continue;
+		if (e[0] == 1 ? (n == el && !memcmp(s, e + 2, n)) : (n >= el && !memcmp(s, e + 2, el)))
+			return true;
+	}
+	return false;
+}
+
+static bool trigger_n(const struct prefilter *p, const char *s, size_t n)
+{
+	if (in_strv(p->t_prefix, s, n))
+		return true;
+	for (guint i = 0; i < p->t_substr->len; i++) {
+		const char *x = p->t_substr->pdata[i];
+		if (memmem(s, n, x, strlen(x)))
+			return true;
+	}
+	return false;
+}
 
 static inline uint32_t hash_ident(const char *s, size_t n)
 {
@@ -105,6 +179,8 @@ int prefilter_new(const struct alloc_table *t, struct prefilter **out)
 	p->body_ids = g_array_new(FALSE, FALSE, sizeof(guint));
 	p->defs = g_array_new(FALSE, FALSE, sizeof(struct def));
 	p->header_memo = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	p->t_prefix = g_ptr_array_new_with_free_func(free);
+	p->t_substr = g_ptr_array_new_with_free_func(free);
 	for (size_t i = 0; t && i < t->n; i++)
 		prefilter_add_name(p, t->e[i].name);
 	*out = p;
@@ -121,6 +197,13 @@ void prefilter_free(struct prefilter *p)
 	g_array_free(p->body_ids, TRUE);
 	g_array_free(p->defs, TRUE);
 	g_hash_table_destroy(p->header_memo);
+	g_ptr_array_free(p->t_prefix, TRUE);
+	g_ptr_array_free(p->t_substr, TRUE);
+	for (size_t i = 0; i < p->npairs; i++) {
+		g_ptr_array_free(p->pairs[i].a, TRUE);
+		g_ptr_array_free(p->pairs[i].b, TRUE);
+	}
+	free(p->pairs);
 	free(p);
 }
 
@@ -290,6 +373,7 @@ static bool match_text(struct prefilter *p, const char *text, size_t len, const 
 	/* only text that looks like C is decided here: balanced brackets outside
 	 * directives, no characters C has no use for; the rest goes to the parser */
 	int paren = 0, brack = 0, brace = 0, odd = 0;
+	unsigned char pair_seen[64] = { 0 }; /* bit 1: a name of a, bit 2: of b */
 	while ((t = next(&l)) != T_EOF) {
 		if (t == T_DIRECTIVE_END) {
 			directive_word = skip_directive = 0;
@@ -341,9 +425,19 @@ static bool match_text(struct prefilter *p, const char *text, size_t len, const 
 			l.after_member = 0;
 			continue;
 		}
-		if (known_n(p, l.tok, l.len)) {
+		if (known_n(p, l.tok, l.len) || trigger_n(p, l.tok, l.len)) {
 			snprintf(p->why, sizeof(p->why), "%.*s", (int)l.len, l.tok);
 			return true;
+		}
+		for (size_t i = 0; i < p->npairs && i < sizeof(pair_seen); i++) {
+			if (in_strv(p->pairs[i].a, l.tok, l.len))
+				pair_seen[i] |= 1;
+			if (in_strv(p->pairs[i].b, l.tok, l.len))
+				pair_seen[i] |= 2;
+			if (pair_seen[i] == 3) {
+				snprintf(p->why, sizeof(p->why), "%.*s (with its pair)", (int)l.len, l.tok);
+				return true;
+			}
 		}
 	}
 	if (depth == 0 && (paren || brack || brace || odd)) {

@@ -9,6 +9,7 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/prefilter.h"
 #include "gfpaudit/alloc_table.h"
+#include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -35,6 +36,42 @@ static int is_dir(const char *p)
 {
 	struct stat st;
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The consistency rules read whole functions of allocator code, not
+ * allocation sites (analyzer/model/consistency.c): what each needs in a file
+ * before it can report.  Kept in step with the names that module keys on;
+ * a rule that is not enabled adds nothing. */
+static const char *const capability_names[] = {
+	"__GFP_DIRECT_RECLAIM", "__GFP_KSWAPD_RECLAIM", "__GFP_RECLAIM", "__GFP_NORETRY",
+	"__GFP_RETRY_MAYFAIL", "__GFP_NOFAIL", "__GFP_IO", "__GFP_FS", "__GFP_HIGH",
+	"__GFP_MEMALLOC", "__GFP_NOMEMALLOC", "__GFP_THISNODE",
+	"gfp_compaction_allowed", "gfpflags_allow_blocking", "gfpflags_normal_context",
+	"gfp_pfmemalloc_allowed", "gfpflags_allow_spinning", NULL,
+};
+static const char *const mask_sinks[] = {
+	"__alloc_pages_direct_*", "trace_*", "gfp_pfmemalloc_allowed", "__gfp_pfmemalloc_flags",
+	"prepare_alloc_pages", NULL,
+};
+
+static bool rule_on(const struct engine_opts *eo, const char *id)
+{
+	int i = check_lookup(id);
+	return i >= 0 && i < 64 && (eo->rules & ((uint64_t)1 << i));
+}
+
+static void add_rule_triggers(struct prefilter *pf, const struct engine_opts *eo)
+{
+	if (rule_on(eo, "stale-alloc-flags") || rule_on(eo, "gfp-alloc-flags-mix") ||
+	    rule_on(eo, "gfp-derived-divergence")) {
+		/* alloc_flags variables and derivations, ALLOC_* constants */
+		prefilter_add_trigger(pf, "ALLOC_", "alloc_flags");
+		prefilter_add_trigger(pf, "__gfp_pfmemalloc_flags", NULL);
+		prefilter_add_trigger(pf, "prepare_alloc_pages", NULL);
+	}
+	if (rule_on(eo, "gfp-derived-divergence"))
+		/* a capability derived from the mask, and a sink the mask reaches */
+		prefilter_add_pair(pf, capability_names, mask_sinks);
 }
 
 /* Wrappers are learned from the headers the files will include: the tree's
@@ -65,6 +102,7 @@ static int prefilter_setup(struct triage *t, const struct engine_opts *eo)
 		prefilter_learn_dir(t->pf, eo->kmodel_dir ? eo->kmodel_dir : GFPAUDIT_KMODEL_DIR);
 	}
 	t->st.learned = prefilter_learn_finish(t->pf);
+	add_rule_triggers(t->pf, eo);
 	t->st.learn_sec = now_sec() - t0;
 	/* learning used ~90 MB of tables on a real tree; workers fork from this
 	 * process, so hand the freed heap back to the system first */

@@ -257,6 +257,12 @@ static void add_dir_hash(struct strbuf *ctx, const char *dir)
 	free(names);
 }
 
+/* Every engine option that can change a result must be hashed below: a
+ * new field in struct engine_opts trips this until store_context() covers
+ * it (then update the size).  verbose only changes stderr. */
+_Static_assert(sizeof(struct engine_opts) == 64,
+	       "struct engine_opts changed: hash the new option in store_context() (analyzer/store/cache.c)");
+
 int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX])
 {
 	struct strbuf ctx = STRBUF_INIT;
@@ -264,13 +270,21 @@ int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX])
 	strbuf_addf(&ctx, "gfpaudit %s schema %s\n", GFPAUDIT_VERSION, STORE_SCHEMA);
 	/* a rebuilt binary (a changed rule, a fixed bug) must not reuse results */
 	add_file_hash(&ctx, "exe", "/proc/self/exe");
-	strbuf_addf(&ctx, "rules %016llx fixes %d\n", (unsigned long long)o->rules, o->fixes ? 1 : 0);
+	strbuf_addf(&ctx, "rules %016llx fixes %d model %s\n", (unsigned long long)o->rules, o->fixes ? 1 : 0,
+		    o->allocator_model && strcmp(o->allocator_model, "auto") ? o->allocator_model : "auto");
 	if (o->tree) {
 		const char *t = realpath(o->tree, buf) ? buf : o->tree;
 		strbuf_addf(&ctx, "tree %s\n", t);
 		char *conf = xasprintf("%s/include/generated/autoconf.h", t);
 		add_file_hash(&ctx, "config", conf);
 		free(conf);
+		/* the "auto" allocator model is read from the tree's slow path, and
+		 * costly-noretry-compacts reports on other files from it */
+		if (!o->allocator_model || !strcmp(o->allocator_model, "auto")) {
+			char *pa = xasprintf("%s/mm/page_alloc.c", t);
+			add_file_hash(&ctx, "allocator", pa);
+			free(pa);
+		}
 	} else if (!o->compdb) {
 		const char *k = o->kmodel_dir ? o->kmodel_dir : GFPAUDIT_KMODEL_DIR;
 		add_dir_hash(&ctx, k);

@@ -32,6 +32,15 @@ void prefilter_learn_text(struct prefilter *p, const char *text, size_t len);
 int prefilter_learn_dir(struct prefilter *p, const char *dir);
 size_t prefilter_learn_finish(struct prefilter *p);
 
+/* Triggers of rules that read whole functions rather than allocation sites
+ * (the gfp mask / alloc_flags consistency rules): a file also goes to the
+ * parser when it names an identifier that starts with `prefix` or contains
+ * `substring` (either may be NULL), or, for a pair, one name of `a` and one
+ * of `b` (NULL-terminated lists; an entry ending in '*' is a prefix).
+ * Triggers do not take part in learning wrappers. */
+void prefilter_add_trigger(struct prefilter *p, const char *prefix, const char *substring);
+void prefilter_add_pair(struct prefilter *p, const char *const *a, const char *const *b);
+
 /* Add one name by hand (tests, user wrappers). */
 void prefilter_add_name(struct prefilter *p, const char *name);
 bool prefilter_has_name(const struct prefilter *p, const char *name);

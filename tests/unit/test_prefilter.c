@@ -120,3 +120,24 @@ TEST(prefilter_leaves_odd_text_to_the_parser)
 	CHECK(!m(p, "#define OPEN {\n/* ( */ const char *s = \"[\"; int f(void) { return 0; }\n"));
 	prefilter_free(p);
 }
+
+TEST(prefilter_rule_triggers)
+{
+	struct prefilter *p = pf_new();
+	const char *fn = "int f(unsigned int alloc_flags, gfp_t gfp_mask) { return alloc_flags & ALLOC_CPUSET; }";
+	CHECK(!m(p, fn));
+	prefilter_add_trigger(p, "ALLOC_", "alloc_flags");
+	CHECK(m(p, fn));
+	CHECK(m(p, "int g(int reserve_alloc_flags_x) { return 0; }"));  /* substring */
+	const char *cap = "void h(gfp_t gfp) { bool can = gfp & __GFP_DIRECT_RECLAIM; }";
+	const char *both = "void h(gfp_t gfp) { bool can = gfp & __GFP_DIRECT_RECLAIM; trace_mm_x(gfp, can); }";
+	const char *a[] = { "__GFP_DIRECT_RECLAIM", NULL }, *b[] = { "trace_*", "__alloc_pages_direct_*", NULL };
+	prefilter_add_pair(p, a, b);
+	CHECK(!m(p, cap));      /* one half of a pair is not enough */
+	CHECK(m(p, both));
+	CHECK(!m(p, "void k(void) { trace_mm_x(0); }"));
+	/* triggers do not make wrappers */
+	prefilter_learn_text(p, "#define GFP_X (__GFP_IO | ALLOC_Y)\n", 34);
+	CHECK_EQ_INT(prefilter_learn_finish(p), 0);
+	prefilter_free(p);
+}
