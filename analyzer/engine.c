@@ -122,6 +122,28 @@ static void table_copy(struct alloc_table *dst, const struct alloc_table *src)
 	}
 }
 
+struct inc_collect {
+	struct file_result *r;
+	size_t alloc;
+	CXFile main;
+};
+
+static void collect_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	struct inc_collect *ic = data;
+	(void)stack;
+	if (!depth || clang_File_isEqual(f, ic->main))
+		return;
+	CXString n = clang_getFileName(f);
+	const char *s = clang_getCString(n);
+	if (s && *s) {
+		char real[PATH_MAX];
+		ALLOC_GROW(ic->r->includes, ic->r->nincludes + 1, ic->alloc);
+		ic->r->includes[ic->r->nincludes++] = xstrdup(realpath(s, real) ? real : s);
+	}
+	clang_disposeString(n);
+}
+
 /* Findings in source order; on one line, in rule-table order. */
 static int cmp_finding(const void *a, const void *b)
 {
@@ -153,6 +175,8 @@ int engine_analyze_file(struct engine *e, const char *path,
 		return 0;
 	}
 	r->parse_errors = t.errors;
+	struct inc_collect ic = { .r = r, .main = t.main_file };
+	clang_getInclusions(t.tu, collect_inclusion, &ic);
 	struct alloc_table table;
 	table_copy(&table, &e->table);
 	struct sites_opts so = { .report_path = rep, .table = &table };

@@ -154,15 +154,13 @@ bool triage_is_prefiltered(const struct file_result *r)
 	       !strcmp(r->reason, TRIAGE_PREFILTER_REASON);
 }
 
-/* STORE_INCLUDES_HOOK: the headers a result depends on.  struct file_result
- * has no include list yet; when the engine fills one (e.g. `char **includes;
- * size_t nincludes;`, absolute paths of every file the TU opened), return it
- * here and the cache checks those headers' contents on every lookup. */
+/* The headers a result depends on (every file the TU opened, filled by the
+ * engine): the cache checks them on every lookup, so a header edit that
+ * leaves the config alone still invalidates the files that include it. */
 static const char *const *result_includes(const struct file_result *r, size_t *n)
 {
-	(void)r;
-	*n = 0;
-	return NULL;
+	*n = r->nincludes;
+	return (const char *const *)r->includes;
 }
 
 struct file_result *triage_lookup(struct triage *t, size_t index, const char *path)

@@ -73,4 +73,13 @@ print("json-ok")
 PY
 )
 expect_grep "JSON has the DESIGN fields" "json-ok" "$check"
+# the cache follows the headers a file includes (the engine's dependency list)
+mkdir "$tmp/inc"
+printf '#define ORD 2\n' > "$tmp/inc/x.h"
+printf '#include "x.h"\nstruct page *alloc_pages_noprof(unsigned int gfp, unsigned int order);\nstruct page *g(void) { return alloc_pages_noprof(0x400u, ORD); }\n' > "$tmp/inc/a.c"
+out=$("$G" audit -q --cache "$tmp/c.sqlite" --sites "$tmp/inc/a.c" 2>&1)
+expect_grep "cold run sees the header's order" "order 2\.\.2" "$out"
+printf '#define ORD 5\n' > "$tmp/inc/x.h"
+out=$("$G" audit -q --cache "$tmp/c.sqlite" --sites "$tmp/inc/a.c" 2>&1)
+expect_grep "a header edit invalidates the cached result" "order 5\.\.5" "$out"
 finish

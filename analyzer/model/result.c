@@ -22,6 +22,9 @@ void file_result_release(struct file_result *r)
 	for (size_t i = 0; i < r->nfindings; i++)
 		finding_release(&r->findings[i]);
 	free(r->findings);
+	for (size_t i = 0; i < r->nincludes; i++)
+		free(r->includes[i]);
+	free(r->includes);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -248,6 +251,12 @@ json_t *file_result_to_json(const struct file_result *r)
 		json_array_append_new(f, finding_to_json(&r->findings[i]));
 	json_object_set_new(o, "sites", s);
 	json_object_set_new(o, "findings", f);
+	if (r->nincludes) {
+		json_t *inc = json_array();
+		for (size_t i = 0; i < r->nincludes; i++)
+			json_array_append_new(inc, json_string(r->includes[i]));
+		json_object_set_new(o, "includes", inc);
+	}
 	return o;
 }
 
@@ -279,6 +288,13 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			file_result_free(r);
 			return rc;
 		}
+	}
+	const json_t *inc = json_object_get(j, "includes");
+	if (json_is_array(inc) && json_array_size(inc)) {
+		r->includes = xcalloc(json_array_size(inc), sizeof(*r->includes));
+		json_array_foreach(inc, i, v)
+			if (json_is_string(v))
+				r->includes[r->nincludes++] = xstrdup(json_string_value(v));
 	}
 	*out = r;
 	return 0;

@@ -16,6 +16,11 @@ struct file_result {
 	size_t nsites, sites_alloc;
 	struct finding *findings;
 	size_t nfindings, findings_alloc;
+	/* Every file the translation unit opened besides the file itself
+	 * (absolute paths as the compiler saw them): the cache's dependency
+	 * list.  Part of the wire form, not of the user-facing reports. */
+	char **includes;
+	size_t nincludes;
 };
 
 void file_result_init(struct file_result *r, const char *file);
