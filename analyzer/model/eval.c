@@ -190,7 +190,7 @@ static void st_widen(struct state *a, const struct state *prev, const struct fn_
 		if (x->lo < p->lo)
 			x->lo = (v->bits && !v->is_signed) ? 0 : IV_MIN;
 		if (x->hi > p->hi)
-			x->hi = (v->bits && v->bits <= 32) ? ((int64_t)1 << v->bits) - 1 : IV_MAX;
+			x->hi = (v->bits && v->bits < 32) ? ((int64_t)1 << v->bits) - 1 : IV_MAX;
 		*x = iv_norm(*x);
 	}
 }
@@ -313,8 +313,10 @@ static struct aval type_bounded(struct node *n, struct aval a)
 	}
 	if (!bits)
 		return a;
-	if (bits == 64) { /* unsigned: at least not negative */
-		if (!a.iv.known && a.iv.lo < 0)
+	if (bits == 64 || (bits == 32 && !a.iv.known)) {
+		/* an unknown int is no bound ("up to 4 GiB" says nothing);
+		 * unsigned: at least not negative */
+		if (!sgn && !a.iv.known && a.iv.lo < 0)
 			a.iv.lo = 0;
 		a.iv = iv_norm(a.iv);
 		return a;
@@ -327,7 +329,9 @@ static int var_bits_bound(const struct fn_var *v, struct interval *iv)
 {
 	if (!v->bits)
 		return 0;
-	if (v->bits <= 32)
+	/* small types bound any value (u16 <= 65535); an int only keeps a
+	 * known value in range: an unknown one stays unknown */
+	if (v->bits < 32 || (v->bits == 32 && iv->known))
 		*iv = iv_type_bound(*iv, v->bits, v->is_signed);
 	else if (!v->is_signed && iv->lo < 0)
 		iv->lo = 0;

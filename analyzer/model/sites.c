@@ -608,8 +608,10 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 		}
 	} else if (r->has_size) {
 		struct aval sz = r->size;
-		if (r->has_count)
+		if (r->has_count) {
 			sz.iv = iv_norm(iv_mul(sz.iv, r->count.iv));
+			sz.pdep |= r->count.pdep;
+		}
 		st->size = sz.iv;
 		if (sz.pdep && sz.iv.known &&
 		    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order)
