@@ -45,6 +45,16 @@ int cli_rule_mask(const char *enable, const char *disable, uint64_t *out)
 	return 0;
 }
 
+/* The split copy of $GFPAUDIT_ALLOCATORS lives as long as the process (the
+ * engine options point into it); freed at exit so leak checkers stay quiet. */
+static char *env_allocators;
+
+static void free_env_allocators(void)
+{
+	free(env_allocators);
+	env_allocators = NULL;
+}
+
 int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -52,8 +62,9 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 	if (rc)
 		return rc;
 	const char *env = getenv("GFPAUDIT_ALLOCATORS");
-	if (env && *env) {
-		char *dup = xstrdup(env), *save = NULL; /* kept for the process lifetime */
+	if (env && *env && !env_allocators) {
+		char *dup = env_allocators = xstrdup(env), *save = NULL;
+		atexit(free_env_allocators);
 		for (char *w = strtok_r(dup, ":", &save); w && c->nallocators < 15; w = strtok_r(NULL, ":", &save))
 			c->allocators[c->nallocators++] = w;
 	}
