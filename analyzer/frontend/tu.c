@@ -178,7 +178,7 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	t->xhave = xcalloc(nextra + 1, sizeof(*t->xhave));
 	struct probe_walk w = { .t = t, .x = t->xval, .xhave = t->xhave, .nx = nextra };
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), probe_visit, &w);
-	if (getenv("GFPAUDIT_DEBUG")) {
+	if (debug_on()) {
 		for (int i = 0; i < GFPF__COUNT; i++)
 			fprintf(stderr, "debug: %s = %#llx\n", gfp_flag_name(i), (unsigned long long)t->gfp.value[i]);
 		for (int i = 0; i < P__N; i++)

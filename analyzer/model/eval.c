@@ -4,6 +4,7 @@
 #include <string.h>
 #include "gfpaudit/eval.h"
 #include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
 
 #define SUMMARY_MAX_NODES 6000
 #define SUMMARY_MAX_DEPTH 4
@@ -787,7 +788,7 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 		return aval_unknown();
 	size_t slot;
 	struct fn_model *f = summary_fn(cx, def, &slot);
-	if (getenv("GFPAUDIT_DEBUG"))
+	if (debug_on())
 		fprintf(stderr, "debug: summary of %s: %s (%d nodes)\n", call->name ? call->name : "?",
 			f ? "built" : "none", f ? f->nnodes : 0);
 	if (!f || f == cx->fn)
@@ -1434,7 +1435,7 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 	free(cx->labels);
 	cx->labels = NULL;
 	cx->nlabels = cx->labels_alloc = 0;
-	if (cx->budget <= 0 && getenv("GFPAUDIT_DEBUG"))
+	if (cx->budget <= 0 && debug_on())
 		fprintf(stderr, "debug: budget exhausted in %s\n", f->name ? f->name : "?");
 	st_free(&st);
 	return 0;

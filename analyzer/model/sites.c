@@ -154,7 +154,7 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 {
 	struct fn_scan *s = cx->data;
 	(void)st;
-	if (getenv("GFPAUDIT_DEBUG"))
+	if (debug_on())
 		fprintf(stderr, "debug: call %s line %u\n", call->name ? call->name : "?", call->line);
 	for (size_t b = 0; call->name && b < s->nbind; b++) {
 		struct binding *bd = &s->bind[b];
@@ -183,12 +183,12 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 	r->visits++;
 	struct aval v;
 	int gi = role_index(call, &e->gfp, true);
-	if (getenv("GFPAUDIT_DEBUG"))
+	if (debug_on())
 		fprintf(stderr, "debug: allocator %s gfp arg %d of %u: iv %lld..%lld must %llx may %llx kind %d\n", call->name, gi, nargs,
 			gi >= 0 ? (long long)args[gi].iv.lo : 0, gi >= 0 ? (long long)args[gi].iv.hi : 0,
 			gi >= 0 ? (unsigned long long)args[gi].g.must : 0, gi >= 0 ? (unsigned long long)args[gi].g.may : 0,
 			gi >= 0 ? (int)node_arg(call, gi)->kind : -1);
-	if (getenv("GFPAUDIT_DEBUG") && getenv("GFPAUDIT_DUMP") && gi >= 0)
+	if (debug_on() && getenv("GFPAUDIT_DUMP") && gi >= 0)
 		dump(node_arg(call, gi), 1);
 	if (gi >= 0 && (unsigned)gi < nargs) {
 		v = args[gi];
@@ -207,9 +207,9 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 		join_into(&r->gfp, &r->has_gfp, &v);
 	}
 	int oi = role_index(call, &e->order, false);
-	if (getenv("GFPAUDIT_DEBUG"))
+	if (debug_on())
 		fprintf(stderr, "debug:   entry %s order how %d text %s -> %d\n", e->name, e->order.how, e->order.text ? e->order.text : "-", oi);
-	if (getenv("GFPAUDIT_DEBUG") && oi >= 0 && (unsigned)oi < nargs)
+	if (debug_on() && oi >= 0 && (unsigned)oi < nargs)
 		fprintf(stderr, "debug:   order arg %lld..%lld param %d\n", (long long)args[oi].iv.lo,
 			(long long)args[oi].iv.hi, args[oi].param);
 	if (oi >= 0 && (unsigned)oi < nargs)
@@ -809,7 +809,7 @@ static bool promote_wrapper(struct fn_scan *s)
 				    r->order.gparam >= 0;
 		bool by_size = !by_order && r->has_size && r->size.param >= 0 && !r->has_count &&
 			       (e->kind == API_SLAB || e->kind == API_KV || e->kind == API_EXACT);
-		if (getenv("GFPAUDIT_DEBUG"))
+		if (debug_on())
 			fprintf(stderr, "debug: wrapper? %s: by_order %d by_size %d by_get_order %d gfp.param %d\n",
 				s->fn->name, by_order, by_size, by_get_order, r->has_gfp ? r->gfp.param : -9);
 		if (!by_order && !by_size && !by_get_order)
@@ -1044,7 +1044,7 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 			site_release(&out->sites[--out->nsites]);
 		for (size_t i = 0; i < fns.n; i++) {
 			struct fn_model *f = fns.f[i];
-			if (getenv("GFPAUDIT_DEBUG"))
+			if (debug_on())
 				fprintf(stderr, "debug: function %s (%d nodes)%s\n", f->name, f->nnodes,
 					has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
 			if (!has_alloc_call(f->body, o->table))

@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include "gfpaudit/err.h"
 
 static char last[1024];
@@ -15,3 +16,11 @@ int err_set(int code, const char *fmt, ...)
 
 const char *err_last(void) { return last; }
 void err_clear(void) { last[0] = 0; }
+
+int debug_on(void)
+{
+	static int on = -1;
+	if (on < 0)
+		on = getenv("GFPAUDIT_DEBUG") != NULL;
+	return on;
+}

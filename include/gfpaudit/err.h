@@ -26,6 +26,10 @@ int err_set(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 const char *err_last(void);
 void err_clear(void);
 
+/* GFPAUDIT_DEBUG=1 in the environment: the model's trace on stderr (read
+ * once; the trace calls sit in hot paths). */
+int debug_on(void);
+
 /* Exit codes of the command layer (README documents them). */
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_TOOL = 3 };
 
