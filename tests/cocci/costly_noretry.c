@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test input for rules/costly_noretry.cocci (tests/t30-cocci.sh).
+ * A line that must be reported ends with "cocci: RULE-ID"; every other
+ * line must stay quiet ("cocci: ok" marks the interesting misses).
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+#define RING_ORDER	5
+#define SMALL_ORDER	2
+
+struct ring {
+	struct page *pages;
+	void *buf;
+	unsigned int order;
+};
+
+/* explicit lower-order retry, mask from the caller */
+static struct page *ring_alloc_pages(gfp_t gfp)
+{
+	struct page *page;
+
+	page = alloc_pages(gfp, RING_ORDER); // cocci: costly-no-noretry
+	if (!page)
+		page = alloc_pages(gfp, 0);
+	return page;
+}
+
+/* the same with NORETRY already there */
+static struct page *ring_alloc_pages_quiet(gfp_t gfp)
+{
+	struct page *page;
+
+	page = alloc_pages(gfp | __GFP_NORETRY | __GFP_NOWARN, RING_ORDER); // cocci: ok
+	if (!page)
+		page = alloc_pages(gfp, 0);
+	return page;
+}
+
+/* declaration form, unlikely() check, vmalloc fallback */
+static void *ring_buf_alloc(struct ring *r)
+{
+	unsigned long addr = __get_free_pages(GFP_KERNEL, 4); // cocci: costly-no-noretry
+
+	if (unlikely(!addr)) {
+		r->buf = vmalloc(16 * PAGE_SIZE);
+		return r->buf;
+	}
+	r->buf = (void *)addr;
+	return r->buf;
+}
+
+/* no direct reclaim: the attempt cannot stall */
+static struct page *ring_alloc_atomic(int nid)
+{
+	struct page *page;
+
+	page = alloc_pages_node(nid, GFP_ATOMIC | __GFP_COMP, RING_ORDER); // cocci: ok
+	if (!page)
+		page = alloc_pages_node(nid, GFP_ATOMIC, 0);
+	return page;
+}
+
+/* direct reclaim cleared on the mask */
+static struct page *ring_alloc_light(gfp_t gfp)
+{
+	struct page *page;
+
+	page = alloc_pages((gfp | __GFP_COMP) & ~__GFP_DIRECT_RECLAIM, 6); // cocci: ok
+	if (!page)
+		page = alloc_pages(gfp, 0);
+	return page;
+}
+
+/* not costly */
+static struct page *ring_alloc_small(gfp_t gfp)
+{
+	struct page *page;
+
+	page = alloc_pages(gfp, SMALL_ORDER); // cocci: ok
+	if (!page)
+		page = alloc_pages(gfp, 0);
+	return page;
+}
+
+/* costly, but no fallback: the other rule's business */
+static int ring_init(struct ring *r)
+{
+	r->pages = alloc_pages(GFP_KERNEL, RING_ORDER); // cocci: ok
+	if (!r->pages)
+		return -ENOMEM;
+	return 0;
+}
+
+/* a decreasing order loop */
+static struct page *frag_refill(gfp_t gfp, int max_order)
+{
+	struct page *page = NULL;
+	int order;
+
+	for (order = max_order; order >= 0; order--) {
+		page = alloc_pages(gfp | __GFP_COMP, order); // cocci: costly-no-noretry
+		if (page)
+			break;
+	}
+	return page;
+}
+
+/* the loop the page cache writes: NORETRY above the floor */
+static struct folio *cache_alloc(gfp_t gfp, unsigned int order, unsigned int min_order)
+{
+	struct folio *folio = NULL;
+
+	while (order >= min_order) {
+		gfp_t alloc_gfp = gfp;
+
+		if (order > min_order)
+			alloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;
+		folio = filemap_alloc_folio(alloc_gfp, order); // cocci: ok
+		if (folio)
+			break;
+		if (!order)
+			break;
+		order--;
+	}
+	return folio;
+}
+
+/* the mask variable is built above the call */
+static struct page *slab_like_alloc(gfp_t flags, unsigned int order, int node)
+{
+	struct page *page;
+	gfp_t alloc_gfp = (flags | __GFP_NOWARN | __GFP_NORETRY) & ~__GFP_NOFAIL;
+
+	page = alloc_pages_node(node, alloc_gfp, order); // cocci: ok
+	if (unlikely(!page)) {
+		alloc_gfp = flags;
+		page = alloc_pages_node(node, alloc_gfp, 0);
+	}
+	return page;
+}
+
+/* NORETRY only on an unrelated condition: not certain */
+static struct page *maybe_quiet_alloc(gfp_t gfp, bool quiet)
+{
+	struct page *page;
+
+	if (quiet)
+		gfp |= __GFP_NORETRY;
+	page = alloc_pages(gfp, 7); // cocci: costly-no-noretry
+	if (!page)
+		page = alloc_pages(gfp, 1);
+	return page;
+}
+
+/* a while loop that lowers the order in its condition */
+static void *chunk_alloc(gfp_t gfp, unsigned int order)
+{
+	struct page *page = NULL;
+
+	while (!page && order-- > 0)
+		page = alloc_pages(GFP_KERNEL, order); // cocci: costly-no-noretry
+	return page ? page_address(page) : NULL;
+}
+
+/* readahead's mask helper carries NORETRY */
+static struct folio *ra_alloc(struct address_space *mapping, unsigned int order)
+{
+	struct folio *folio;
+
+	folio = filemap_alloc_folio(readahead_gfp_mask(mapping), order); // cocci: ok
+	if (!folio)
+		folio = filemap_alloc_folio(readahead_gfp_mask(mapping), 0);
+	return folio;
+}
+
+/* order lowered by next_order() in the loop body */
+static struct folio *thp_alloc(struct vm_area_struct *vma, unsigned long addr,
+			       unsigned long orders, int order)
+{
+	struct folio *folio;
+
+	while (orders) {
+		folio = vma_alloc_folio(GFP_HIGHUSER_MOVABLE, order, vma, addr); // cocci: costly-no-noretry
+		if (folio)
+			return folio;
+		order = next_order(&orders, order);
+	}
+	return NULL;
+}
+
+/* the same order again is not a fallback */
+static struct page *retry_same(gfp_t gfp)
+{
+	struct page *page;
+
+	page = alloc_pages(gfp, 5); // cocci: ok
+	if (!page)
+		page = alloc_pages(gfp, 5);
+	return page;
+}
