@@ -39,6 +39,61 @@ VMALLOC = {'vmalloc', 'vzalloc', '__vmalloc', 'vmalloc_node', 'vzalloc_node',
 KVMALLOC = {'kvmalloc', 'kvzalloc', 'kvmalloc_node', 'kvzalloc_node', 'kvmalloc_array',
             'kvcalloc', 'kvmalloc_array_node', 'kvcalloc_node'}
 
+# name -> (kind, gfp argument, order or size argument, count argument or None)
+# for the APIs whose arguments the table-driven rules read.
+APIS = {}
+for _n in PAGE_GFP_ORDER:
+    APIS[_n] = ('pages', 0, 1, None)
+for _n in PAGE_NID_GFP_ORDER:
+    APIS[_n] = ('pages', 1, 2, None)
+APIS.update({
+    'alloc_page': ('pages', 0, None, None), '__get_free_page': ('pages', 0, None, None),
+    'get_zeroed_page': ('pages', 0, None, None),   # order 0 by definition
+    'alloc_pages_exact': ('exact', 1, 0, None), 'alloc_pages_exact_nid': ('exact', 2, 1, None),
+    'kmalloc': ('slab', 1, 0, None), 'kzalloc': ('slab', 1, 0, None),
+    'kmalloc_node': ('slab', 1, 0, None), 'kzalloc_node': ('slab', 1, 0, None),
+    'kcalloc': ('slab', 2, 1, 0), 'kmalloc_array': ('slab', 2, 1, 0),
+    'kcalloc_node': ('slab', 2, 1, 0), 'kmalloc_array_node': ('slab', 2, 1, 0),
+    'krealloc': ('slab', 2, 1, None), 'kmemdup': ('slab', 2, 1, None),
+    'devm_kmalloc': ('slab', 2, 1, None), 'devm_kzalloc': ('slab', 2, 1, None),
+    'devm_kcalloc': ('slab', 3, 2, 1),
+    'kvmalloc': ('kv', 1, 0, None), 'kvzalloc': ('kv', 1, 0, None),
+    'kvmalloc_node': ('kv', 1, 0, None), 'kvzalloc_node': ('kv', 1, 0, None),
+    'kvcalloc': ('kv', 2, 1, 0), 'kvmalloc_array': ('kv', 2, 1, 0),
+    'kvcalloc_node': ('kv', 2, 1, 0), 'kvmalloc_array_node': ('kv', 2, 1, 0),
+    '__vmalloc': ('vmalloc', 1, 0, None),
+})
+# kmalloc family -> its kvmalloc twin (kvmalloc falls back to vmalloc itself)
+KV_TWIN = {'kmalloc': 'kvmalloc', 'kzalloc': 'kvzalloc', 'kmalloc_node': 'kvmalloc_node',
+           'kzalloc_node': 'kvzalloc_node', 'kcalloc': 'kvcalloc',
+           'kmalloc_array': 'kvmalloc_array', 'kcalloc_node': 'kvcalloc_node',
+           'kmalloc_array_node': 'kvmalloc_array_node'}
+
+class Call:
+    """One allocation call as written: name, argument texts and what they mean."""
+    def __init__(self, f, args, p):
+        self.name, self.p = str(f).strip(), p
+        _, self.args = call_args('%s(%s)' % (self.name, args))
+        self.kind, gi, oi, ci = APIS.get(self.name, (None, None, None, None))
+        arg = lambda i: self.args[i] if i is not None and i < len(self.args) else None
+        self.gfp, self.amount, self.count = arg(gi), arg(oi), arg(ci)
+    def order(self):
+        """Page-allocator order when constant, else None."""
+        if self.kind == 'pages':
+            return 0 if self.amount is None else order_value(self.amount, self.p)
+        return page_order(self.bytes())
+    def bytes(self):
+        if self.kind == 'pages' or self.amount is None:
+            return None
+        return size_value(self.amount, self.p, self.count)
+    def mask(self):
+        return mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+    def text(self, name=None, gfp=None):
+        args = list(self.args)
+        if gfp is not None:
+            args[APIS[self.name][1]] = gfp
+        return '%s(%s)' % (name or self.name, ', '.join(args))
+
 def key(p):
     return (p.file, int(p.line), int(p.column))
 
@@ -256,8 +311,11 @@ def mask_at(text, file, func, line, order_name=None, depth=0):
     """The mask an argument text carries at a call on `line`, following the
     function's assignments to plain variables above it (textual order)."""
     def env(name):
-        if depth > 4 or (file, func, name) not in _asg:
+        if depth > 4:
             return None
+        if (file, func, name) not in _asg:
+            d = _defs.get(file, {}).get(name)
+            return None if d is None else mask_at(d, file, None, None, order_name, depth + 1)
         st, seen = MaskState(), False
         for (l, op, rhs, cond) in sorted(_asg[(file, func, name)]):
             if line is not None and l >= line:
@@ -332,6 +390,8 @@ def retry_kind(o, c, p):
     name, args = call_args(c)
     if name in VMALLOC or name in KVMALLOC:
         return 'vmalloc'
+    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER):
+        return 'retry'
     if name in PAGE_GFP_ORDER and len(args) > 1:
         o2 = args[1]
     elif name in PAGE_NID_GFP_ORDER and len(args) > 2:
@@ -396,3 +456,9 @@ def flag(p, rule, msg):
 
 def flagged(p):
     return key(p) in _flag
+
+_patch = set()  # (file, line, col) of flagged calls the patch rules may edit
+_new = {}       # (file, line, col) -> replacement text for patch mode
+
+def patchable(p):
+    return key(p) in _patch
