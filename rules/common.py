@@ -258,7 +258,20 @@ def _match_paren(t, i):
                 return j
     return len(t) - 1
 
-def _eval_tokens(t, env):
+def _order_branch(cond, order_name):
+    """For a mask "cond ? a : b" in an order loop: which branch do the attempts
+    above the loop floor take?  "then", "else" or None (both)."""
+    if not order_name or not re.match(r'^[A-Za-z_]\w*$', order_name):
+        return None
+    o = re.escape(order_name)
+    c = ' '.join(str(y) for (k, y) in cond)
+    if re.match(r'^%s$' % o, c) or re.search(r'\b%s\s*(>|>=|!=)' % o, c) or re.search(r'(<|<=)\s*%s\b' % o, c):
+        return 'then'
+    if re.match(r'^!\s*%s$' % o, c) or re.search(r'\b%s\s*(<|<=|==)' % o, c):
+        return 'else'
+    return None
+
+def _eval_tokens(t, env, order_name=None):
     st = MaskState()
     depth, q, c = 0, None, None
     for i, (k, x) in enumerate(t):
@@ -271,7 +284,10 @@ def _eval_tokens(t, env):
         elif depth == 0 and x == ':' and q is not None and c is None:
             c = i
     if q is not None and c is not None:
-        a, b = _eval_tokens(t[q + 1:c], env), _eval_tokens(t[c + 1:], env)
+        a, b = _eval_tokens(t[q + 1:c], env, order_name), _eval_tokens(t[c + 1:], env, order_name)
+        br = _order_branch(t[:q], order_name)
+        if br:
+            return a if br == 'then' else b
         st.must = a.must & b.must
         st.may = a.may | b.may
         st.unknown = a.unknown or b.unknown
@@ -340,7 +356,7 @@ def mask_at(text, file, func, line, order_name=None, depth=0):
         st = MaskState()
         st.unknown = True
         return st
-    return _eval_tokens(t, env)
+    return _eval_tokens(t, env, order_name)
 
 def mask(text, p, order=None):
     o = str(order).strip() if order is not None else None

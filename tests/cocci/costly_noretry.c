@@ -86,10 +86,10 @@ static struct page *ring_alloc_small(gfp_t gfp)
 	return page;
 }
 
-/* costly, but no fallback: the other rule's business */
+/* costly, but no fallback: costly-no-fallback, not this rule */
 static int ring_init(struct ring *r)
 {
-	r->pages = alloc_pages(GFP_KERNEL, RING_ORDER); // cocci: ok
+	r->pages = alloc_pages(GFP_KERNEL, RING_ORDER); // cocci: costly-no-fallback
 	if (!r->pages)
 		return -ENOMEM;
 	return 0;
@@ -192,12 +192,12 @@ static struct folio *thp_alloc(struct vm_area_struct *vma, unsigned long addr,
 	return NULL;
 }
 
-/* the same order again is not a fallback */
+/* the same order again is not a fallback (so: costly-no-fallback) */
 static struct page *retry_same(gfp_t gfp)
 {
 	struct page *page;
 
-	page = alloc_pages(gfp, 5); // cocci: ok
+	page = alloc_pages(gfp, 5); // cocci: costly-no-fallback
 	if (!page)
 		page = alloc_pages(gfp, 5);
 	return page;

@@ -25,15 +25,15 @@ static void meta_fill(struct meta *m)
 
 static int meta_table(struct meta *m, size_t n)
 {
-	m->tab = kvmalloc_array(n, 64, META_GFP | __GFP_NORETRY); // cocci: gfp-contradiction
+	m->tab = kvmalloc_array(n, 64, META_GFP | __GFP_NORETRY); // cocci: gfp-contradiction nopatch
 	return m->tab ? 0 : -ENOMEM;
 }
 
 static void meta_atomic(struct meta *m)
 {
-	m->page = alloc_page(GFP_ATOMIC | __GFP_NOFAIL); // cocci: gfp-contradiction
-	m->buf = kzalloc(64, GFP_ATOMIC | __GFP_NOFAIL); // cocci: gfp-contradiction
-	m->buf = kzalloc(64, GFP_NOWAIT | __GFP_NOFAIL); // cocci: gfp-contradiction
+	m->page = alloc_page(GFP_ATOMIC | __GFP_NOFAIL); // cocci: gfp-contradiction nopatch
+	m->buf = kzalloc(64, GFP_ATOMIC | __GFP_NOFAIL); // cocci: gfp-contradiction nopatch
+	m->buf = kzalloc(64, GFP_NOWAIT | __GFP_NOFAIL); // cocci: gfp-contradiction nopatch
 }
 
 static void meta_var(struct meta *m)
@@ -41,7 +41,7 @@ static void meta_var(struct meta *m)
 	gfp_t gfp = GFP_KERNEL | __GFP_NOFAIL;
 
 	gfp |= __GFP_NORETRY;
-	m->page = alloc_pages(gfp, 0); // cocci: gfp-contradiction
+	m->page = alloc_pages(gfp, 0); // cocci: gfp-contradiction nopatch
 }
 
 /* the allocator gets reclaim back through the caller mask: unknown */

@@ -21,7 +21,7 @@ struct journal {
 
 static void journal_grow(struct journal *j)
 {
-	j->pages = alloc_pages(GFP_NOFS | __GFP_NOFAIL, JOURNAL_ORDER); // cocci: nofail-high-order
+	j->pages = alloc_pages(GFP_NOFS | __GFP_NOFAIL, JOURNAL_ORDER); // cocci: nofail-high-order nopatch
 }
 
 static void journal_map(struct journal *j)
@@ -34,8 +34,8 @@ static void journal_desc(struct journal *j, int nid)
 	gfp_t gfp = GFP_KERNEL;
 
 	gfp |= __GFP_NOFAIL;
-	j->desc = (void *)__get_free_pages(gfp, 3); // cocci: nofail-high-order
-	j->pages = alloc_pages_node(nid, JOURNAL_GFP, 4); // cocci: nofail-high-order
+	j->desc = (void *)__get_free_pages(gfp, 3); // cocci: nofail-high-order nopatch
+	j->pages = alloc_pages_node(nid, JOURNAL_GFP, 4); // cocci: nofail-high-order nopatch
 }
 
 static void journal_release(struct journal *j)
