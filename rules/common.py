@@ -1,6 +1,8 @@
 # gfpaudit common SmPL helpers.  rules/sync-common.sh copies this block into
 # every rules/*.cocci (coccicheck runs one self-contained file at a time);
 # tests/t30-cocci.sh fails when a copy differs from rules/common.py.
+import json
+import linecache
 import re
 COSTLY_ORDER = 3      # PAGE_ALLOC_COSTLY_ORDER in 6.12 (include/linux/mmzone.h)
 PAGE_SHIFT = 12       # 4 KiB pages: the rules judge x86-64 constants
@@ -10,7 +12,7 @@ _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition te
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
 _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
 _chk = set()  # (file, line, col) of calls whose result is tested afterwards
-_flag = {}    # (file, line, col) -> report message
+_flag = {}    # (file, line, col) -> (rule id, message, extra facts)
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
           'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
 _types = {'unsigned', 'signed', 'long', 'int', 'short', 'char', 'size_t',
@@ -466,12 +468,29 @@ def drop_flag(g, flag):
     rest = [x for x in parts if x != flag]
     return ' | '.join(rest) if rest else None
 
-def flag(p, rule, msg):
-    """Record a finding at p (one per call and rule); the report/org rules print it."""
-    _flag.setdefault(key(p), 'WARNING: %s [%s]' % (msg, rule))
+def flag(p, rule, msg, **facts):
+    """Record a finding at p (one per call); the report/org/gfpaudit rules print it."""
+    _flag.setdefault(key(p), (rule, msg, facts))
 
 def flagged(p):
     return key(p) in _flag
+
+def message(p):
+    rule, msg, _ = _flag[key(p)]
+    return 'WARNING: %s [%s]' % (msg, rule)
+
+def emit(p):
+    """One JSON object a line for gfpaudit audit --cocci (spatch -D gfpaudit)."""
+    rule, msg, facts = _flag[key(p)]
+    src = linecache.getline(p.file, int(p.line))
+    api = src[int(p.column):int(p.column_end)] if p.line == p.line_end else ''
+    d = {'file': p.file, 'line': int(p.line), 'column': int(p.column) + 1,
+         'function': p.current_element, 'api': api.strip() or None,
+         'rule': rule, 'message': msg}
+    for k in ('gfp', 'order'):
+        if facts.get(k) is not None:
+            d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
 _new = {}       # (file, line, col) -> replacement text for patch mode

@@ -18,6 +18,8 @@ virtual patch
 virtual context
 virtual org
 virtual report
+// gfpaudit audit --cocci runs spatch -D gfpaudit: one JSON line a finding
+virtual gfpaudit
 
 @initialize:python@
 @@
@@ -25,6 +27,8 @@ virtual report
 # gfpaudit common SmPL helpers.  rules/sync-common.sh copies this block into
 # every rules/*.cocci (coccicheck runs one self-contained file at a time);
 # tests/t30-cocci.sh fails when a copy differs from rules/common.py.
+import json
+import linecache
 import re
 COSTLY_ORDER = 3      # PAGE_ALLOC_COSTLY_ORDER in 6.12 (include/linux/mmzone.h)
 PAGE_SHIFT = 12       # 4 KiB pages: the rules judge x86-64 constants
@@ -34,7 +38,7 @@ _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition te
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
 _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
 _chk = set()  # (file, line, col) of calls whose result is tested afterwards
-_flag = {}    # (file, line, col) -> report message
+_flag = {}    # (file, line, col) -> (rule id, message, extra facts)
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
           'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
 _types = {'unsigned', 'signed', 'long', 'int', 'short', 'char', 'size_t',
@@ -490,12 +494,29 @@ def drop_flag(g, flag):
     rest = [x for x in parts if x != flag]
     return ' | '.join(rest) if rest else None
 
-def flag(p, rule, msg):
-    """Record a finding at p (one per call and rule); the report/org rules print it."""
-    _flag.setdefault(key(p), 'WARNING: %s [%s]' % (msg, rule))
+def flag(p, rule, msg, **facts):
+    """Record a finding at p (one per call); the report/org/gfpaudit rules print it."""
+    _flag.setdefault(key(p), (rule, msg, facts))
 
 def flagged(p):
     return key(p) in _flag
+
+def message(p):
+    rule, msg, _ = _flag[key(p)]
+    return 'WARNING: %s [%s]' % (msg, rule)
+
+def emit(p):
+    """One JSON object a line for gfpaudit audit --cocci (spatch -D gfpaudit)."""
+    rule, msg, facts = _flag[key(p)]
+    src = linecache.getline(p.file, int(p.line))
+    api = src[int(p.column):int(p.column_end)] if p.line == p.line_end else ''
+    d = {'file': p.file, 'line': int(p.line), 'column': int(p.column) + 1,
+         'function': p.current_element, 'api': api.strip() or None,
+         'rule': rule, 'message': msg}
+    for k in ('gfp', 'order'):
+        if facts.get(k) is not None:
+            d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
 _new = {}       # (file, line, col) -> replacement text for patch mode
@@ -592,7 +613,7 @@ elif m.has('__GFP_NORETRY') and m.has('__GFP_RETRY_MAYFAIL'):
 elif m.has('__GFP_NOFAIL') and not m.may_reclaim():
     what = "__GFP_NOFAIL without __GFP_DIRECT_RECLAIM: the allocator cannot make progress and busy-loops"
 if what:
-    flag(p[0], RULE, what)
+    flag(p[0], RULE, what, gfp=call.gfp, order=call.amount)
     if new:
         _new[key(p[0])] = new
 
@@ -629,10 +650,16 @@ identifier f;
 p << site.p;
 @@
 if flagged(p[0]):
-    coccilib.report.print_report(p[0], _flag[key(p[0])])
+    coccilib.report.print_report(p[0], message(p[0]))
 
 @script:python depends on org@
 p << site.p;
 @@
 if flagged(p[0]):
-    coccilib.org.print_todo(p[0], _flag[key(p[0])])
+    coccilib.org.print_todo(p[0], message(p[0]))
+
+@script:python depends on gfpaudit@
+p << site.p;
+@@
+if flagged(p[0]):
+    emit(p[0])
