@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfpaudit/cmd.h"
+#include "gfpaudit/cocci.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/pool.h"
@@ -35,6 +36,10 @@ static void usage(FILE *f)
 "  --disable RULE,..    do not run these rules\n"
 "  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
 "                       (default warning)\n"
+"  --cocci              also run the Coccinelle rules (rules/*.cocci) with spatch and\n"
+"                       merge their findings (source \"cocci\"; same file, line and\n"
+"                       rule as a libclang finding: reported once)\n"
+"  --cocci-rules DIR    the .cocci rules to run (default: rules/ next to the binary)\n"
 "  --allocators FILE    extra allocator table (format: analyzer/data/allocators.tbl);\n"
 "                       also $GFPAUDIT_ALLOCATORS, colon-separated\n"
 "  -q, --quiet          no progress line\n"
@@ -46,6 +51,11 @@ static void usage(FILE *f)
 	cli_print_rules(f);
 	fprintf(f, "\nexit: 0 clean, 1 findings at or above the threshold, 2 usage or unprepared tree,\n"
 		"3 tool failure (including files that failed to analyze when nothing else was found)\n");
+}
+
+static char *cocci_path(void *data, const char *path)
+{
+	return engine_report_path(data, path);
 }
 
 struct audit_state {
@@ -80,14 +90,16 @@ int cmd_audit(int argc, char **argv)
 		{ "severity", required_argument, NULL, 'S' },
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "cocci", no_argument, NULL, 'C' },
+		{ "cocci-rules", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "text", .severity = "warning" };
-	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
-	const char *fix_dir = NULL;
+	int jobs = cli_default_jobs(), sites = 0, timeout = 300, cocci = 0, opt;
+	const char *fix_dir = NULL, *cocci_rules = NULL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -104,6 +116,8 @@ int cmd_audit(int argc, char **argv)
 				c.allocators[c.nallocators++] = optarg;
 			break;
 		case 'T': timeout = atoi(optarg); break;
+		case 'C': cocci = 1; break;
+		case 'R': cocci = 1; cocci_rules = optarg; break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 256) {
@@ -164,6 +178,14 @@ int cmd_audit(int argc, char **argv)
 				.done = on_done, .data = &st };
 	rc = pool_run(e, fl.paths, fl.n, &po);
 	int exit_code = EXIT_CLEAN;
+	if (!rc && cocci) {
+		struct cocci_opts co = { .rules_dir = cocci_rules, .jobs = jobs, .rules = eo.rules,
+					 .report_path = cocci_path, .data = e, .verbose = c.verbose };
+		if (cocci_run(&co, fl.paths, fl.n, &st.rep)) {
+			fprintf(stderr, "gfpaudit audit: --cocci: %s\n", err_last());
+			exit_code = EXIT_TOOL;
+		}
+	}
 	if (rc) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		exit_code = EXIT_TOOL;

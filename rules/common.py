@@ -490,6 +490,9 @@ def emit(p):
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
             d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    for k in ('fallback', 'order_value'):
+        if facts.get(k) is not None:
+            d[k] = facts[k]
     print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit

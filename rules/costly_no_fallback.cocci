@@ -517,6 +517,9 @@ def emit(p):
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
             d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    for k in ('fallback', 'order_value'):
+        if facts.get(k) is not None:
+            d[k] = facts[k]
     print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
@@ -659,7 +662,7 @@ v = call.order()
 if k in _chk and k not in _fb and v is not None and COSTLY_ORDER < v <= MAX_ORDER_SEEN:
     flag(p[0], RULE, "order-%d allocation with no fallback: a failure only returns an error, "
          "and orders above %d stall or fail under fragmentation" % (v, COSTLY_ORDER),
-         gfp=call.gfp, order=call.amount)
+         gfp=call.gfp, order=call.amount, order_value=v, fallback='none')
 
 @depends on context@
 position p : script:python() { flagged(p[0]) };

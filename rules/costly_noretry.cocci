@@ -519,6 +519,9 @@ def emit(p):
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
             d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    for k in ('fallback', 'order_value'):
+        if facts.get(k) is not None:
+            d[k] = facts[k]
     print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
@@ -709,7 +712,8 @@ if fb:
                 "order-%d" % v if v is not None else "order '%s'" % str(o).strip(),
                 'lower-order retry' if fb == 'retry' else 'vmalloc fallback')
         flag(p[0], RULE, "%s may enter direct reclaim without __GFP_NORETRY; "
-             "add __GFP_NORETRY | __GFP_NOWARN" % what, gfp=g, order=o)
+             "add __GFP_NORETRY | __GFP_NOWARN" % what, gfp=g, order=o, order_value=v,
+             fallback={'loop': 'order-loop', 'retry': 'lower-order', 'vmalloc': 'vmalloc'}[fb])
         new = or_flags(g, ['__GFP_NORETRY', '__GFP_NOWARN'])
         if fb == 'loop':
             # the last attempt of the loop keeps the caller mask

@@ -516,6 +516,9 @@ def emit(p):
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
             d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    for k in ('fallback', 'order_value'):
+        if facts.get(k) is not None:
+            d[k] = facts[k]
     print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
@@ -613,7 +616,7 @@ elif m.has('__GFP_NORETRY') and m.has('__GFP_RETRY_MAYFAIL'):
 elif m.has('__GFP_NOFAIL') and not m.may_reclaim():
     what = "__GFP_NOFAIL without __GFP_DIRECT_RECLAIM: the allocator cannot make progress and busy-loops"
 if what:
-    flag(p[0], RULE, what, gfp=call.gfp, order=call.amount)
+    flag(p[0], RULE, what, gfp=call.gfp, order=call.amount, order_value=call.order() if call.kind in ('pages', 'exact') else None)
     if new:
         _new[key(p[0])] = new
 

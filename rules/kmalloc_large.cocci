@@ -521,6 +521,9 @@ def emit(p):
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
             d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    for k in ('fallback', 'order_value'):
+        if facts.get(k) is not None:
+            d[k] = facts[k]
     print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
@@ -661,7 +664,7 @@ if k in _chk and k not in _fb and n is not None and n > (1 << (PAGE_SHIFT + COST
     m = call.mask()
     flag(p[0], RULE, "%s of %d bytes is an order-%d page allocation with no fallback; "
          "%s() would retry with vmalloc" % (call.name, n, page_order(n), KV_TWIN[call.name]),
-         gfp=call.gfp, order=call.amount)
+         gfp=call.gfp, order=call.amount, order_value=page_order(n), fallback='none')
     if m.may_reclaim():
         _patch.add(k)
 

@@ -518,6 +518,9 @@ def emit(p):
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
             d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    for k in ('fallback', 'order_value'):
+        if facts.get(k) is not None:
+            d[k] = facts[k]
     print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
@@ -617,7 +620,7 @@ if m.has('__GFP_NOFAIL'):
         if call.name in KV_TWIN:
             fix = '; %s() would honour it through vmalloc' % KV_TWIN[call.name]
         flag(p[0], RULE, "__GFP_NOFAIL with %s: the allocator warns above order 1 and "
-             "can loop in reclaim forever%s" % (what, fix), gfp=call.gfp, order=call.amount)
+             "can loop in reclaim forever%s" % (what, fix), gfp=call.gfp, order=call.amount, order_value=v)
         if call.name in KV_TWIN:
             _patch.add(key(p[0]))
 

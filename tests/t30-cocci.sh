@@ -82,22 +82,60 @@ while IFS= read -r g; do
 	grep -qxF "$g" "$tmp/want" || bad "reported without a marker: $g"
 done < "$tmp/got"
 
-for mode in context org; do
-	for r in $rules; do
-		(cd "$inputs" && "$SPATCH" -D $mode "${spflags[@]}" --cocci-file "$rules_dir/$r" $inputs_c) \
-			> "$tmp/out" 2> "$tmp/err"
-		rc=$?
-		if [ $mode = org ]; then n=$(grep -c '^\* TODO' "$tmp/out"); else n=$(grep -c '^-[^-]' "$tmp/out"); fi
-		want=$(grep -c . "$tmp/$r.report")
-		if [ $rc != 0 ] || grep -qE 'Traceback|Python failure|parse error' "$tmp/err"; then
-			bad "$r: $mode mode failed (exit $rc): $(head -c 300 "$tmp/err")"
-		elif [ "$n" -lt "$want" ] || { [ $mode = org ] && [ "$n" != "$want" ]; }; then
-			bad "$r: $mode mode marks $n lines, report mode found $want"
-		else
-			ok "$r: $mode mode marks the $want findings"
-		fi
-	done
+# context and org modes in one run: the "*" lines and the TODO lines
+for r in $rules; do
+	(cd "$inputs" && "$SPATCH" -D context -D org "${spflags[@]}" --cocci-file "$rules_dir/$r" $inputs_c) \
+		> "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	nctx=$(grep -c '^-[^-]' "$tmp/out")
+	norg=$(grep -c '^\* TODO' "$tmp/out")
+	want=$(grep -c . "$tmp/$r.report")
+	if [ $rc != 0 ] || grep -qE 'Traceback|Python failure|parse error' "$tmp/err"; then
+		bad "$r: context/org mode failed (exit $rc): $(head -c 300 "$tmp/err")"
+	elif [ "$nctx" -lt "$want" ] || [ "$norg" != "$want" ]; then
+		bad "$r: context mode marks $nctx lines, org mode $norg, report mode found $want"
+	else
+		ok "$r: context and org modes mark the $want findings"
+	fi
 done
+
+# --- gfpaudit audit --cocci: the same findings, GCC style, one per line and rule ---
+if [ -x "$GFPAUDIT" ]; then
+	(cd "$inputs" && "$GFPAUDIT" audit --cocci -q -j 2 $inputs_c) > "$tmp/audit" 2> "$tmp/audit.err"
+	rc=$?
+	sed -nE 's/^([^:]+):([0-9]+):[0-9]+: (warning|error|note): .*\[([a-z-]+)\]$/\1:\2:\4/p' "$tmp/audit" | sort > "$tmp/audit.ids"
+	if [ $rc = 1 ] && cmp -s "$tmp/audit.ids" "$tmp/want"; then
+		ok "gfpaudit audit --cocci reports exactly the markers (exit 1)"
+	else
+		bad "gfpaudit audit --cocci (exit $rc): $(diff "$tmp/want" "$tmp/audit.ids" | head -5 | tr '\n' ' ') $(head -c 200 "$tmp/audit.err")"
+	fi
+	if [ "$(wc -l < "$tmp/audit.ids")" = "$(sort -u "$tmp/audit.ids" | wc -l)" ]; then
+		ok "gfpaudit audit --cocci: no duplicate (file, line, rule)"
+	else
+		bad "gfpaudit audit --cocci printed duplicates"
+	fi
+	(cd "$inputs" && "$GFPAUDIT" audit --cocci --cocci-rules "$tmp/none" -q kmalloc_large.c) > /dev/null 2> "$tmp/audit.err"
+	rc=$?
+	if [ $rc = 3 ] && grep -q 'rules' "$tmp/audit.err"; then
+		ok "gfpaudit audit --cocci-rules with a missing directory: exit 3"
+	else
+		bad "gfpaudit audit --cocci-rules with a missing directory: exit $rc"
+	fi
+	(cd "$inputs" && "$GFPAUDIT" audit --cocci --enable costly-no-fallback --format json -q kmalloc_large.c) > "$tmp/audit.json" 2>/dev/null
+	if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["findings"] if x.get("source") == "cocci"]
+assert len(f) == 4, len(f)
+assert all(x["api"] and x["function"] and x["fallback"] == "none" for x in f), f
+' "$tmp/audit.json" 2> "$tmp/py"; then
+		ok "gfpaudit audit --cocci --format json: source, api, function, fallback"
+	else
+		bad "gfpaudit audit --cocci --format json: $(tail -1 "$tmp/py")"
+	fi
+else
+	bad "gfpaudit audit --cocci: $GFPAUDIT is not built"
+fi
 
 # --- (b) patch mode ---
 kinc=$root/include/kmodel
