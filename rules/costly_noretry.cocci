@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 ///
 /// A page allocation that can ask for an order above PAGE_ALLOC_COSTLY_ORDER
-/// and has a fallback to smaller orders (a retry at a lower order or with
-/// vmalloc after a NULL check, or an enclosing loop that lowers the order)
-/// is opportunistic, yet without __GFP_NORETRY it may run direct compaction
-/// and reclaim before the fallback gets a chance.  Add __GFP_NORETRY |
+/// (a page-allocator call, or a kmalloc of more than 32 KiB) and has a
+/// fallback to smaller orders (a retry at a lower order or with vmalloc after
+/// a NULL check, or an enclosing loop that lowers the order) is
+/// opportunistic, yet without __GFP_NORETRY it may run direct compaction and
+/// reclaim before the fallback gets a chance.  Add __GFP_NORETRY |
 /// __GFP_NOWARN to the high-order attempt (in an order loop: to the attempts
 /// above order 0), as the page cache and the socket page-frag refill do.
 ///
@@ -13,7 +14,9 @@
 // Comments: gfpaudit rule costly-no-noretry.  The mask is read from the call
 //  and from assignments in the same function to a mask variable above it;
 //  masks made by helpers (other than readahead_gfp_mask) or by callers are
-//  assumed to allow direct reclaim.  Loops written as do { } while () that
+//  assumed to allow direct reclaim.  The order must be a constant the rule
+//  can evaluate (in a loop: the value assigned above the call), as the C
+//  analyzer needs a known order range.  Loops written as do { } while () that
 //  lower the order only in their condition are not seen: SmPL cannot match
 //  do-while statements.
 
@@ -40,7 +43,6 @@ _defs = {}    # file -> {macro: replacement text}: macros defined in the file
 _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition text)]
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
 _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
-_chk = set()  # (file, line, col) of calls whose result is tested afterwards
 _flag = {}    # (file, line, col) -> (rule id, message, extra facts)
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
           'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
@@ -118,12 +120,40 @@ class Call:
             return None
         return size_value(self.amount, self.p, self.count)
     def mask(self):
-        return mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        m = mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        n = self.bytes()
+        if self.kind == 'kv' and n is not None and n > (1 << PAGE_SHIFT):
+            # kvmalloc adjusts the mask of its kmalloc attempt (mm/util.c)
+            m.must.add('__GFP_NOWARN')
+            m.may.add('__GFP_NOWARN')
+            if not m.may_have('__GFP_RETRY_MAYFAIL'):
+                m.must.add('__GFP_NORETRY')
+                m.may.add('__GFP_NORETRY')
+            m.must.discard('__GFP_NOFAIL')
+            m.may.discard('__GFP_NOFAIL')
+        return m
+    def is_site(self):
+        """Does the C analyzer model this call as a page-allocator site?  Page
+        APIs always; sized APIs when the size is a known constant (kmalloc
+        only above KMALLOC_MAX_CACHE_SIZE: below it slab caches serve it)."""
+        if self.kind == 'pages':
+            return True
+        n = self.bytes()
+        if self.kind in ('exact', 'kv'):
+            return n is not None and n > 0
+        if self.kind == 'slab':
+            return n is not None and n > _known['KMALLOC_MAX_CACHE_SIZE']
+        return False
     def text(self, name=None, gfp=None):
         args = list(self.args)
         if gfp is not None:
             args[APIS[self.name][1]] = gfp
         return '%s(%s)' % (name or self.name, ', '.join(args))
+
+def api_at(p):
+    """The identifier spelled at position p (the API name as written)."""
+    src = linecache.getline(p.file, int(p.line))
+    return src[int(p.column):int(p.column_end)].strip() if p.line == p.line_end else ''
 
 def key(p):
     return (p.file, int(p.line), int(p.column))
@@ -511,10 +541,8 @@ def message(p):
 def emit(p):
     """One JSON object a line for gfpaudit audit --cocci (spatch -D gfpaudit)."""
     rule, msg, facts = _flag[key(p)]
-    src = linecache.getline(p.file, int(p.line))
-    api = src[int(p.column):int(p.column_end)] if p.line == p.line_end else ''
     d = {'file': p.file, 'line': int(p.line), 'column': int(p.column) + 1,
-         'function': p.current_element, 'api': api.strip() or None,
+         'function': p.current_element, 'api': api_at(p) or None,
          'rule': rule, 'message': msg}
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
@@ -534,23 +562,21 @@ def patchable(p):
 RULE = 'costly-no-noretry'
 
 @site@
-identifier A = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+identifier f = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
                 __get_dma_pages, __alloc_pages, __folio_alloc_node,
                 filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
-                folio_alloc_mpol};
-identifier B = {alloc_pages_node, __alloc_pages_node};
-expression g, o, n;
+                folio_alloc_mpol, alloc_pages_node, __alloc_pages_node,
+                alloc_pages_exact, alloc_pages_exact_nid,
+                kmalloc, kzalloc, kmalloc_node, kzalloc_node, kcalloc,
+                kmalloc_array, kcalloc_node, kmalloc_array_node};
+expression list es;
 position p;
 @@
 
-(
-A@p(g, o, ...)
-|
-B@p(n, g, o, ...)
-)
+f@p(es)
 
-// Facts the decision needs: macros defined in the file, and assignments to plain
-// variables (masks and orders), with the condition of a guarding if.
+// Facts the decision needs: macros defined in the file, and assignments to
+// plain variables (masks, orders, sizes) with the condition of a guarding if.
 
 @macros depends on site@
 identifier i;
@@ -621,19 +647,37 @@ if (unlikely(!x)) { <+... c ...+> }
 
 @script:python@
 p << site.p;
-o << site.o;
+f << site.f;
+es << site.es;
 c << retry.c;
 @@
-k = retry_kind(o, c, p[0])
+call = Call(f, es, p[0])
+k = retry_kind(call.amount if call.kind == 'pages' else None, c, p[0])
 if k:
     _fb.setdefault(key(p[0]), k)
 
 // Fallback 2: an enclosing loop that lowers the order: in a for step, in a
 // while condition, or by a statement on a path from the call back to it.
 
+@porder@
+position site.p;
+identifier A = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+                __get_dma_pages, __alloc_pages, __folio_alloc_node,
+                filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
+                folio_alloc_mpol};
+identifier B = {alloc_pages_node, __alloc_pages_node};
+expression g, o, n;
+@@
+
+(
+A@p(g, o, ...)
+|
+B@p(n, g, o, ...)
+)
+
 @forloop exists@
 position site.p;
-expression site.o;
+expression porder.o;
 expression e;
 identifier f;
 position q;
@@ -653,7 +697,7 @@ _fb[key(p[0])] = 'loop'
 
 @bodyloop exists@
 position site.p;
-expression site.o;
+expression porder.o;
 expression e, E;
 identifier f, x;
 type T;
@@ -692,65 +736,55 @@ q << bodyloop.q;
 @@
 _fb[key(p[0])] = 'loop'
 
-// The decision, and the new mask for patch mode.
+// The decision, and the new call for patch mode.
 
 @script:python decide@
 p << site.p;
-g << site.g;
-o << site.o;
+f << site.f;
+es << site.es;
 @@
 k = key(p[0])
 fb = _fb.get(k)
-if fb:
-    v = None if fb == 'loop' else order_value(o, p[0])
-    m = mask(g, p[0], o)
-    if (v is None or v > COSTLY_ORDER) and m.may_reclaim() and not m.has('__GFP_NORETRY'):
+call = Call(f, es, p[0])
+if fb and call.is_site():
+    v = call.order()
+    m = call.mask()
+    if v is not None and v > COSTLY_ORDER and m.may_reclaim() and not m.has('__GFP_NORETRY'):
         if fb == 'loop':
-            what = "attempt in an order loop (order '%s')" % str(o).strip()
+            what = "order-%d attempt in an order loop" % v
         else:
-            what = "%s attempt with a %s after it" % (
-                "order-%d" % v if v is not None else "order '%s'" % str(o).strip(),
-                'lower-order retry' if fb == 'retry' else 'vmalloc fallback')
+            what = "order-%d attempt with a %s after it" % (
+                v, 'lower-order retry' if fb == 'retry' else 'vmalloc fallback')
         flag(p[0], RULE, "%s may enter direct reclaim without __GFP_NORETRY; "
-             "add __GFP_NORETRY | __GFP_NOWARN" % what, gfp=g, order=o, order_value=v,
+             "add __GFP_NORETRY | __GFP_NOWARN" % what, gfp=call.gfp, order=call.amount, order_value=v,
              fallback={'loop': 'order-loop', 'retry': 'lower-order', 'vmalloc': 'vmalloc'}[fb])
-        new = or_flags(g, ['__GFP_NORETRY', '__GFP_NOWARN'])
+        new = or_flags(call.gfp, ['__GFP_NORETRY', '__GFP_NOWARN'])
         if fb == 'loop':
             # the last attempt of the loop keeps the caller mask
-            new = '%s ? %s : %s' % (str(o).strip(), new, str(g).strip())
-        _new[k] = new
+            new = '%s ? %s : %s' % (call.amount, new, call.gfp)
+        _new[k] = call.text(gfp=new)
 
 // A script that drops a match drops it for every later rule: keep it last
 // and in patch mode only.
 
 @script:python mk depends on patch@
 p << site.p;
-ng;
+nc;
 @@
 if key(p[0]) in _new:
-    coccinelle.ng = cocci.make_expr(_new[key(p[0])])
+    coccinelle.nc = cocci.make_expr(_new[key(p[0])])
 else:
     cocci.include_match(False)
 
 @depends on patch@
 position site.p;
-expression site.g, site.o;
-expression mk.ng;
-identifier f;
-expression n;
+identifier site.f;
+expression list site.es;
+expression mk.nc;
 @@
 
-(
-f@p(
-- g
-+ ng
-  , o, ...)
-|
-f@p(n,
-- g
-+ ng
-  , o, ...)
-)
+- f@p(es)
++ nc
 
 @depends on context@
 position p : script:python() { flagged(p[0]) };

@@ -12,7 +12,10 @@
 // Comments: gfpaudit rule gfp-contradiction.  Flags must be certain: on the
 //  call, or set on a mask variable above it in the same function (an |= under
 //  an if makes a flag only possible, and possible flags are not reported).
-//  Masks from helpers and callers are unknown.
+//  Masks from helpers and callers are unknown.  Sized APIs are judged when
+//  the size is a constant the rule can evaluate, kmalloc only above
+//  KMALLOC_MAX_CACHE_SIZE, as the C analyzer does; kvmalloc calls with the
+//  mask kvmalloc gives its kmalloc attempt.
 
 virtual patch
 virtual context
@@ -37,7 +40,6 @@ _defs = {}    # file -> {macro: replacement text}: macros defined in the file
 _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition text)]
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
 _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
-_chk = set()  # (file, line, col) of calls whose result is tested afterwards
 _flag = {}    # (file, line, col) -> (rule id, message, extra facts)
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
           'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
@@ -115,12 +117,40 @@ class Call:
             return None
         return size_value(self.amount, self.p, self.count)
     def mask(self):
-        return mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        m = mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        n = self.bytes()
+        if self.kind == 'kv' and n is not None and n > (1 << PAGE_SHIFT):
+            # kvmalloc adjusts the mask of its kmalloc attempt (mm/util.c)
+            m.must.add('__GFP_NOWARN')
+            m.may.add('__GFP_NOWARN')
+            if not m.may_have('__GFP_RETRY_MAYFAIL'):
+                m.must.add('__GFP_NORETRY')
+                m.may.add('__GFP_NORETRY')
+            m.must.discard('__GFP_NOFAIL')
+            m.may.discard('__GFP_NOFAIL')
+        return m
+    def is_site(self):
+        """Does the C analyzer model this call as a page-allocator site?  Page
+        APIs always; sized APIs when the size is a known constant (kmalloc
+        only above KMALLOC_MAX_CACHE_SIZE: below it slab caches serve it)."""
+        if self.kind == 'pages':
+            return True
+        n = self.bytes()
+        if self.kind in ('exact', 'kv'):
+            return n is not None and n > 0
+        if self.kind == 'slab':
+            return n is not None and n > _known['KMALLOC_MAX_CACHE_SIZE']
+        return False
     def text(self, name=None, gfp=None):
         args = list(self.args)
         if gfp is not None:
             args[APIS[self.name][1]] = gfp
         return '%s(%s)' % (name or self.name, ', '.join(args))
+
+def api_at(p):
+    """The identifier spelled at position p (the API name as written)."""
+    src = linecache.getline(p.file, int(p.line))
+    return src[int(p.column):int(p.column_end)].strip() if p.line == p.line_end else ''
 
 def key(p):
     return (p.file, int(p.line), int(p.column))
@@ -508,10 +538,8 @@ def message(p):
 def emit(p):
     """One JSON object a line for gfpaudit audit --cocci (spatch -D gfpaudit)."""
     rule, msg, facts = _flag[key(p)]
-    src = linecache.getline(p.file, int(p.line))
-    api = src[int(p.column):int(p.column_end)] if p.line == p.line_end else ''
     d = {'file': p.file, 'line': int(p.line), 'column': int(p.column) + 1,
-         'function': p.current_element, 'api': api.strip() or None,
+         'function': p.current_element, 'api': api_at(p) or None,
          'rule': rule, 'message': msg}
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
@@ -606,7 +634,9 @@ call = Call(f, es, p[0])
 m = call.mask()
 what = None
 new = None
-if m.has('__GFP_NORETRY') and m.has('__GFP_NOFAIL'):
+if not call.is_site():
+    pass
+elif m.has('__GFP_NORETRY') and m.has('__GFP_NOFAIL'):
     what = "__GFP_NORETRY with __GFP_NOFAIL: the allocator ignores NORETRY and never fails"
     g = drop_flag(call.gfp, '__GFP_NORETRY')
     if g is not None:

@@ -13,8 +13,8 @@
 // Comments: gfpaudit rule costly-no-fallback (the kvmalloc candidates).
 //  Sizes must be constants the rule can evaluate: literals, SZ_*, PAGE_SIZE
 //  arithmetic, macros defined in the same file, a plain variable assigned
-//  once above the call; sizeof() is not evaluated.  The result must be
-//  tested after the call.  Patch mode leaves masks that cannot sleep alone
+//  once above the call; sizeof() is not evaluated.  A result returned to
+//  the caller counts as no fallback, as in the C analyzer.  Patch mode leaves masks that cannot sleep alone
 //  (kvmalloc does not fall back to vmalloc for them), and cannot see frees
 //  in other files or through other pointers; DMA or physically contiguous
 //  users must not take the patch.
@@ -42,7 +42,6 @@ _defs = {}    # file -> {macro: replacement text}: macros defined in the file
 _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition text)]
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
 _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
-_chk = set()  # (file, line, col) of calls whose result is tested afterwards
 _flag = {}    # (file, line, col) -> (rule id, message, extra facts)
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
           'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
@@ -120,12 +119,40 @@ class Call:
             return None
         return size_value(self.amount, self.p, self.count)
     def mask(self):
-        return mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        m = mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        n = self.bytes()
+        if self.kind == 'kv' and n is not None and n > (1 << PAGE_SHIFT):
+            # kvmalloc adjusts the mask of its kmalloc attempt (mm/util.c)
+            m.must.add('__GFP_NOWARN')
+            m.may.add('__GFP_NOWARN')
+            if not m.may_have('__GFP_RETRY_MAYFAIL'):
+                m.must.add('__GFP_NORETRY')
+                m.may.add('__GFP_NORETRY')
+            m.must.discard('__GFP_NOFAIL')
+            m.may.discard('__GFP_NOFAIL')
+        return m
+    def is_site(self):
+        """Does the C analyzer model this call as a page-allocator site?  Page
+        APIs always; sized APIs when the size is a known constant (kmalloc
+        only above KMALLOC_MAX_CACHE_SIZE: below it slab caches serve it)."""
+        if self.kind == 'pages':
+            return True
+        n = self.bytes()
+        if self.kind in ('exact', 'kv'):
+            return n is not None and n > 0
+        if self.kind == 'slab':
+            return n is not None and n > _known['KMALLOC_MAX_CACHE_SIZE']
+        return False
     def text(self, name=None, gfp=None):
         args = list(self.args)
         if gfp is not None:
             args[APIS[self.name][1]] = gfp
         return '%s(%s)' % (name or self.name, ', '.join(args))
+
+def api_at(p):
+    """The identifier spelled at position p (the API name as written)."""
+    src = linecache.getline(p.file, int(p.line))
+    return src[int(p.column):int(p.column_end)].strip() if p.line == p.line_end else ''
 
 def key(p):
     return (p.file, int(p.line), int(p.column))
@@ -513,10 +540,8 @@ def message(p):
 def emit(p):
     """One JSON object a line for gfpaudit audit --cocci (spatch -D gfpaudit)."""
     rule, msg, facts = _flag[key(p)]
-    src = linecache.getline(p.file, int(p.line))
-    api = src[int(p.column):int(p.column_end)] if p.line == p.line_end else ''
     d = {'file': p.file, 'line': int(p.line), 'column': int(p.column) + 1,
-         'function': p.current_element, 'api': api.strip() or None,
+         'function': p.current_element, 'api': api_at(p) or None,
          'rule': rule, 'message': msg}
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
@@ -594,34 +619,7 @@ p << asg.p;
 @@
 add_asg(v, aop, M, p[0])
 
-// Is the result tested after the call, and does the failure branch retry
-// with another allocator (a lower order, vmalloc)?
-
-@checked exists@
-position site.p;
-identifier f, x;
-expression E, e;
-type T;
-statement S;
-@@
-
-(
-E = f@p(...);
-... when != E = e
-if (<+... E ...+>) S
-|
-T x = f@p(...);
-... when != x = e
-if (<+... x ...+>) S
-|
-if (<+... f@p(...) ...+>) S
-)
-
-@script:python@
-p << site.p;
-x << checked.S;
-@@
-_chk.add(key(p[0]))
+// Does the failure branch retry with another allocator (a lower order, vmalloc)?
 
 @retry exists@
 position site.p;
@@ -660,7 +658,7 @@ es << site.es;
 k = key(p[0])
 call = Call(f, es, p[0])
 n = call.bytes()
-if k in _chk and k not in _fb and n is not None and n > (1 << (PAGE_SHIFT + COSTLY_ORDER)):
+if k not in _fb and n is not None and n > (1 << (PAGE_SHIFT + COSTLY_ORDER)):
     m = call.mask()
     flag(p[0], RULE, "%s of %d bytes is an order-%d page allocation with no fallback; "
          "%s() would retry with vmalloc" % (call.name, n, page_order(n), KV_TWIN[call.name]),

@@ -39,7 +39,6 @@ _defs = {}    # file -> {macro: replacement text}: macros defined in the file
 _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition text)]
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
 _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
-_chk = set()  # (file, line, col) of calls whose result is tested afterwards
 _flag = {}    # (file, line, col) -> (rule id, message, extra facts)
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
           'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
@@ -117,12 +116,40 @@ class Call:
             return None
         return size_value(self.amount, self.p, self.count)
     def mask(self):
-        return mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        m = mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        n = self.bytes()
+        if self.kind == 'kv' and n is not None and n > (1 << PAGE_SHIFT):
+            # kvmalloc adjusts the mask of its kmalloc attempt (mm/util.c)
+            m.must.add('__GFP_NOWARN')
+            m.may.add('__GFP_NOWARN')
+            if not m.may_have('__GFP_RETRY_MAYFAIL'):
+                m.must.add('__GFP_NORETRY')
+                m.may.add('__GFP_NORETRY')
+            m.must.discard('__GFP_NOFAIL')
+            m.may.discard('__GFP_NOFAIL')
+        return m
+    def is_site(self):
+        """Does the C analyzer model this call as a page-allocator site?  Page
+        APIs always; sized APIs when the size is a known constant (kmalloc
+        only above KMALLOC_MAX_CACHE_SIZE: below it slab caches serve it)."""
+        if self.kind == 'pages':
+            return True
+        n = self.bytes()
+        if self.kind in ('exact', 'kv'):
+            return n is not None and n > 0
+        if self.kind == 'slab':
+            return n is not None and n > _known['KMALLOC_MAX_CACHE_SIZE']
+        return False
     def text(self, name=None, gfp=None):
         args = list(self.args)
         if gfp is not None:
             args[APIS[self.name][1]] = gfp
         return '%s(%s)' % (name or self.name, ', '.join(args))
+
+def api_at(p):
+    """The identifier spelled at position p (the API name as written)."""
+    src = linecache.getline(p.file, int(p.line))
+    return src[int(p.column):int(p.column_end)].strip() if p.line == p.line_end else ''
 
 def key(p):
     return (p.file, int(p.line), int(p.column))
@@ -510,10 +537,8 @@ def message(p):
 def emit(p):
     """One JSON object a line for gfpaudit audit --cocci (spatch -D gfpaudit)."""
     rule, msg, facts = _flag[key(p)]
-    src = linecache.getline(p.file, int(p.line))
-    api = src[int(p.column):int(p.column_end)] if p.line == p.line_end else ''
     d = {'file': p.file, 'line': int(p.line), 'column': int(p.column) + 1,
-         'function': p.current_element, 'api': api.strip() or None,
+         'function': p.current_element, 'api': api_at(p) or None,
          'rule': rule, 'message': msg}
     for k in ('gfp', 'order'):
         if facts.get(k) is not None:
@@ -603,14 +628,8 @@ es << site.es;
 @@
 call = Call(f, es, p[0])
 m = call.mask()
-if m.has('__GFP_NOFAIL'):
-    if call.kind == 'pages':
-        v = call.order()
-    else:
-        n = call.bytes()
-        v = None
-        if n is not None and (call.kind == 'exact' or n > _known['KMALLOC_MAX_CACHE_SIZE']):
-            v = page_order(n)
+if m.has('__GFP_NOFAIL') and call.is_site():
+    v = call.order()
     if v is not None and v > 1:
         if call.kind == 'pages':
             what = 'an order-%d request' % v
@@ -621,7 +640,8 @@ if m.has('__GFP_NOFAIL'):
             fix = '; %s() would honour it through vmalloc' % KV_TWIN[call.name]
         flag(p[0], RULE, "__GFP_NOFAIL with %s: the allocator warns above order 1 and "
              "can loop in reclaim forever%s" % (what, fix), gfp=call.gfp, order=call.amount, order_value=v)
-        if call.name in KV_TWIN:
+        if call.name in KV_TWIN and m.may_reclaim():
+            # without direct reclaim kvmalloc would not fall back to vmalloc
             _patch.add(key(p[0]))
 
 @ren depends on patch@

@@ -51,13 +51,14 @@ done
 # --- (a) report mode over every input ---
 inputs_c=$(cd "$inputs" && ls *.c)
 expected() { # file -> "file:line:rule" lines from the markers
-	awk -v f="$1" 'match($0, /cocci: [a-z-]+/) { id = substr($0, RSTART + 7, RLENGTH - 7); if (id != "ok") print f ":" FNR ":" id }' "$inputs/$1"
+	awk -v f="$1" 'match($0, /cocci: [a-z -]+/) { n = split(substr($0, RSTART + 7, RLENGTH - 7), ids, " ");
+		for (i = 1; i <= n; i++) if (ids[i] != "ok" && ids[i] != "nopatch") print f ":" FNR ":" ids[i] }' "$inputs/$1"
 }
 : > "$tmp/want"
 for f in $inputs_c; do
 	expected "$f" >> "$tmp/want"
-	for id in $(grep -o 'cocci: [a-z-]*' "$inputs/$f" | cut -c8- | sort -u); do
-		case " ok $ids " in
+	for id in $(grep -o 'cocci: [a-z -]*' "$inputs/$f" | cut -c8- | tr ' ' '\n' | sort -u); do
+		case " ok nopatch $ids " in
 		*" $id "*) ;;
 		*) bad "$f: unknown marker 'cocci: $id'" ;;
 		esac
@@ -184,7 +185,7 @@ for r in $rules; do
 	# after the patch only the findings marked "nopatch" may remain
 	keep=0
 	while IFS=: read -r f l rest; do
-		sed -n "${l}p" "$inputs/$f" | grep -q 'cocci: [a-z-]* nopatch' && keep=$((keep + 1))
+		sed -n "${l}p" "$inputs/$f" | grep -q 'cocci: [a-z -]* nopatch' && keep=$((keep + 1))
 	done < "$tmp/$r.report"
 	left=$( (cd "$tree/tests/cocci" && "$SPATCH" -D report --no-show-diff "${spflags[@]}" \
 		--cocci-file "$rules_dir/$r" $inputs_c) 2>/dev/null | grep -c .)

@@ -11,6 +11,8 @@
 
 #define RING_ORDER	5
 #define SMALL_ORDER	2
+#define FRAG_MAX_ORDER	6
+#define THP_ORDER	9
 
 struct ring {
 	struct page *pages;
@@ -96,13 +98,27 @@ static int ring_init(struct ring *r)
 }
 
 /* a decreasing order loop */
-static struct page *frag_refill(gfp_t gfp, int max_order)
+static struct page *frag_refill(gfp_t gfp)
+{
+	struct page *page = NULL;
+	int order;
+
+	for (order = FRAG_MAX_ORDER; order >= 0; order--) {
+		page = alloc_pages(gfp | __GFP_COMP, order); // cocci: costly-no-noretry
+		if (page)
+			break;
+	}
+	return page;
+}
+
+/* the same loop from an order the rule cannot know (nor can the C analyzer) */
+static struct page *frag_refill_param(gfp_t gfp, int max_order)
 {
 	struct page *page = NULL;
 	int order;
 
 	for (order = max_order; order >= 0; order--) {
-		page = alloc_pages(gfp | __GFP_COMP, order); // cocci: costly-no-noretry
+		page = alloc_pages(gfp | __GFP_COMP, order); // cocci: ok
 		if (page)
 			break;
 	}
@@ -157,9 +173,10 @@ static struct page *maybe_quiet_alloc(gfp_t gfp, bool quiet)
 }
 
 /* a while loop that lowers the order in its condition */
-static void *chunk_alloc(gfp_t gfp, unsigned int order)
+static void *chunk_alloc(gfp_t gfp)
 {
 	struct page *page = NULL;
+	unsigned int order = 8;
 
 	while (!page && order-- > 0)
 		page = alloc_pages(GFP_KERNEL, order); // cocci: costly-no-noretry
@@ -179,9 +196,10 @@ static struct folio *ra_alloc(struct address_space *mapping, unsigned int order)
 
 /* order lowered by next_order() in the loop body */
 static struct folio *thp_alloc(struct vm_area_struct *vma, unsigned long addr,
-			       unsigned long orders, int order)
+			       unsigned long orders)
 {
 	struct folio *folio;
+	int order = THP_ORDER;
 
 	while (orders) {
 		folio = vma_alloc_folio(GFP_HIGHUSER_MOVABLE, order, vma, addr); // cocci: costly-no-noretry
@@ -199,6 +217,36 @@ static struct page *retry_same(gfp_t gfp)
 
 	page = alloc_pages(gfp, 5); // cocci: costly-no-fallback
 	if (!page)
-		page = alloc_pages(gfp, 5);
+		page = alloc_pages(gfp, 5); // cocci: costly-no-fallback
 	return page;
+}
+
+/* a large kmalloc with a vmalloc fallback */
+static void *table_alloc(void)
+{
+	void *t = kmalloc(SZ_128K, GFP_KERNEL | __GFP_NOWARN); // cocci: costly-no-noretry
+
+	if (!t)
+		t = vmalloc(SZ_128K);
+	return t;
+}
+
+/* a small kmalloc is served by the slab caches */
+static void *table_alloc_small(void)
+{
+	void *t = kmalloc(SZ_4K, GFP_KERNEL); // cocci: ok
+
+	if (!t)
+		t = vmalloc(SZ_4K);
+	return t;
+}
+
+/* exact-size pages with a vmalloc fallback */
+static void *log_alloc(void)
+{
+	void *log = alloc_pages_exact(SZ_256K, GFP_KERNEL); // cocci: costly-no-noretry
+
+	if (!log)
+		log = vzalloc(SZ_256K);
+	return log;
 }

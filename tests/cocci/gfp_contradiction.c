@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include <linux/sizes.h>
 
 #define META_GFP	(GFP_KERNEL | __GFP_RETRY_MAYFAIL)
 
@@ -20,20 +21,20 @@ struct meta {
 static void meta_fill(struct meta *m)
 {
 	m->page = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOFAIL, 0); // cocci: gfp-contradiction
-	m->buf = kmalloc(256, GFP_NOFS | __GFP_NOFAIL | __GFP_NORETRY); // cocci: gfp-contradiction
+	m->buf = kmalloc(SZ_16K, GFP_NOFS | __GFP_NOFAIL | __GFP_NORETRY); // cocci: gfp-contradiction nofail-high-order
 }
 
 static int meta_table(struct meta *m, size_t n)
 {
-	m->tab = kvmalloc_array(n, 64, META_GFP | __GFP_NORETRY); // cocci: gfp-contradiction nopatch
+	m->tab = kvmalloc_array(1024, 64, META_GFP | __GFP_NORETRY); // cocci: gfp-contradiction nopatch
 	return m->tab ? 0 : -ENOMEM;
 }
 
 static void meta_atomic(struct meta *m)
 {
 	m->page = alloc_page(GFP_ATOMIC | __GFP_NOFAIL); // cocci: gfp-contradiction nopatch
-	m->buf = kzalloc(64, GFP_ATOMIC | __GFP_NOFAIL); // cocci: gfp-contradiction nopatch
-	m->buf = kzalloc(64, GFP_NOWAIT | __GFP_NOFAIL); // cocci: gfp-contradiction nopatch
+	m->buf = kzalloc(SZ_16K, GFP_ATOMIC | __GFP_NOFAIL); // cocci: gfp-contradiction nofail-high-order nopatch
+	m->buf = kzalloc(64, GFP_NOWAIT | __GFP_NOFAIL); // cocci: ok (slab caches serve it: not a page-allocator site)
 }
 
 static void meta_var(struct meta *m)
@@ -47,7 +48,7 @@ static void meta_var(struct meta *m)
 /* the allocator gets reclaim back through the caller mask: unknown */
 static void meta_param(struct meta *m, gfp_t gfp)
 {
-	m->buf = kmalloc(128, gfp | __GFP_NOFAIL); // cocci: ok
+	m->page = alloc_pages(gfp | __GFP_NOFAIL, 0); // cocci: ok
 }
 
 /* a flag that only some paths set is not a contradiction on every path */
@@ -65,5 +66,5 @@ static void meta_plain(struct meta *m)
 {
 	m->page = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, 2); // cocci: ok
 	m->buf = kmalloc(64, GFP_KERNEL | __GFP_NOFAIL); // cocci: ok
-	m->tab = __vmalloc(SZ_1M, GFP_KERNEL | __GFP_RETRY_MAYFAIL); // cocci: ok
+	m->tab = __vmalloc(SZ_1M, GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NORETRY); // cocci: ok (vmalloc is no page-allocator site)
 }

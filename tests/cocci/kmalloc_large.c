@@ -64,7 +64,7 @@ static int small_init(struct stats *s)
 /* a vmalloc fallback already */
 static int hash_init_fallback(struct stats *s)
 {
-	s->hash = kmalloc(SZ_128K, GFP_KERNEL | __GFP_NOWARN); // cocci: ok
+	s->hash = kmalloc(SZ_128K, GFP_KERNEL | __GFP_NOWARN); // cocci: costly-no-noretry
 	if (!s->hash)
 		s->hash = vmalloc(SZ_128K);
 	return s->hash ? 0 : -ENOMEM;

@@ -35,7 +35,7 @@ static void journal_desc(struct journal *j, int nid)
 
 	gfp |= __GFP_NOFAIL;
 	j->desc = (void *)__get_free_pages(gfp, 3); // cocci: nofail-high-order nopatch
-	j->pages = alloc_pages_node(nid, JOURNAL_GFP, 4); // cocci: nofail-high-order nopatch
+	j->pages = alloc_pages_node(nid, JOURNAL_GFP, 4); // cocci: nofail-high-order costly-no-fallback nopatch
 }
 
 static void journal_release(struct journal *j)
@@ -57,7 +57,7 @@ static void journal_maybe(struct journal *j, bool must)
 
 	if (must)
 		gfp |= __GFP_NOFAIL;
-	j->pages = alloc_pages(gfp, 4); // cocci: ok
+	j->pages = alloc_pages(gfp, 4); // cocci: costly-no-fallback (NOFAIL is not certain)
 }
 
 /* kvmalloc drops NOFAIL from its kmalloc attempt itself */
