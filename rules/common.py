@@ -12,6 +12,8 @@ _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition te
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
 _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
 _flag = {}    # (file, line, col) -> (rule id, message, extra facts)
+_lv = {}      # (file, line, col) -> text of the lvalue the call result is stored to
+_nullchk = {} # (file, function) -> [(line, lvalue text, allocation call text in the branch)]
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
           'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
 _types = {'unsigned', 'signed', 'long', 'int', 'short', 'char', 'size_t',
@@ -450,6 +452,32 @@ def retry_kind(o, c, p):
     if v1 is not None and v2 is not None and v2 >= v1:
         return None
     return 'retry'
+
+def _norm(e):
+    return re.sub(r'\s+', '', str(e))
+
+def add_lvalue(e, p):
+    _lv.setdefault(key(p), _norm(e))
+
+def add_nullchk(e, c, q):
+    _nullchk.setdefault((q.file, q.current_element), []).append((int(q.line), _norm(e), str(c)))
+
+def retry_after(call, p):
+    """The fallback kind of the first "if (!lvalue)" below the call in the same
+    function whose branch allocates again, or None.  Textual order instead of
+    control flow: SmPL paths through #if blocks can abort a whole file."""
+    lv = _lv.get(key(p))
+    if lv is None:
+        return None
+    checks = [c for c in _nullchk.get((p.file, p.current_element), [])
+              if c[1] == lv and c[0] > int(p.line)]
+    if not checks:
+        return None
+    first = min(c[0] for c in checks)
+    o = call.amount if call.kind == 'pages' else None
+    kinds = [retry_kind(o, c[2], p) for c in checks if c[0] == first]
+    kinds = [k for k in kinds if k]
+    return kinds[0] if kinds else None
 
 def add_asg(v, op, rhs, p):
     k = (p.file, int(p.line), str(v).strip())
