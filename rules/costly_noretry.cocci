@@ -655,7 +655,7 @@ add_asg(v, aop, M, p[0])
 
 // Fallback 1: a NULL check that retries at another order or with vmalloc.
 
-@retry@
+@retry depends on site@
 expression E;
 expression c : script:python() { is_alloc_call(c) };
 position q;

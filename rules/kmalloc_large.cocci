@@ -649,7 +649,7 @@ add_asg(v, aop, M, p[0])
 
 // Does the failure branch retry with another allocator (a lower order, vmalloc)?
 
-@retry@
+@retry depends on site@
 expression E;
 expression c : script:python() { is_alloc_call(c) };
 position q;
