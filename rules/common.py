@@ -39,6 +39,7 @@ PAGE_GFP_ORDER = {'alloc_pages', 'folio_alloc', '__folio_alloc', '__get_free_pag
 PAGE_NID_GFP_ORDER = {'alloc_pages_node', '__alloc_pages_node'}   # (nid, gfp, order)
 VMALLOC = {'vmalloc', 'vzalloc', '__vmalloc', 'vmalloc_node', 'vzalloc_node',
            '__vmalloc_node', 'vmalloc_array', 'vcalloc', 'vmalloc_huge'}
+ORDER0 = {'alloc_page', '__get_free_page', 'get_zeroed_page'}    # (gfp): order 0
 KVMALLOC = {'kvmalloc', 'kvzalloc', 'kvmalloc_node', 'kvzalloc_node', 'kvmalloc_array',
             'kvcalloc', 'kvmalloc_array_node', 'kvcalloc_node'}
 
@@ -426,20 +427,17 @@ def call_args(text):
         args.append(cur.strip())
     return name, args
 
-def is_alloc_call(c):
-    name, args = call_args(c)
-    return bool(name) and (name in VMALLOC or name in KVMALLOC or name in PAGE_GFP_ORDER
-                           or name in PAGE_NID_GFP_ORDER)
-
 def retry_kind(o, c, p):
     """Is the call text c, made after a NULL check of an attempt at order o,
     a fallback?  'vmalloc', 'retry' (a lower page order) or None."""
     name, args = call_args(c)
     if name in VMALLOC or name in KVMALLOC:
         return 'vmalloc'
-    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER):
+    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER or name in ORDER0):
         return 'retry'
-    if name in PAGE_GFP_ORDER and len(args) > 1:
+    if name in ORDER0:
+        o2 = '0'
+    elif name in PAGE_GFP_ORDER and len(args) > 1:
         o2 = args[1]
     elif name in PAGE_NID_GFP_ORDER and len(args) > 2:
         o2 = args[2]

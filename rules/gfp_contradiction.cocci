@@ -68,6 +68,7 @@ PAGE_GFP_ORDER = {'alloc_pages', 'folio_alloc', '__folio_alloc', '__get_free_pag
 PAGE_NID_GFP_ORDER = {'alloc_pages_node', '__alloc_pages_node'}   # (nid, gfp, order)
 VMALLOC = {'vmalloc', 'vzalloc', '__vmalloc', 'vmalloc_node', 'vzalloc_node',
            '__vmalloc_node', 'vmalloc_array', 'vcalloc', 'vmalloc_huge'}
+ORDER0 = {'alloc_page', '__get_free_page', 'get_zeroed_page'}    # (gfp): order 0
 KVMALLOC = {'kvmalloc', 'kvzalloc', 'kvmalloc_node', 'kvzalloc_node', 'kvmalloc_array',
             'kvcalloc', 'kvmalloc_array_node', 'kvcalloc_node'}
 
@@ -455,20 +456,17 @@ def call_args(text):
         args.append(cur.strip())
     return name, args
 
-def is_alloc_call(c):
-    name, args = call_args(c)
-    return bool(name) and (name in VMALLOC or name in KVMALLOC or name in PAGE_GFP_ORDER
-                           or name in PAGE_NID_GFP_ORDER)
-
 def retry_kind(o, c, p):
     """Is the call text c, made after a NULL check of an attempt at order o,
     a fallback?  'vmalloc', 'retry' (a lower page order) or None."""
     name, args = call_args(c)
     if name in VMALLOC or name in KVMALLOC:
         return 'vmalloc'
-    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER):
+    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER or name in ORDER0):
         return 'retry'
-    if name in PAGE_GFP_ORDER and len(args) > 1:
+    if name in ORDER0:
+        o2 = '0'
+    elif name in PAGE_GFP_ORDER and len(args) > 1:
         o2 = args[1]
     elif name in PAGE_NID_GFP_ORDER and len(args) > 2:
         o2 = args[2]
@@ -621,8 +619,15 @@ p << macros.p;
 @@
 add_def(i, e, p[0])
 
-@cond depends on site@
-identifier v;
+@argv@
+position site.p;
+identifier f, v;
+@@
+
+f@p(..., <+... v ...+>, ...)
+
+@cond@
+identifier argv.v;
 expression C, M;
 position p;
 @@
@@ -630,14 +635,14 @@ position p;
 if (C) v@p |= M;
 
 @script:python@
-v << cond.v;
+v << argv.v;
 C << cond.C;
 p << cond.p;
 @@
 add_cond(v, C, p[0])
 
-@asg depends on site@
-identifier v;
+@asg@
+identifier argv.v;
 assignment operator aop = {=, |=, &=};
 expression M;
 position p;
@@ -646,7 +651,7 @@ position p;
 v@p aop M
 
 @script:python@
-v << asg.v;
+v << argv.v;
 aop << asg.aop;
 M << asg.M;
 p << asg.p;

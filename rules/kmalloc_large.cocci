@@ -70,6 +70,7 @@ PAGE_GFP_ORDER = {'alloc_pages', 'folio_alloc', '__folio_alloc', '__get_free_pag
 PAGE_NID_GFP_ORDER = {'alloc_pages_node', '__alloc_pages_node'}   # (nid, gfp, order)
 VMALLOC = {'vmalloc', 'vzalloc', '__vmalloc', 'vmalloc_node', 'vzalloc_node',
            '__vmalloc_node', 'vmalloc_array', 'vcalloc', 'vmalloc_huge'}
+ORDER0 = {'alloc_page', '__get_free_page', 'get_zeroed_page'}    # (gfp): order 0
 KVMALLOC = {'kvmalloc', 'kvzalloc', 'kvmalloc_node', 'kvzalloc_node', 'kvmalloc_array',
             'kvcalloc', 'kvmalloc_array_node', 'kvcalloc_node'}
 
@@ -457,20 +458,17 @@ def call_args(text):
         args.append(cur.strip())
     return name, args
 
-def is_alloc_call(c):
-    name, args = call_args(c)
-    return bool(name) and (name in VMALLOC or name in KVMALLOC or name in PAGE_GFP_ORDER
-                           or name in PAGE_NID_GFP_ORDER)
-
 def retry_kind(o, c, p):
     """Is the call text c, made after a NULL check of an attempt at order o,
     a fallback?  'vmalloc', 'retry' (a lower page order) or None."""
     name, args = call_args(c)
     if name in VMALLOC or name in KVMALLOC:
         return 'vmalloc'
-    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER):
+    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER or name in ORDER0):
         return 'retry'
-    if name in PAGE_GFP_ORDER and len(args) > 1:
+    if name in ORDER0:
+        o2 = '0'
+    elif name in PAGE_GFP_ORDER and len(args) > 1:
         o2 = args[1]
     elif name in PAGE_NID_GFP_ORDER and len(args) > 2:
         o2 = args[2]
@@ -598,7 +596,8 @@ position p;
 f@p(es)
 
 // Facts the decision needs: macros defined in the file, and assignments to
-// plain variables (masks, orders, sizes) with the condition of a guarding if.
+// the plain variables used in the arguments of the calls (masks, orders,
+// sizes), with the condition of a guarding if.
 
 @macros depends on site@
 identifier i;
@@ -615,8 +614,15 @@ p << macros.p;
 @@
 add_def(i, e, p[0])
 
-@cond depends on site@
-identifier v;
+@argv@
+position site.p;
+identifier f, v;
+@@
+
+f@p(..., <+... v ...+>, ...)
+
+@cond@
+identifier argv.v;
 expression C, M;
 position p;
 @@
@@ -624,14 +630,14 @@ position p;
 if (C) v@p |= M;
 
 @script:python@
-v << cond.v;
+v << argv.v;
 C << cond.C;
 p << cond.p;
 @@
 add_cond(v, C, p[0])
 
-@asg depends on site@
-identifier v;
+@asg@
+identifier argv.v;
 assignment operator aop = {=, |=, &=};
 expression M;
 position p;
@@ -640,7 +646,7 @@ position p;
 v@p aop M
 
 @script:python@
-v << asg.v;
+v << argv.v;
 aop << asg.aop;
 M << asg.M;
 p << asg.p;
@@ -651,18 +657,27 @@ add_asg(v, aop, M, p[0])
 
 @retry depends on site@
 expression E;
-expression c : script:python() { is_alloc_call(c) };
+identifier F = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+                __get_dma_pages, __alloc_pages, __folio_alloc_node,
+                filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
+                folio_alloc_mpol, alloc_pages_node, __alloc_pages_node,
+                alloc_page, __get_free_page, get_zeroed_page, vmalloc, vzalloc, __vmalloc, vmalloc_node,
+                vzalloc_node, __vmalloc_node, vmalloc_array, vcalloc,
+                vmalloc_huge, kvmalloc, kvzalloc, kvmalloc_node, kvzalloc_node,
+                kvmalloc_array, kvcalloc, kvmalloc_array_node, kvcalloc_node};
+expression list es;
 position q;
 @@
 
-if@q (unlikely(!E)) { <+... c ...+> }
+if@q (unlikely(!E)) { <+... F(es) ...+> }
 
 @script:python@
 E << retry.E;
-c << retry.c;
+F << retry.F;
+es << retry.es;
 q << retry.q;
 @@
-add_nullchk(E, c, q[0])
+add_nullchk(E, '%s(%s)' % (F, es), q[0])
 
 @lhs@
 position site.p;
