@@ -43,8 +43,14 @@ _fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
 _flag = {}    # (file, line, col) -> (rule id, message, extra facts)
 _lv = {}      # (file, line, col) -> text of the lvalue the call result is stored to
 _nullchk = {} # (file, function) -> [(line, lvalue text, allocation call text in the branch)]
+_tests = {}   # (file, function) -> [(line, tested expression text)]
+_again = {}   # (file, function) -> [(line, lvalue text or None for a return, call text)]
+# Header constants of x86-64 6.12 the rules cannot see with --no-includes.
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
-          'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192}
+          'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192,
+          'HPAGE_PMD_ORDER': 9, 'PMD_ORDER': 9, 'MAX_PAGE_ORDER': MAX_ORDER_SEEN,
+          'MAX_ORDER': MAX_ORDER_SEEN, 'PAGE_FRAG_CACHE_MAX_ORDER': 3,
+          'SKB_FRAG_PAGE_ORDER': 3}
 _types = {'unsigned', 'signed', 'long', 'int', 'short', 'char', 'size_t',
           'u8', 'u16', 'u32', 'u64', 'gfp_t', 'const'}
 _tokre = re.compile(r'\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(<<|>>|&&|\|\||[-+*/%()|&~,?:!<>=.]))')
@@ -332,6 +338,19 @@ def _order_branch(cond, order_name):
         return 'else'
     return None
 
+def _negated(text):
+    """Names under a ~ in a mask expression: what "mask &= ~(A | B)" clears."""
+    t = _tokens(text) or []
+    out, i = [], 0
+    while i < len(t):
+        if t[i][1] == '~' and i + 1 < len(t):
+            j = _match_paren(t, i + 1) if t[i + 1][1] == '(' else i + 1
+            out += [y for (k, y) in t[i + 1:j + 1] if k == 'i']
+            i = j + 1
+        else:
+            i += 1
+    return out
+
 def _eval_tokens(t, env, order_name=None):
     st = MaskState()
     depth, q, c = 0, None, None
@@ -408,7 +427,7 @@ def mask_at(text, file, func, line, order_name=None, depth=0):
                 else:
                     st.maybe(r)
             elif op == '&=':
-                st.clear([y for y in r.must | r.may if y.startswith('__GFP_')] if '~' in rhs else [])
+                st.clear(_negated(rhs))
         if not seen:
             st.unknown = True
         return st
@@ -459,6 +478,8 @@ def call_args(text):
 def retry_kind(o, c, p):
     """Is the call text c, made after a NULL check of an attempt at order o,
     a fallback?  'vmalloc', 'retry' (a lower page order) or None."""
+    if c == 'VM_FAULT_FALLBACK':
+        return 'retry'
     name, args = call_args(c)
     if name in VMALLOC or name in KVMALLOC:
         return 'vmalloc'
@@ -489,22 +510,88 @@ def add_lvalue(e, p):
 def add_nullchk(e, c, q):
     _nullchk.setdefault((q.file, q.current_element), []).append((int(q.line), _norm(e), str(c)))
 
+def add_test(e, q):
+    _tests.setdefault((q.file, q.current_element), []).append((int(q.line), _norm(e)))
+
+def add_again(e, c, q):
+    _again.setdefault((q.file, q.current_element), []).append(
+        (int(q.line), None if e is None else _norm(e), str(c)))
+
 def retry_after(call, p):
-    """The fallback kind of the first "if (!lvalue)" below the call in the same
-    function whose branch allocates again, or None.  Textual order instead of
-    control flow: SmPL paths through #if blocks can abort a whole file."""
+    """The fallback kind of what follows the call in its function, or None:
+    the first test of the stored result whose failure branch allocates again
+    (if (!x) ... / if (x) ... else ...), or a test of the result followed by
+    another allocation stored to the same place or returned.  Textual order
+    instead of control flow: SmPL paths through #if blocks abort a file."""
     lv = _lv.get(key(p))
     if lv is None:
         return None
-    checks = [c for c in _nullchk.get((p.file, p.current_element), [])
-              if c[1] == lv and c[0] > int(p.line)]
-    if not checks:
-        return None
-    first = min(c[0] for c in checks)
+    fn, line = (p.file, p.current_element), int(p.line)
     o = call.amount if call.kind == 'pages' else None
-    kinds = [retry_kind(o, c[2], p) for c in checks if c[0] == first]
-    kinds = [k for k in kinds if k]
-    return kinds[0] if kinds else None
+    checks = [c for c in _nullchk.get(fn, []) if c[1] == lv and c[0] > line]
+    if checks:
+        first = min(c[0] for c in checks)
+        kinds = [retry_kind(o, c[2], p) for c in checks if c[0] == first]
+        kinds = [k for k in kinds if k]
+        if kinds:
+            return kinds[0]
+    tests = [t for (t, e) in _tests.get(fn, []) if e == lv and t > line]
+    if tests:
+        t = min(tests)
+        for (l, e, c) in sorted(_again.get(fn, [])):
+            if l > t and (e is None or e == lv):
+                k = retry_kind(o, c, p)
+                if k:
+                    return k
+    return None
+
+_while_re = re.compile(r'\s*while\s*\(')
+
+def in_do_while(p, o):
+    """Is the call at p inside a do { } while (cond) whose condition lowers
+    the plain variable o?  Textual (brace matching from the call onwards):
+    SmPL cannot match do-while statements at all."""
+    o = str(o).strip()
+    if not re.match(r'^[A-Za-z_]\w*$', o):
+        return False
+    lines, n = [], int(p.line)
+    while len(lines) < 400:
+        l = linecache.getline(p.file, n)
+        if not l:
+            break
+        lines.append(l)
+        n += 1
+    text = ''.join(lines)[int(p.column):]
+    # comments and literals out (built with chr(): the SmPL lexer reads
+    # slashes, stars and quotes in this block too)
+    sl, st, q1, q2, bs = chr(47), chr(42), chr(39), chr(34), chr(92)
+    junk = (re.escape(sl + st) + '.*?' + re.escape(st + sl) + '|' + re.escape(sl + sl) + '[^\\n]*|'
+            + q2 + '(' + re.escape(bs) + '.|[^' + q2 + re.escape(bs) + '])*' + q2 + '|'
+            + q1 + '(' + re.escape(bs) + '.|[^' + q1 + re.escape(bs) + '])*' + q1)
+    text = re.sub(junk, ' ', text, flags=re.S)
+    depth = 0
+    dec = re.compile(r'(\b%s\s*(--|-=|>>=)|--\s*%s\b|\b%s\s*=[^=])' % ((re.escape(o),) * 3))
+    for i, ch in enumerate(text):
+        if ch == '{':
+            depth += 1
+        elif ch != '}':
+            continue
+        depth -= 1
+        if depth >= 0:
+            continue
+        if depth < -6:
+            return False
+        # a block we are in closes: "} while (cond);" ends a do-while
+        m = _while_re.match(text, i + 1)
+        if not m:
+            continue
+        level, j = 1, m.end()
+        while j < len(text) and level:
+            level += {'(': 1, ')': -1}.get(text[j], 0)
+            j += 1
+        if not level and text[j:].lstrip().startswith(';'):
+            return bool(dec.search(text[m.end():j - 1]))
+    return False
 
 def add_asg(v, op, rhs, p):
     k = (p.file, int(p.line), str(v).strip())
@@ -629,10 +716,17 @@ f@p(..., <+... v ...+>, ...)
 @cond@
 identifier argv.v;
 expression C, M;
+statement S;
 position p;
 @@
 
+(
+if (C) v@p |= M; else S
+|
+if (C) S else v@p |= M;
+|
 if (C) v@p |= M;
+)
 
 @script:python@
 v << argv.v;

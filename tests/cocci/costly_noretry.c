@@ -6,6 +6,8 @@
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
@@ -194,7 +196,13 @@ static struct folio *ra_alloc(struct address_space *mapping, unsigned int order)
 	return folio;
 }
 
-/* order lowered by next_order() in the loop body */
+static int thp_next_order(unsigned long *orders, int prev)
+{
+	*orders &= (1UL << prev) - 1;
+	return *orders ? 63 - __builtin_clzl(*orders) : 0;
+}
+
+/* order lowered by a helper in the loop body */
 static struct folio *thp_alloc(struct vm_area_struct *vma, unsigned long addr,
 			       unsigned long orders)
 {
@@ -202,10 +210,10 @@ static struct folio *thp_alloc(struct vm_area_struct *vma, unsigned long addr,
 	int order = THP_ORDER;
 
 	while (orders) {
-		folio = vma_alloc_folio(GFP_HIGHUSER_MOVABLE, order, vma, addr); // cocci: costly-no-noretry
+		folio = vma_alloc_folio(GFP_HIGHUSER_MOVABLE, order, vma, addr, true); // cocci: costly-no-noretry
 		if (folio)
 			return folio;
-		order = next_order(&orders, order);
+		order = thp_next_order(&orders, order);
 	}
 	return NULL;
 }

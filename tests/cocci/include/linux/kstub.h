@@ -75,13 +75,12 @@ struct page *alloc_pages(gfp_t gfp, unsigned int order);
 struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order);
 struct folio *folio_alloc(gfp_t gfp, unsigned int order);
 struct folio *filemap_alloc_folio(gfp_t gfp, unsigned int order);
-struct folio *vma_alloc_folio(gfp_t gfp, int order, struct vm_area_struct *vma, unsigned long addr);
+struct folio *vma_alloc_folio(gfp_t gfp, int order, struct vm_area_struct *vma, unsigned long addr, bool hugepage);
 unsigned long __get_free_pages(gfp_t gfp, unsigned int order);
 void *alloc_pages_exact(size_t size, gfp_t gfp);
 void free_pages(unsigned long addr, unsigned int order);
 void *page_address(const struct page *page);
 gfp_t readahead_gfp_mask(struct address_space *mapping);
-int next_order(unsigned long *orders, int prev);
 static inline unsigned int get_order(unsigned long size)
 {
 	return size <= PAGE_SIZE ? 0 : 64 - __builtin_clzl((size - 1) >> PAGE_SHIFT);
