@@ -127,6 +127,33 @@ class Call:
             args[APIS[self.name][1]] = gfp
         return '%s(%s)' % (name or self.name, ', '.join(args))
 
+def site_filter(f, es, min_order):
+    """Cheap test when a call is matched: can it ever be judged?  Every site
+    costs the later rules a pass, and most kmalloc calls are sizeof-sized.
+    False for sizes the rules cannot evaluate (sizeof) and for constant
+    orders or sizes at or below min_order (kmalloc: also below
+    KMALLOC_MAX_CACHE_SIZE, served by slab caches)."""
+    name, args = call_args('%s(%s)' % (str(f).strip(), es))
+    kind, gi, oi, ci = APIS.get(name, (None, None, None, None))
+    if kind is None:
+        return False
+    amount = args[oi] if oi is not None and oi < len(args) else None
+    count = args[ci] if ci is not None and ci < len(args) else None
+    if amount is None:
+        return 0 > min_order
+    text = amount + ' ' + (count or '')
+    if 'sizeof' in text:
+        return False
+    v = cval(amount)
+    if v is None or (count is not None and cval(count) is None):
+        return True
+    if kind == 'pages':
+        return v > min_order
+    n = v * (cval(count) if count is not None else 1)
+    if kind == 'slab' and n <= _known['KMALLOC_MAX_CACHE_SIZE']:
+        return False
+    return n > 0 and _get_order(n) > min_order
+
 def api_at(p):
     """The identifier spelled at position p (the API name as written)."""
     src = linecache.getline(p.file, int(p.line))

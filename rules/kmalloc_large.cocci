@@ -158,6 +158,33 @@ class Call:
             args[APIS[self.name][1]] = gfp
         return '%s(%s)' % (name or self.name, ', '.join(args))
 
+def site_filter(f, es, min_order):
+    """Cheap test when a call is matched: can it ever be judged?  Every site
+    costs the later rules a pass, and most kmalloc calls are sizeof-sized.
+    False for sizes the rules cannot evaluate (sizeof) and for constant
+    orders or sizes at or below min_order (kmalloc: also below
+    KMALLOC_MAX_CACHE_SIZE, served by slab caches)."""
+    name, args = call_args('%s(%s)' % (str(f).strip(), es))
+    kind, gi, oi, ci = APIS.get(name, (None, None, None, None))
+    if kind is None:
+        return False
+    amount = args[oi] if oi is not None and oi < len(args) else None
+    count = args[ci] if ci is not None and ci < len(args) else None
+    if amount is None:
+        return 0 > min_order
+    text = amount + ' ' + (count or '')
+    if 'sizeof' in text:
+        return False
+    v = cval(amount)
+    if v is None or (count is not None and cval(count) is None):
+        return True
+    if kind == 'pages':
+        return v > min_order
+    n = v * (cval(count) if count is not None else 1)
+    if kind == 'slab' and n <= _known['KMALLOC_MAX_CACHE_SIZE']:
+        return False
+    return n > 0 and _get_order(n) > min_order
+
 def api_at(p):
     """The identifier spelled at position p (the API name as written)."""
     src = linecache.getline(p.file, int(p.line))
@@ -676,7 +703,7 @@ RULE = 'costly-no-fallback'
 @site@
 identifier f = {kmalloc, kzalloc, kmalloc_node, kzalloc_node, kcalloc,
                 kmalloc_array, kcalloc_node, kmalloc_array_node};
-expression list es;
+expression list es : script:python (f) { site_filter(f, es, COSTLY_ORDER) };
 position p;
 @@
 
@@ -749,8 +776,25 @@ add_asg(v, aop, M, p[0])
 
 // Does the failure branch retry with another allocator (a lower order, vmalloc)?
 
-@retry depends on site@
+// Where the result goes (an assignment pattern matches a declaration's
+// initializer too); the tests and retries below look at that place only.
+@lhs@
+position site.p;
+identifier f;
 expression E;
+@@
+
+E = f@p(...)
+
+@script:python@
+p << site.p;
+E << lhs.E;
+@@
+add_lvalue(E, p[0])
+
+// Tests of the result whose failure branch allocates again.
+@retry@
+expression lhs.E;
 identifier F = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
                 __get_dma_pages, __alloc_pages, __folio_alloc_node,
                 filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
@@ -772,31 +816,18 @@ if@q (likely(E)) S else { <+... F(es) ...+> }
 )
 
 @script:python@
-E << retry.E;
+E << lhs.E;
 F << retry.F;
 es << retry.es;
 q << retry.q;
 @@
 add_nullchk(E, '%s(%s)' % (F, es), q[0])
 
-// The THP fault path: returning VM_FAULT_FALLBACK retries with small pages.
-@thpfb depends on site@
-expression E;
-position q;
-@@
-
-if@q (unlikely(!E)) { <+... return VM_FAULT_FALLBACK; ...+> }
-
-@script:python@
-E << thpfb.E;
-q << thpfb.q;
-@@
-add_nullchk(E, 'VM_FAULT_FALLBACK', q[0])
-
-// A test of the result, then another allocation into the same place or
-// returned: "if (page) return page; page = alloc_page(gfp);".
-@tested depends on site@
-expression E;
+// Any test of the result: a later allocation into the same place may follow
+// ("if (page) return page; page = alloc_page(gfp);"), or the failure branch
+// returns VM_FAULT_FALLBACK (the THP fault path retries with small pages).
+@tested@
+expression lhs.E;
 statement S;
 position q;
 @@
@@ -808,13 +839,16 @@ if@q (unlikely(!E)) S
 )
 
 @script:python@
-E << tested.E;
+E << lhs.E;
 q << tested.q;
+S << tested.S;
 @@
 add_test(E, q[0])
+if 'return VM_FAULT_FALLBACK' in re.sub(r'\s+', ' ', str(S)):
+    add_nullchk(E, 'VM_FAULT_FALLBACK', q[0])
 
-@again depends on site@
-expression E;
+@again@
+expression lhs.E;
 identifier F = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
                 __get_dma_pages, __alloc_pages, __folio_alloc_node,
                 filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
@@ -831,7 +865,7 @@ position q;
 E = F@q(es)
 
 @script:python@
-E << again.E;
+E << lhs.E;
 F << again.F;
 es << again.es;
 q << again.q;
@@ -860,34 +894,6 @@ es << againret.es;
 q << againret.q;
 @@
 add_again(None, '%s(%s)' % (F, es), q[0])
-
-@lhs@
-position site.p;
-identifier f;
-expression E;
-@@
-
-E = f@p(...)
-
-@script:python@
-p << site.p;
-E << lhs.E;
-@@
-add_lvalue(E, p[0])
-
-@lhsdecl@
-position site.p;
-identifier f, x;
-type T;
-@@
-
-T x = f@p(...);
-
-@script:python@
-p << site.p;
-x << lhsdecl.x;
-@@
-add_lvalue(x, p[0])
 
 @script:python@
 p << site.p;
