@@ -10,8 +10,10 @@
 // Options: --no-includes --include-headers
 // Comments: gfpaudit rule costly-no-fallback.  Only constant orders and sizes
 //  are judged (literals, SZ_*, PAGE_SIZE arithmetic, macros defined in the
-//  same file, a plain variable assigned once above the call); sizes from
-//  sizeof() or from headers are not seen.  A result returned to the caller
+//  same file, a few x86-64 header constants such as HPAGE_PMD_ORDER, a
+//  plain variable assigned above the call); sizeof() and other header macros
+//  are not seen.  Fallbacks as in costly_noretry.cocci (retries after a test
+//  of the result, order loops, VM_FAULT_FALLBACK).  A result returned to the caller
 //  counts as no fallback, as in the C analyzer.  No patch mode: the right fix
 //  depends on how the memory is used.
 //  See kmalloc_large.cocci for the kmalloc family.

@@ -16,9 +16,9 @@
 //  masks made by helpers (other than readahead_gfp_mask) or by callers are
 //  assumed to allow direct reclaim.  The order must be a constant the rule
 //  can evaluate (in a loop: the value assigned above the call), as the C
-//  analyzer needs a known order range.  Loops written as do { } while () that
-//  lower the order only in their condition are not seen: SmPL cannot match
-//  do-while statements.
+//  analyzer needs a known order range.  SmPL cannot match do-while
+//  statements: a do { } while () that lowers the order in its condition is
+//  found by matching braces in the text after the call.
 
 virtual patch
 virtual context
@@ -780,7 +780,7 @@ p << asg.p;
 @@
 add_asg(v, aop, M, p[0])
 
-// Fallback 1: a NULL check that retries at another order or with vmalloc.
+// Fallback 1: a retry after a test of the result (another order, vmalloc).
 
 // Where the result goes (an assignment pattern matches a declaration's
 // initializer too); the tests and retries below look at that place only.
