@@ -18,6 +18,7 @@ CFLAGS ?= $(OPT) -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP \
 	-Iinclude -I$(LLVM_INC) $(PKG_CFLAGS) \
 	-DGFPAUDIT_KMODEL_DIR='"$(CURDIR)/include/kmodel"' \
+	-DGFPAUDIT_RULES_DIR='"$(CURDIR)/rules"' \
 	-DGFPAUDIT_CLANG_RESOURCE_DIR='"$(CLANG_RES)"' \
 	-DGFPAUDIT_VERSION='"$(VERSION)"'
 LDLIBS += -L$(LLVM_LIB) -Wl,-rpath,$(LLVM_LIB) -lclang $(PKG_LIBS) -lpthread

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfpaudit/cmd.h"
+#include "gfpaudit/cocci.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/pool.h"
@@ -43,6 +44,10 @@ static void usage(FILE *f)
 "                       (default warning)\n"
 "  --allocator-model M  page allocator model for costly-noretry-compacts: auto\n"
 "                       (read the tree's mm/page_alloc.c) or 6.1, 6.12, later\n"
+"  --cocci              also run the Coccinelle rules (rules/*.cocci) with spatch and\n"
+"                       merge their findings (source \"cocci\"; same file, line and\n"
+"                       rule as a libclang finding: reported once)\n"
+"  --cocci-rules DIR    the .cocci rules to run (default: rules/ next to the binary)\n"
 "  --allocators FILE    extra allocator table (format: analyzer/data/allocators.tbl);\n"
 "                       also $GFPAUDIT_ALLOCATORS, colon-separated\n"
 "  --cache FILE         result cache (default $XDG_CACHE_HOME/gfpaudit/cache.sqlite,\n"
@@ -63,6 +68,11 @@ static void usage(FILE *f)
 	cli_print_rules(f);
 	fprintf(f, "\nexit: 0 clean, 1 findings at or above the threshold, 2 usage or unprepared tree,\n"
 		"3 tool failure (including files that failed to analyze when nothing else was found)\n");
+}
+
+static char *cocci_path(void *data, const char *path)
+{
+	return engine_report_path(data, path);
 }
 
 struct audit_state {
@@ -116,6 +126,8 @@ int cmd_audit(int argc, char **argv)
 		{ "candidates", no_argument, NULL, 'L' },
 		{ "baseline", required_argument, NULL, 'B' },
 		{ "shard", required_argument, NULL, 'H' },
+		{ "cocci", no_argument, NULL, 'K' },
+		{ "cocci-rules", required_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -127,6 +139,8 @@ int cmd_audit(int argc, char **argv)
 	int want_fixes = 0;
 	const char *cache = NULL, *baseline_path = NULL;
 	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0, candidates = 0;
+	int cocci = 0;
+	const char *cocci_rules = NULL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -156,6 +170,8 @@ int cmd_audit(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'K': cocci = 1; break;
+		case 'R': cocci = 1; cocci_rules = optarg; break;
 		case 'j':
 			jobs = atoi(optarg);
 			if (jobs < 1 || jobs > 256) {
@@ -277,6 +293,14 @@ int cmd_audit(int argc, char **argv)
 	triage_free(tri);
 	free(cache_path);
 	int exit_code = EXIT_CLEAN;
+	if (!rc && cocci) {
+		struct cocci_opts co = { .rules_dir = cocci_rules, .jobs = jobs, .rules = eo.rules,
+					 .report_path = cocci_path, .data = e, .verbose = c.verbose };
+		if (cocci_run(&co, fl.paths, fl.n, &st.rep)) {
+			fprintf(stderr, "gfpaudit audit: --cocci: %s\n", err_last());
+			exit_code = EXIT_TOOL;
+		}
+	}
 	if (rc) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		exit_code = EXIT_TOOL;

@@ -1,0 +1,1079 @@
+// SPDX-License-Identifier: GPL-2.0-only
+///
+/// A page allocation that can ask for an order above PAGE_ALLOC_COSTLY_ORDER
+/// (a page-allocator call, or a kmalloc of more than 32 KiB) and has a
+/// fallback to smaller orders (a retry at a lower order or with vmalloc after
+/// a NULL check, or an enclosing loop that lowers the order) is
+/// opportunistic, yet without __GFP_NORETRY it may run direct compaction and
+/// reclaim before the fallback gets a chance.  Add __GFP_NORETRY |
+/// __GFP_NOWARN to the high-order attempt (in an order loop: to the attempts
+/// above order 0), as the page cache and the socket page-frag refill do.
+///
+// Confidence: Moderate
+// Options: --no-includes --include-headers
+// Comments: gfpaudit rule costly-no-noretry.  The mask is read from the call
+//  and from assignments in the same function to a mask variable above it;
+//  masks made by helpers (other than readahead_gfp_mask) or by callers are
+//  assumed to allow direct reclaim.  The order must be a constant the rule
+//  can evaluate (in a loop: the value assigned above the call), as the C
+//  analyzer needs a known order range.  SmPL cannot match do-while
+//  statements: a do { } while () that lowers the order in its condition is
+//  found by matching braces in the text after the call.
+
+virtual patch
+virtual context
+virtual org
+virtual report
+// gfpaudit audit --cocci runs spatch -D gfpaudit: one JSON line a finding
+virtual gfpaudit
+
+@initialize:python@
+@@
+# >>> gfpaudit common (rules/common.py; edit there, then run rules/sync-common.sh)
+# gfpaudit common SmPL helpers.  rules/sync-common.sh copies this block into
+# every rules/*.cocci (coccicheck runs one self-contained file at a time);
+# tests/t30-cocci.sh fails when a copy differs from rules/common.py.
+import json
+import linecache
+import re
+COSTLY_ORDER = 3      # PAGE_ALLOC_COSTLY_ORDER in 6.12 (include/linux/mmzone.h)
+PAGE_SHIFT = 12       # 4 KiB pages: the rules judge x86-64 constants
+MAX_ORDER_SEEN = 10   # MAX_PAGE_ORDER on x86-64
+_defs = {}    # file -> {macro: replacement text}: macros defined in the file
+_asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition text)]
+_cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
+_fb = {}      # (file, line, col) -> fallback kind: "retry", "vmalloc", "loop"
+_flag = {}    # (file, line, col) -> (rule id, message, extra facts)
+_lv = {}      # (file, line, col) -> text of the lvalue the call result is stored to
+_nullchk = {} # (file, function) -> [(line, lvalue text, allocation call text in the branch)]
+_tests = {}   # (file, function) -> [(line, tested expression text)]
+_again = {}   # (file, function) -> [(line, lvalue text or None for a return, call text)]
+# Header constants of x86-64 6.12 the rules cannot see with --no-includes.
+_known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
+          'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192,
+          'HPAGE_PMD_ORDER': 9, 'PMD_ORDER': 9, 'MAX_PAGE_ORDER': MAX_ORDER_SEEN,
+          'MAX_ORDER': MAX_ORDER_SEEN, 'PAGE_FRAG_CACHE_MAX_ORDER': 3,
+          'SKB_FRAG_PAGE_ORDER': 3}
+_types = {'unsigned', 'signed', 'long', 'int', 'short', 'char', 'size_t',
+          'u8', 'u16', 'u32', 'u64', 'gfp_t', 'const'}
+_tokre = re.compile(r'\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(<<|>>|&&|\|\||[-+*/%()|&~,?:!<>=.]))')
+# Named masks: 1 when they set __GFP_DIRECT_RECLAIM.  Other __GFP_* flags do
+# not; unknown names (variables, parameters, helpers) may set any bit.
+_reclaim = {'GFP_KERNEL': 1, 'GFP_KERNEL_ACCOUNT': 1, 'GFP_NOFS': 1, 'GFP_NOIO': 1,
+            'GFP_USER': 1, 'GFP_HIGHUSER': 1, 'GFP_HIGHUSER_MOVABLE': 1,
+            'GFP_TRANSHUGE': 1, '__GFP_RECLAIM': 1, '__GFP_DIRECT_RECLAIM': 1,
+            'GFP_ATOMIC': 0, 'GFP_NOWAIT': 0, 'GFP_DMA': 0, 'GFP_DMA32': 0,
+            'GFP_TRANSHUGE_LIGHT': 0}
+_noreclaim = ('__GFP_DIRECT_RECLAIM', '__GFP_RECLAIM')
+# Helpers whose result always carries these bits (summaries SmPL cannot derive).
+_helper_bits = {'readahead_gfp_mask': {'__GFP_NORETRY', '__GFP_NOWARN'}}
+
+# Allocation APIs as users write them (6.10+ wraps each in alloc_hooks()
+# over a *_noprof function; with --no-includes spatch sees the written name).
+PAGE_GFP_ORDER = {'alloc_pages', 'folio_alloc', '__folio_alloc', '__get_free_pages',
+                  '__get_dma_pages', '__alloc_pages', '__folio_alloc_node',
+                  'filemap_alloc_folio', 'vma_alloc_folio', 'alloc_pages_mpol',
+                  'folio_alloc_mpol'}                       # (gfp, order, ...)
+PAGE_NID_GFP_ORDER = {'alloc_pages_node', '__alloc_pages_node'}   # (nid, gfp, order)
+VMALLOC = {'vmalloc', 'vzalloc', '__vmalloc', 'vmalloc_node', 'vzalloc_node',
+           '__vmalloc_node', 'vmalloc_array', 'vcalloc', 'vmalloc_huge'}
+ORDER0 = {'alloc_page', '__get_free_page', 'get_zeroed_page'}    # (gfp): order 0
+KVMALLOC = {'kvmalloc', 'kvzalloc', 'kvmalloc_node', 'kvzalloc_node', 'kvmalloc_array',
+            'kvcalloc', 'kvmalloc_array_node', 'kvcalloc_node'}
+
+# name -> (kind, gfp argument, order or size argument, count argument or None)
+# for the APIs whose arguments the table-driven rules read.
+APIS = {}
+for _n in PAGE_GFP_ORDER:
+    APIS[_n] = ('pages', 0, 1, None)
+for _n in PAGE_NID_GFP_ORDER:
+    APIS[_n] = ('pages', 1, 2, None)
+APIS.update({
+    'alloc_page': ('pages', 0, None, None), '__get_free_page': ('pages', 0, None, None),
+    'get_zeroed_page': ('pages', 0, None, None),   # order 0 by definition
+    'alloc_pages_exact': ('exact', 1, 0, None), 'alloc_pages_exact_nid': ('exact', 2, 1, None),
+    'kmalloc': ('slab', 1, 0, None), 'kzalloc': ('slab', 1, 0, None),
+    'kmalloc_node': ('slab', 1, 0, None), 'kzalloc_node': ('slab', 1, 0, None),
+    'kcalloc': ('slab', 2, 1, 0), 'kmalloc_array': ('slab', 2, 1, 0),
+    'kcalloc_node': ('slab', 2, 1, 0), 'kmalloc_array_node': ('slab', 2, 1, 0),
+    'krealloc': ('slab', 2, 1, None), 'kmemdup': ('slab', 2, 1, None),
+    'devm_kmalloc': ('slab', 2, 1, None), 'devm_kzalloc': ('slab', 2, 1, None),
+    'devm_kcalloc': ('slab', 3, 2, 1),
+    'kvmalloc': ('kv', 1, 0, None), 'kvzalloc': ('kv', 1, 0, None),
+    'kvmalloc_node': ('kv', 1, 0, None), 'kvzalloc_node': ('kv', 1, 0, None),
+    'kvcalloc': ('kv', 2, 1, 0), 'kvmalloc_array': ('kv', 2, 1, 0),
+    'kvcalloc_node': ('kv', 2, 1, 0), 'kvmalloc_array_node': ('kv', 2, 1, 0),
+    '__vmalloc': ('vmalloc', 1, 0, None),
+})
+# kmalloc family -> its kvmalloc twin (kvmalloc falls back to vmalloc itself)
+KV_TWIN = {'kmalloc': 'kvmalloc', 'kzalloc': 'kvzalloc', 'kmalloc_node': 'kvmalloc_node',
+           'kzalloc_node': 'kvzalloc_node', 'kcalloc': 'kvcalloc',
+           'kmalloc_array': 'kvmalloc_array', 'kcalloc_node': 'kvcalloc_node',
+           'kmalloc_array_node': 'kvmalloc_array_node'}
+
+class Call:
+    """One allocation call as written: name, argument texts and what they mean."""
+    def __init__(self, f, args, p):
+        self.name, self.p = str(f).strip(), p
+        _, self.args = call_args('%s(%s)' % (self.name, args))
+        self.kind, gi, oi, ci = APIS.get(self.name, (None, None, None, None))
+        arg = lambda i: self.args[i] if i is not None and i < len(self.args) else None
+        self.gfp, self.amount, self.count = arg(gi), arg(oi), arg(ci)
+    def order(self):
+        """Page-allocator order when constant, else None."""
+        if self.kind == 'pages':
+            return 0 if self.amount is None else order_value(self.amount, self.p)
+        return page_order(self.bytes())
+    def bytes(self):
+        if self.kind == 'pages' or self.amount is None:
+            return None
+        return size_value(self.amount, self.p, self.count)
+    def mask(self):
+        m = mask(self.gfp if self.gfp is not None else 'unknown_mask', self.p, self.amount)
+        n = self.bytes()
+        if self.kind == 'kv' and n is not None and n > (1 << PAGE_SHIFT):
+            # kvmalloc adjusts the mask of its kmalloc attempt (mm/util.c)
+            m.must.add('__GFP_NOWARN')
+            m.may.add('__GFP_NOWARN')
+            if not m.may_have('__GFP_RETRY_MAYFAIL'):
+                m.must.add('__GFP_NORETRY')
+                m.may.add('__GFP_NORETRY')
+            m.must.discard('__GFP_NOFAIL')
+            m.may.discard('__GFP_NOFAIL')
+        return m
+    def is_site(self):
+        """Does the C analyzer model this call as a page-allocator site?  Page
+        APIs always; sized APIs when the size is a known constant (kmalloc
+        only above KMALLOC_MAX_CACHE_SIZE: below it slab caches serve it)."""
+        if self.kind == 'pages':
+            return True
+        n = self.bytes()
+        if self.kind in ('exact', 'kv'):
+            return n is not None and n > 0
+        if self.kind == 'slab':
+            return n is not None and n > _known['KMALLOC_MAX_CACHE_SIZE']
+        return False
+    def text(self, name=None, gfp=None):
+        args = list(self.args)
+        if gfp is not None:
+            args[APIS[self.name][1]] = gfp
+        return '%s(%s)' % (name or self.name, ', '.join(args))
+
+def site_filter(f, es, min_order):
+    """Cheap test when a call is matched: can it ever be judged?  Every site
+    costs the later rules a pass, and most kmalloc calls are sizeof-sized.
+    False for sizes the rules cannot evaluate (sizeof) and for constant
+    orders or sizes at or below min_order (kmalloc: also below
+    KMALLOC_MAX_CACHE_SIZE, served by slab caches)."""
+    name, args = call_args('%s(%s)' % (str(f).strip(), es))
+    kind, gi, oi, ci = APIS.get(name, (None, None, None, None))
+    if kind is None:
+        return False
+    amount = args[oi] if oi is not None and oi < len(args) else None
+    count = args[ci] if ci is not None and ci < len(args) else None
+    if amount is None:
+        return 0 > min_order
+    text = amount + ' ' + (count or '')
+    if 'sizeof' in text:
+        return False
+    v = cval(amount)
+    if v is None or (count is not None and cval(count) is None):
+        return True
+    if kind == 'pages':
+        return v > min_order
+    n = v * (cval(count) if count is not None else 1)
+    if kind == 'slab' and n <= _known['KMALLOC_MAX_CACHE_SIZE']:
+        return False
+    return n > 0 and _get_order(n) > min_order
+
+def api_at(p):
+    """The identifier spelled at position p (the API name as written)."""
+    src = linecache.getline(p.file, int(p.line))
+    return src[int(p.column):int(p.column_end)].strip() if p.line == p.line_end else ''
+
+def key(p):
+    return (p.file, int(p.line), int(p.column))
+
+def _tokens(s):
+    out, i, s = [], 0, str(s).strip()
+    while i < len(s):
+        m = _tokre.match(s, i)
+        if not m or m.end() == i:
+            return None
+        i = m.end()
+        if m.group(1) is not None:
+            out.append(('n', int(m.group(1), 0)))
+        elif m.group(2) is not None:
+            out.append(('i', m.group(2)))
+        else:
+            out.append(('o', m.group(3)))
+    return out
+
+class _Unknown(Exception):
+    pass
+
+def _get_order(size):
+    if size <= 0:
+        raise _Unknown()
+    return ((size - 1) >> PAGE_SHIFT).bit_length()
+
+def cval(text, file=None, depth=0):
+    """Value of a constant expression written with literals, SZ_*, PAGE_SIZE,
+    get_order(), BIT() and macros defined in the file; None when unknown."""
+    t = _tokens(text)
+    if not t or depth > 8:
+        return None
+    pos = [0]
+    def peek():
+        return t[pos[0]] if pos[0] < len(t) else (None, None)
+    def take(v=None):
+        k, x = peek()
+        if k is None or (v is not None and x != v):
+            raise _Unknown()
+        pos[0] += 1
+        return x
+    def prim():
+        k, x = peek()
+        if k == 'n':
+            return take()
+        if x == '(':
+            take('(')
+            save = pos[0]
+            while peek()[0] == 'i' and peek()[1] in _types:
+                take()
+            if pos[0] > save and peek()[1] == ')':   # a cast
+                take(')')
+                return unary()
+            pos[0] = save
+            v = expr()
+            take(')')
+            return v
+        if k == 'i':
+            name = take()
+            if peek()[1] == '(':
+                take('(')
+                v = expr()
+                take(')')
+                if name == 'get_order':
+                    return _get_order(v)
+                if name in ('BIT', 'BIT_ULL'):
+                    return 1 << v
+                raise _Unknown()
+            m = re.match(r'SZ_(\d+)([KMG]?)$', name)
+            if m:
+                return int(m.group(1)) << {'': 0, 'K': 10, 'M': 20, 'G': 30}[m.group(2)]
+            if name in _known:
+                return _known[name]
+            d = _defs.get(file, {}).get(name)
+            if d is not None:
+                v = cval(d, file, depth + 1)
+                if v is not None:
+                    return v
+        raise _Unknown()
+    def unary():
+        if peek()[1] == '-':
+            take()
+            return -unary()
+        return prim()
+    def binary(sub, ops):
+        v = sub()
+        while peek()[1] in ops:
+            op = take()
+            w = sub()
+            if op == '*': v = v * w
+            elif op == '/': v = v // w if w else 0
+            elif op == '%': v = v % w if w else 0
+            elif op == '+': v = v + w
+            elif op == '-': v = v - w
+            elif op == '<<': v = v << w if 0 <= w < 64 else 0
+            elif op == '>>': v = v >> w if 0 <= w < 64 else 0
+            elif op == '&': v = v & w
+            elif op == '|': v = v | w
+        return v
+    def mul(): return binary(unary, ('*', '/', '%'))
+    def add(): return binary(mul, ('+', '-'))
+    def shift(): return binary(add, ('<<', '>>'))
+    def band(): return binary(shift, ('&',))
+    def expr(): return binary(band, ('|',))
+    try:
+        v = expr()
+        return v if pos[0] == len(t) else None
+    except (_Unknown, ZeroDivisionError, OverflowError, ValueError):
+        return None
+
+def order_value(o, p):
+    """Constant order of the order argument (through the function's last
+    assignment to a plain variable above the call), or None."""
+    return cval(var_value(o, p), p.file)
+
+def size_value(size, p, count=None):
+    v = cval(var_value(size, p), p.file)
+    if v is not None and count is not None:
+        c = cval(var_value(count, p), p.file)
+        v = None if c is None else v * c
+    return v
+
+def page_order(bytes_):
+    return None if bytes_ is None or bytes_ <= 0 else _get_order(bytes_)
+
+class MaskState:
+    """Bits a mask surely sets (must), may set (may), whether an unknown part
+    may set anything (unknown) unless reclaim was cleared afterwards."""
+    def __init__(self):
+        self.must, self.may, self.unknown, self.cleared = set(), set(), False, False
+    def union(self, o):
+        self.must |= o.must
+        self.may |= o.may
+        self.unknown = self.unknown or o.unknown
+        self.cleared = self.cleared and not o.unknown and not (o.may & set(n for n in _reclaim if _reclaim[n]))
+    def maybe(self, o):
+        self.may |= o.may
+        self.unknown = self.unknown or o.unknown
+    def clear(self, names):
+        self.must -= set(names)
+        self.may -= set(names)
+        if any(n in _noreclaim for n in names):
+            self.cleared = True
+            self.may -= set(n for n in _reclaim if _reclaim[n])
+    def has(self, flag):
+        return flag in self.must
+    def may_have(self, flag):
+        return flag in self.may or flag in self.must or (self.unknown and not (flag in _noreclaim and self.cleared))
+    def may_reclaim(self):
+        if any(_reclaim.get(n) for n in self.may):
+            return True
+        return self.unknown and not self.cleared
+
+def _match_paren(t, i):
+    depth = 0
+    for j in range(i, len(t)):
+        if t[j][1] == '(':
+            depth += 1
+        elif t[j][1] == ')':
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(t) - 1
+
+def _order_branch(cond, order_name):
+    """For a mask "cond ? a : b" in an order loop: which branch do the attempts
+    above the loop floor take?  "then", "else" or None (both)."""
+    if not order_name or not re.match(r'^[A-Za-z_]\w*$', order_name):
+        return None
+    o = re.escape(order_name)
+    c = ' '.join(str(y) for (k, y) in cond)
+    if re.match(r'^%s$' % o, c) or re.search(r'\b%s\s*(>|>=|!=)' % o, c) or re.search(r'(<|<=)\s*%s\b' % o, c):
+        return 'then'
+    if re.match(r'^!\s*%s$' % o, c) or re.search(r'\b%s\s*(<|<=|==)' % o, c):
+        return 'else'
+    return None
+
+def _negated(text):
+    """Names under a ~ in a mask expression: what "mask &= ~(A | B)" clears."""
+    t = _tokens(text) or []
+    out, i = [], 0
+    while i < len(t):
+        if t[i][1] == '~' and i + 1 < len(t):
+            j = _match_paren(t, i + 1) if t[i + 1][1] == '(' else i + 1
+            out += [y for (k, y) in t[i + 1:j + 1] if k == 'i']
+            i = j + 1
+        else:
+            i += 1
+    return out
+
+def _eval_tokens(t, env, order_name=None):
+    st = MaskState()
+    depth, q, c = 0, None, None
+    for i, (k, x) in enumerate(t):
+        if x == '(':
+            depth += 1
+        elif x == ')':
+            depth -= 1
+        elif depth == 0 and x == '?' and q is None:
+            q = i
+        elif depth == 0 and x == ':' and q is not None and c is None:
+            c = i
+    if q is not None and c is not None:
+        a, b = _eval_tokens(t[q + 1:c], env, order_name), _eval_tokens(t[c + 1:], env, order_name)
+        br = _order_branch(t[:q], order_name)
+        if br:
+            return a if br == 'then' else b
+        st.must = a.must & b.must
+        st.may = a.may | b.may
+        st.unknown = a.unknown or b.unknown
+        st.cleared = a.cleared and b.cleared
+        return st
+    removed, i = [], 0
+    while i < len(t):
+        k, x = t[i]
+        if x == '~' and i + 1 < len(t):
+            j = _match_paren(t, i + 1) if t[i + 1][1] == '(' else i + 1
+            removed += [y for (kk, y) in t[i + 1:j + 1] if kk == 'i']
+            i = j + 1
+            continue
+        if k == 'i' and i + 1 < len(t) and t[i + 1][1] == '(':
+            j = _match_paren(t, i + 1)
+            if x in _helper_bits:
+                st.must |= _helper_bits[x]
+                st.may |= _helper_bits[x]
+            st.unknown = True
+            i = j + 1
+            continue
+        if k == 'i' and x not in _types:
+            if x.startswith('__GFP_') or x in _reclaim:
+                st.must.add(x)
+                st.may.add(x)
+            else:
+                v = env(x)
+                if v is None:
+                    st.unknown = True
+                else:
+                    st.union(v)
+        i += 1
+    st.clear(removed)
+    return st
+
+def mask_at(text, file, func, line, order_name=None, depth=0):
+    """The mask an argument text carries at a call on `line`, following the
+    function's assignments to plain variables above it (textual order)."""
+    def env(name):
+        if depth > 4:
+            return None
+        if (file, func, name) not in _asg:
+            d = _defs.get(file, {}).get(name)
+            return None if d is None else mask_at(d, file, None, None, order_name, depth + 1)
+        st, seen = MaskState(), False
+        for (l, op, rhs, cond) in sorted(_asg[(file, func, name)]):
+            if line is not None and l >= line:
+                break
+            r = mask_at(rhs, file, func, l, order_name, depth + 1)
+            if op == '=':
+                st, seen = r, True
+            elif op == '|=':
+                # a guard on the order (as in the page cache: "order > min_order")
+                # still makes the bit certain for the attempts that matter
+                if cond is None or (order_name and re.search(r'\b%s\b' % re.escape(order_name), cond)):
+                    st.union(r)
+                else:
+                    st.maybe(r)
+            elif op == '&=':
+                st.clear(_negated(rhs))
+        if not seen:
+            st.unknown = True
+        return st
+    t = _tokens(text)
+    if t is None:
+        st = MaskState()
+        st.unknown = True
+        return st
+    return _eval_tokens(t, env, order_name)
+
+def mask(text, p, order=None):
+    o = str(order).strip() if order is not None else None
+    return mask_at(text, p.file, p.current_element, int(p.line), o)
+
+def var_value(o, p):
+    """A plain variable's last plain assignment above p in its function."""
+    o = str(o).strip()
+    if not re.match(r'^[A-Za-z_]\w*$', o):
+        return o
+    best = None
+    for (l, op, rhs, cond) in sorted(_asg.get((p.file, p.current_element, o), [])):
+        if l < int(p.line):
+            best = rhs if op == '=' and cond is None else None
+    return best if best is not None else o
+
+def call_args(text):
+    """Name and top-level argument texts of 'name(a, b, ...)'."""
+    s = str(text).strip()
+    i = s.find('(')
+    if i < 0 or not s.endswith(')'):
+        return None, []
+    name, body = s[:i].strip(), s[i + 1:-1]
+    args, depth, cur = [], 0, ''
+    for ch in body:
+        if ch in '([{':
+            depth += 1
+        elif ch in ')]}':
+            depth -= 1
+        if ch == ',' and depth == 0:
+            args.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    if cur.strip():
+        args.append(cur.strip())
+    return name, args
+
+def retry_kind(o, c, p):
+    """Is the call text c, made after a NULL check of an attempt at order o,
+    a fallback?  'vmalloc', 'retry' (a lower page order) or None."""
+    if c == 'VM_FAULT_FALLBACK':
+        return 'retry'
+    name, args = call_args(c)
+    if name in VMALLOC or name in KVMALLOC:
+        return 'vmalloc'
+    if o is None and (name in PAGE_GFP_ORDER or name in PAGE_NID_GFP_ORDER or name in ORDER0):
+        return 'retry'
+    if name in ORDER0:
+        o2 = '0'
+    elif name in PAGE_GFP_ORDER and len(args) > 1:
+        o2 = args[1]
+    elif name in PAGE_NID_GFP_ORDER and len(args) > 2:
+        o2 = args[2]
+    else:
+        return None
+    o = str(o).strip()
+    if re.sub(r'\s', '', o2) == re.sub(r'\s', '', o):
+        return None
+    v1, v2 = order_value(o, p), cval(o2, p.file)
+    if v1 is not None and v2 is not None and v2 >= v1:
+        return None
+    return 'retry'
+
+def _norm(e):
+    return re.sub(r'\s+', '', str(e))
+
+def add_lvalue(e, p):
+    _lv.setdefault(key(p), _norm(e))
+
+def add_nullchk(e, c, q):
+    _nullchk.setdefault((q.file, q.current_element), []).append((int(q.line), _norm(e), str(c)))
+
+def add_test(e, q):
+    _tests.setdefault((q.file, q.current_element), []).append((int(q.line), _norm(e)))
+
+def add_again(e, c, q):
+    _again.setdefault((q.file, q.current_element), []).append(
+        (int(q.line), None if e is None else _norm(e), str(c)))
+
+def retry_after(call, p):
+    """The fallback kind of what follows the call in its function, or None:
+    the first test of the stored result whose failure branch allocates again
+    (if (!x) ... / if (x) ... else ...), or a test of the result followed by
+    another allocation stored to the same place or returned.  Textual order
+    instead of control flow: SmPL paths through #if blocks abort a file."""
+    lv = _lv.get(key(p))
+    if lv is None:
+        return None
+    fn, line = (p.file, p.current_element), int(p.line)
+    o = call.amount if call.kind == 'pages' else None
+    checks = [c for c in _nullchk.get(fn, []) if c[1] == lv and c[0] > line]
+    if checks:
+        first = min(c[0] for c in checks)
+        kinds = [retry_kind(o, c[2], p) for c in checks if c[0] == first]
+        kinds = [k for k in kinds if k]
+        if kinds:
+            return kinds[0]
+    tests = [t for (t, e) in _tests.get(fn, []) if e == lv and t > line]
+    if tests:
+        t = min(tests)
+        for (l, e, c) in sorted(_again.get(fn, [])):
+            if l > t and (e is None or e == lv):
+                k = retry_kind(o, c, p)
+                if k:
+                    return k
+    return None
+
+_while_re = re.compile(r'\s*while\s*\(')
+
+def in_do_while(p, o):
+    """Is the call at p inside a do { } while (cond) whose condition lowers
+    the plain variable o?  Textual (brace matching from the call onwards):
+    SmPL cannot match do-while statements at all."""
+    o = str(o).strip()
+    if not re.match(r'^[A-Za-z_]\w*$', o):
+        return False
+    lines, n = [], int(p.line)
+    while len(lines) < 400:
+        l = linecache.getline(p.file, n)
+        if not l:
+            break
+        lines.append(l)
+        n += 1
+    text = ''.join(lines)[int(p.column):]
+    # comments and literals out (built with chr(): the SmPL lexer reads
+    # slashes, stars and quotes in this block too)
+    sl, st, q1, q2, bs = chr(47), chr(42), chr(39), chr(34), chr(92)
+    junk = (re.escape(sl + st) + '.*?' + re.escape(st + sl) + '|' + re.escape(sl + sl) + '[^\\n]*|'
+            + q2 + '(' + re.escape(bs) + '.|[^' + q2 + re.escape(bs) + '])*' + q2 + '|'
+            + q1 + '(' + re.escape(bs) + '.|[^' + q1 + re.escape(bs) + '])*' + q1)
+    text = re.sub(junk, ' ', text, flags=re.S)
+    depth = 0
+    dec = re.compile(r'(\b%s\s*(--|-=|>>=)|--\s*%s\b|\b%s\s*=[^=])' % ((re.escape(o),) * 3))
+    for i, ch in enumerate(text):
+        if ch == '{':
+            depth += 1
+        elif ch != '}':
+            continue
+        depth -= 1
+        if depth >= 0:
+            continue
+        if depth < -6:
+            return False
+        # a block we are in closes: "} while (cond);" ends a do-while
+        m = _while_re.match(text, i + 1)
+        if not m:
+            continue
+        level, j = 1, m.end()
+        while j < len(text) and level:
+            level += {'(': 1, ')': -1}.get(text[j], 0)
+            j += 1
+        if not level and text[j:].lstrip().startswith(';'):
+            return bool(dec.search(text[m.end():j - 1]))
+    return False
+
+def add_asg(v, op, rhs, p):
+    k = (p.file, int(p.line), str(v).strip())
+    _asg.setdefault((p.file, p.current_element, str(v).strip()), []).append(
+        (int(p.line), str(op).strip(), str(rhs), _cond.get(k)))
+
+def add_cond(v, c, p):
+    _cond[(p.file, int(p.line), str(v).strip())] = str(c)
+
+def add_def(name, text, p):
+    _defs.setdefault(p.file, {})[str(name).strip()] = str(text)
+
+def or_flags(g, flags):
+    """Text of mask g with flags or-ed in (those it lacks), parenthesised as needed."""
+    g = str(g).strip()
+    st = _eval_tokens(_tokens(g) or [], lambda n: None)
+    extra = [f for f in flags if not st.has(f)]
+    if not extra:
+        return g
+    if re.search(r'[?:=,]|&&|\|\|', g):
+        g = '(' + g + ')'
+    return g + ' | ' + ' | '.join(extra)
+
+def drop_flag(g, flag):
+    """Text of an or-chain mask without one flag; None unless g is an or-chain holding it."""
+    g = str(g).strip()
+    while g.startswith('(') and g.endswith(')') and _match_paren(_tokens(g) or [], 0) == len(_tokens(g) or []) - 1:
+        g = g[1:-1].strip()
+    parts, depth, cur = [], 0, ''
+    for ch in g:
+        if ch == '(':
+            depth += 1
+        elif ch == ')':
+            depth -= 1
+        if ch == '|' and depth == 0:
+            parts.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    parts.append(cur.strip())
+    if flag not in parts or any(('&' in x or '?' in x) for x in parts):
+        return None
+    rest = [x for x in parts if x != flag]
+    return ' | '.join(rest) if rest else None
+
+def flag(p, rule, msg, **facts):
+    """Record a finding at p (one per call); the report/org/gfpaudit rules print it."""
+    _flag.setdefault(key(p), (rule, msg, facts))
+
+def flagged(p):
+    return key(p) in _flag
+
+def message(p):
+    rule, msg, _ = _flag[key(p)]
+    return 'WARNING: %s [%s]' % (msg, rule)
+
+def emit(p):
+    """One JSON object a line for gfpaudit audit --cocci (spatch -D gfpaudit)."""
+    rule, msg, facts = _flag[key(p)]
+    d = {'file': p.file, 'line': int(p.line), 'column': int(p.column) + 1,
+         'function': p.current_element, 'api': api_at(p) or None,
+         'rule': rule, 'message': msg}
+    for k in ('gfp', 'order'):
+        if facts.get(k) is not None:
+            d[k] = re.sub(r'\s+', ' ', str(facts[k])).strip()
+    for k in ('fallback', 'order_value'):
+        if facts.get(k) is not None:
+            d[k] = facts[k]
+    print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
+
+_patch = set()  # (file, line, col) of flagged calls the patch rules may edit
+_new = {}       # (file, line, col) -> replacement text for patch mode
+
+def patchable(p):
+    return key(p) in _patch
+# <<< gfpaudit common
+
+RULE = 'costly-no-noretry'
+
+@site@
+identifier f = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+                __get_dma_pages, __alloc_pages, __folio_alloc_node,
+                filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
+                folio_alloc_mpol, alloc_pages_node, __alloc_pages_node,
+                alloc_pages_exact, alloc_pages_exact_nid,
+                kmalloc, kzalloc, kmalloc_node, kzalloc_node, kcalloc,
+                kmalloc_array, kcalloc_node, kmalloc_array_node};
+expression list es : script:python (f) { site_filter(f, es, COSTLY_ORDER) };
+position p;
+@@
+
+f@p(es)
+
+// Facts the decision needs: macros defined in the file, and assignments to
+// the plain variables used in the arguments of the calls (masks, orders,
+// sizes), with the condition of a guarding if.
+
+@macros depends on site@
+identifier i;
+expression e;
+position p;
+@@
+
+#define i@p e
+
+@script:python@
+i << macros.i;
+e << macros.e;
+p << macros.p;
+@@
+add_def(i, e, p[0])
+
+@argv@
+position site.p;
+identifier f, v;
+@@
+
+f@p(..., <+... v ...+>, ...)
+
+@cond@
+identifier argv.v;
+expression C, M;
+statement S;
+position p;
+@@
+
+(
+if (C) v@p |= M; else S
+|
+if (C) S else v@p |= M;
+|
+if (C) v@p |= M;
+)
+
+@script:python@
+v << argv.v;
+C << cond.C;
+p << cond.p;
+@@
+add_cond(v, C, p[0])
+
+@asg@
+identifier argv.v;
+assignment operator aop = {=, |=, &=};
+expression M;
+position p;
+@@
+
+v@p aop M
+
+@script:python@
+v << argv.v;
+aop << asg.aop;
+M << asg.M;
+p << asg.p;
+@@
+add_asg(v, aop, M, p[0])
+
+// Fallback 1: a retry after a test of the result (another order, vmalloc).
+
+// Where the result goes (an assignment pattern matches a declaration's
+// initializer too); the tests and retries below look at that place only.
+@lhs@
+position site.p;
+identifier f;
+expression E;
+@@
+
+E = f@p(...)
+
+@script:python@
+p << site.p;
+E << lhs.E;
+@@
+add_lvalue(E, p[0])
+
+// Tests of the result whose failure branch allocates again.
+@retry@
+expression lhs.E;
+identifier F = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+                __get_dma_pages, __alloc_pages, __folio_alloc_node,
+                filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
+                folio_alloc_mpol, alloc_pages_node, __alloc_pages_node,
+                alloc_page, __get_free_page, get_zeroed_page, vmalloc,
+                vzalloc, __vmalloc, vmalloc_node, vzalloc_node, __vmalloc_node,
+                vmalloc_array, vcalloc, vmalloc_huge, kvmalloc, kvzalloc,
+                kvmalloc_node, kvzalloc_node, kvmalloc_array, kvcalloc,
+                kvmalloc_array_node, kvcalloc_node};
+expression list es;
+statement S;
+position q;
+@@
+
+(
+if@q (unlikely(!E)) { <+... F(es) ...+> }
+|
+if@q (likely(E)) S else { <+... F(es) ...+> }
+)
+
+@script:python@
+E << lhs.E;
+F << retry.F;
+es << retry.es;
+q << retry.q;
+@@
+add_nullchk(E, '%s(%s)' % (F, es), q[0])
+
+// Any test of the result: a later allocation into the same place may follow
+// ("if (page) return page; page = alloc_page(gfp);"), or the failure branch
+// returns VM_FAULT_FALLBACK (the THP fault path retries with small pages).
+@tested@
+expression lhs.E;
+statement S;
+position q;
+@@
+
+(
+if@q (likely(E)) S
+|
+if@q (unlikely(!E)) S
+)
+
+@script:python@
+E << lhs.E;
+q << tested.q;
+S << tested.S;
+@@
+add_test(E, q[0])
+if 'return VM_FAULT_FALLBACK' in re.sub(r'\s+', ' ', str(S)):
+    add_nullchk(E, 'VM_FAULT_FALLBACK', q[0])
+
+@again@
+expression lhs.E;
+identifier F = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+                __get_dma_pages, __alloc_pages, __folio_alloc_node,
+                filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
+                folio_alloc_mpol, alloc_pages_node, __alloc_pages_node,
+                alloc_page, __get_free_page, get_zeroed_page, vmalloc,
+                vzalloc, __vmalloc, vmalloc_node, vzalloc_node, __vmalloc_node,
+                vmalloc_array, vcalloc, vmalloc_huge, kvmalloc, kvzalloc,
+                kvmalloc_node, kvzalloc_node, kvmalloc_array, kvcalloc,
+                kvmalloc_array_node, kvcalloc_node};
+expression list es;
+position q;
+@@
+
+E = F@q(es)
+
+@script:python@
+E << lhs.E;
+F << again.F;
+es << again.es;
+q << again.q;
+@@
+add_again(E, '%s(%s)' % (F, es), q[0])
+
+@againret depends on site@
+identifier F = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+                __get_dma_pages, __alloc_pages, __folio_alloc_node,
+                filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
+                folio_alloc_mpol, alloc_pages_node, __alloc_pages_node,
+                alloc_page, __get_free_page, get_zeroed_page, vmalloc,
+                vzalloc, __vmalloc, vmalloc_node, vzalloc_node, __vmalloc_node,
+                vmalloc_array, vcalloc, vmalloc_huge, kvmalloc, kvzalloc,
+                kvmalloc_node, kvzalloc_node, kvmalloc_array, kvcalloc,
+                kvmalloc_array_node, kvcalloc_node};
+expression list es;
+position q;
+@@
+
+return F@q(es);
+
+@script:python@
+F << againret.F;
+es << againret.es;
+q << againret.q;
+@@
+add_again(None, '%s(%s)' % (F, es), q[0])
+
+@script:python@
+p << site.p;
+f << site.f;
+es << site.es;
+@@
+call = Call(f, es, p[0])
+k = retry_after(call, p[0])
+if k:
+    _fb.setdefault(key(p[0]), k)
+
+// Fallback 2: an enclosing loop that lowers the order: in a for step, in a
+// while condition, or by a statement on a path from the call back to it.
+
+@porder@
+position site.p;
+identifier A = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
+                __get_dma_pages, __alloc_pages, __folio_alloc_node,
+                filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,
+                folio_alloc_mpol};
+identifier B = {alloc_pages_node, __alloc_pages_node};
+expression g, o, n;
+@@
+
+(
+A@p(g, o, ...)
+|
+B@p(n, g, o, ...)
+)
+
+@forloop exists@
+position site.p;
+expression porder.o;
+expression e;
+identifier f;
+position q;
+@@
+
+(
+for@q (...; ...; <+... \(o--\|--o\|o -= e\|o >>= e\) ...+>) { <+... f@p(...) ...+> }
+|
+while@q (<+... \(o--\|--o\) ...+>) { <+... f@p(...) ...+> }
+)
+
+@script:python@
+p << site.p;
+q << forloop.q;
+@@
+_fb[key(p[0])] = 'loop'
+
+@bodyloop exists@
+position site.p;
+expression porder.o;
+constant C;
+expression e, E;
+identifier f, x;
+type T;
+position q;
+@@
+
+(
+E = f@p(...);
+|
+T x = f@p(...);
+|
+f@p(...);
+)
+... when any
+(
+o@q--;
+|
+--o@q;
+|
+o@q -= e;
+|
+o@q = <+... o ...+>;
+|
+o@q = C;
+)
+... when any
+(
+E = f@p(...);
+|
+T x = f@p(...);
+|
+f@p(...);
+)
+
+@script:python@
+p << site.p;
+q << bodyloop.q;
+@@
+_fb[key(p[0])] = 'loop'
+
+// do { } while (order-- > min): SmPL cannot match do-while; the condition
+// is found in the text after the call.
+@script:python@
+p << site.p;
+o << porder.o;
+@@
+if in_do_while(p[0], o):
+    _fb[key(p[0])] = 'loop'
+
+// The decision, and the new call for patch mode.
+
+@script:python decide@
+p << site.p;
+f << site.f;
+es << site.es;
+@@
+k = key(p[0])
+fb = _fb.get(k)
+call = Call(f, es, p[0])
+if fb and call.is_site():
+    v = call.order()
+    m = call.mask()
+    if v is not None and v > COSTLY_ORDER and m.may_reclaim() and not m.has('__GFP_NORETRY'):
+        if fb == 'loop':
+            what = "order-%d attempt in an order loop" % v
+        else:
+            what = "order-%d attempt with a %s after it" % (
+                v, 'lower-order retry' if fb == 'retry' else 'vmalloc fallback')
+        flag(p[0], RULE, "%s may enter direct reclaim without __GFP_NORETRY; "
+             "add __GFP_NORETRY | __GFP_NOWARN" % what, gfp=call.gfp, order=call.amount, order_value=v,
+             fallback={'loop': 'order-loop', 'retry': 'lower-order', 'vmalloc': 'vmalloc'}[fb])
+        new = or_flags(call.gfp, ['__GFP_NORETRY', '__GFP_NOWARN'])
+        if fb == 'loop':
+            # the last attempt of the loop keeps the caller mask
+            new = '%s ? %s : %s' % (call.amount, new, call.gfp)
+        _new[k] = call.text(gfp=new)
+
+// A script that drops a match drops it for every later rule: keep it last
+// and in patch mode only.
+
+@script:python mk depends on patch@
+p << site.p;
+nc;
+@@
+if key(p[0]) in _new:
+    coccinelle.nc = cocci.make_expr(_new[key(p[0])])
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+position site.p;
+identifier site.f;
+expression list site.es;
+expression mk.nc;
+@@
+
+- f@p(es)
++ nc
+
+@depends on context@
+position p : script:python() { flagged(p[0]) };
+identifier f;
+@@
+
+* f@p(...)
+
+@script:python depends on report@
+p << site.p;
+@@
+if flagged(p[0]):
+    coccilib.report.print_report(p[0], message(p[0]))
+
+@script:python depends on org@
+p << site.p;
+@@
+if flagged(p[0]):
+    coccilib.org.print_todo(p[0], message(p[0]))
+
+@script:python depends on gfpaudit@
+p << site.p;
+@@
+if flagged(p[0]):
+    emit(p[0])

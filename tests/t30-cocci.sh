@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# The Coccinelle rules in rules/*.cocci:
+#  (a) report mode over the inputs in tests/cocci/: every "cocci: RULE-ID"
+#      marker is reported and nothing else is (every rule runs over every
+#      input, so a rule that fires on another rule's case fails too);
+#      every mode (report, patch, context, org) runs without a script error;
+#      the shared python block in each rule equals rules/common.py;
+#  (b) patch mode: the diff applies (git apply --check), the patched file
+#      parses (clang -fsyntax-only against include/kmodel/, or the stub
+#      headers in tests/cocci/include/ while kmodel is missing), and the rule
+#      no longer reports what it patched ("nopatch" markers stay);
+#  (c) cross-check with the C analyzer over corpus/: rule ids by line must
+#      agree except for the rows of the table in rules/README.md, and every
+#      row of that table must still disagree.
+# Env: GFPAUDIT (binary), SPATCH (default spatch), CORPUS (default corpus/),
+# AUDIT_FLAGS (extra gfpaudit audit options for the cross-check, e.g. -p DB),
+# CROSS_TABLE (default rules/README.md).  Skips only without spatch.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+rules_dir=$root/rules
+inputs=$here/cocci
+GFPAUDIT=${GFPAUDIT:-$root/gfpaudit}
+SPATCH=${SPATCH:-spatch}
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+skipped() { skip=$((skip + 1)); echo "skip $*"; }
+finish() { echo "$pass passed, $fail failed, $skip skipped"; [ "$fail" = 0 ]; exit $?; }
+
+if ! command -v "$SPATCH" >/dev/null 2>&1; then
+	echo "spatch (coccinelle) is not installed: skipping the Coccinelle rules (apt-get install coccinelle)"
+	skipped "t30-cocci: no spatch"
+	finish
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+rules=$(cd "$rules_dir" && ls *.cocci)
+spflags=(--very-quiet --no-includes --include-headers)
+ids="costly-no-noretry costly-no-fallback nofail-high-order gfp-contradiction"
+
+# --- the shared block ---
+for r in $rules; do
+	awk '/^# >>> gfpaudit common/{on=1; next} /^# <<< gfpaudit common/{on=0} on' "$rules_dir/$r" > "$tmp/block"
+	if cmp -s "$tmp/block" "$rules_dir/common.py"; then
+		ok "$r: python block equals rules/common.py"
+	else
+		bad "$r: python block differs from rules/common.py (run rules/sync-common.sh)"
+	fi
+done
+
+# --- (a) report mode over every input ---
+inputs_c=$(cd "$inputs" && ls *.c)
+expected() { # file -> "file:line:rule" lines from the markers
+	awk -v f="$1" 'match($0, /cocci: [a-z -]+/) { n = split(substr($0, RSTART + 7, RLENGTH - 7), ids, " ");
+		for (i = 1; i <= n; i++) if (ids[i] != "ok" && ids[i] != "nopatch") print f ":" FNR ":" ids[i] }' "$inputs/$1"
+}
+: > "$tmp/want"
+for f in $inputs_c; do
+	expected "$f" >> "$tmp/want"
+	for id in $(grep -o 'cocci: [a-z -]*' "$inputs/$f" | cut -c8- | tr ' ' '\n' | sort -u); do
+		case " ok nopatch $ids " in
+		*" $id "*) ;;
+		*) bad "$f: unknown marker 'cocci: $id'" ;;
+		esac
+	done
+done
+: > "$tmp/got"
+for r in $rules; do
+	(cd "$inputs" && "$SPATCH" -D report --no-show-diff "${spflags[@]}" --cocci-file "$rules_dir/$r" $inputs_c) \
+		> "$tmp/$r.report" 2> "$tmp/$r.err"
+	rc=$?
+	if [ $rc != 0 ] || grep -qE 'Traceback|Python failure|parse error' "$tmp/$r.err"; then
+		bad "$r: report mode failed (exit $rc): $(head -c 300 "$tmp/$r.err")"
+	fi
+	sed -nE 's/^([^:]+):([0-9]+):[0-9]+-[0-9]+: .*\[([a-z-]+)\]$/\1:\2:\3/p' "$tmp/$r.report" >> "$tmp/got"
+done
+sort -u -o "$tmp/want" "$tmp/want"
+sort -u -o "$tmp/got" "$tmp/got"
+while IFS= read -r w; do
+	if grep -qxF "$w" "$tmp/got"; then ok "reported $w"; else bad "not reported: $w"; fi
+done < "$tmp/want"
+while IFS= read -r g; do
+	grep -qxF "$g" "$tmp/want" || bad "reported without a marker: $g"
+done < "$tmp/got"
+
+# the gfpaudit mode: the same findings as JSON lines with their facts
+for r in $rules; do
+	(cd "$inputs" && "$SPATCH" -D gfpaudit --no-show-diff "${spflags[@]}" --cocci-file "$rules_dir/$r" $inputs_c) \
+		> "$tmp/out" 2> "$tmp/err"
+	if python3 -c '
+import json, sys
+rep = set()
+for l in open(sys.argv[2]):
+    f, line = l.split(":")[:2]
+    rep.add((f, int(line)))
+got = set()
+for l in open(sys.argv[1]):
+    assert l.startswith("gfpaudit-cocci: "), l
+    d = json.loads(l[len("gfpaudit-cocci: "):])
+    assert d["api"] and d["function"] and d["rule"] and d["message"] and d["column"] >= 1, d
+    got.add((d["file"], d["line"]))
+assert got == rep, (sorted(got ^ rep))
+' "$tmp/out" "$tmp/$r.report" 2> "$tmp/py"; then
+		ok "$r: gfpaudit mode prints the report findings as JSON with api and function"
+	else
+		bad "$r: gfpaudit mode: $(tail -1 "$tmp/py") $(head -c 200 "$tmp/err")"
+	fi
+done
+
+# context and org modes in one run: the "*" lines and the TODO lines
+for r in $rules; do
+	(cd "$inputs" && "$SPATCH" -D context -D org "${spflags[@]}" --cocci-file "$rules_dir/$r" $inputs_c) \
+		> "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	nctx=$(grep -c '^-[^-]' "$tmp/out")
+	norg=$(grep -c '^\* TODO' "$tmp/out")
+	want=$(grep -c . "$tmp/$r.report")
+	if [ $rc != 0 ] || grep -qE 'Traceback|Python failure|parse error' "$tmp/err"; then
+		bad "$r: context/org mode failed (exit $rc): $(head -c 300 "$tmp/err")"
+	elif [ "$nctx" -lt "$want" ] || [ "$norg" != "$want" ]; then
+		bad "$r: context mode marks $nctx lines, org mode $norg, report mode found $want"
+	else
+		ok "$r: context and org modes mark the $want findings"
+	fi
+done
+
+# --- gfpaudit audit --cocci: the same findings, GCC style, one per line and rule ---
+if [ -x "$GFPAUDIT" ]; then
+	(cd "$inputs" && "$GFPAUDIT" audit --cocci -q -j 2 $inputs_c) > "$tmp/audit" 2> "$tmp/audit.err"
+	rc=$?
+	# the libclang engine runs too: only the ids the rules have are compared
+	sed -nE 's/^([^:]+):([0-9]+):[0-9]+: (warning|error|note): .*\[([a-z-]+)\]$/\1:\2:\4/p' "$tmp/audit" |
+		grep -E ":($(echo $ids | tr ' ' '|'))\$" | sort > "$tmp/audit.ids"
+	if [ $rc = 1 ] && cmp -s "$tmp/audit.ids" "$tmp/want"; then
+		ok "gfpaudit audit --cocci reports exactly the markers (exit 1)"
+	else
+		bad "gfpaudit audit --cocci (exit $rc): $(diff "$tmp/want" "$tmp/audit.ids" | head -5 | tr '\n' ' ') $(head -c 200 "$tmp/audit.err")"
+	fi
+	if [ "$(wc -l < "$tmp/audit.ids")" = "$(sort -u "$tmp/audit.ids" | wc -l)" ]; then
+		ok "gfpaudit audit --cocci: no duplicate (file, line, rule)"
+	else
+		bad "gfpaudit audit --cocci printed duplicates"
+	fi
+	(cd "$inputs" && "$GFPAUDIT" audit --cocci --cocci-rules "$tmp/none" -q kmalloc_large.c) > /dev/null 2> "$tmp/audit.err"
+	rc=$?
+	if [ $rc = 3 ] && grep -q 'rules' "$tmp/audit.err"; then
+		ok "gfpaudit audit --cocci-rules with a missing directory: exit 3"
+	else
+		bad "gfpaudit audit --cocci-rules with a missing directory: exit $rc"
+	fi
+	# both engines find these lines: one finding a line, and as many as the
+	# union of what each engine finds alone
+	(cd "$inputs" && "$GFPAUDIT" audit --enable costly-no-noretry --format json -q costly_noretry.c) \
+		> "$tmp/alone.json" 2>/dev/null
+	(cd "$inputs" && "$GFPAUDIT" audit --cocci --enable costly-no-noretry --format json -q costly_noretry.c) \
+		> "$tmp/audit.json" 2>/dev/null
+	if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+alone = set(x["line"] for x in json.load(open(sys.argv[2]))["findings"] if x["rule"] == "costly-no-noretry")
+cocci = set(int(l.split(":")[1]) for l in open(sys.argv[3]) if l.startswith("costly_noretry.c:") and l.strip().endswith(":costly-no-noretry"))
+f = [x for x in d["findings"] if x["rule"] == "costly-no-noretry"]
+lines = [x["line"] for x in f]
+assert len(lines) == len(set(lines)), "duplicates: %s" % lines
+assert set(lines) == alone | cocci, (sorted(lines), sorted(alone), sorted(cocci))
+assert all(x["source"] in ("clang", "cocci") for x in f)
+assert all(x["source"] == "cocci" for x in f if x["line"] not in alone)
+' "$tmp/audit.json" "$tmp/alone.json" "$tmp/want" 2> "$tmp/py"; then
+		ok "gfpaudit audit --cocci --format json: the union of both engines, once a line"
+	else
+		bad "gfpaudit audit --cocci --format json: $(tail -1 "$tmp/py")"
+	fi
+else
+	bad "gfpaudit audit --cocci: $GFPAUDIT is not built"
+fi
+
+# --- (b) patch mode ---
+kinc=$root/include/kmodel
+[ -f "$kinc/linux/gfp.h" ] || kinc=$inputs/include
+cflags=(-fsyntax-only -std=gnu11 -Wall -Wno-unused-function -Wno-unused-variable
+	-Werror=implicit-function-declaration -Werror=incompatible-pointer-types -nostdinc -I "$kinc")
+if command -v clang >/dev/null 2>&1; then have_clang=1; else have_clang=0; fi
+for f in $inputs_c; do
+	if [ $have_clang = 1 ]; then
+		if clang "${cflags[@]}" "$inputs/$f" 2> "$tmp/cc"; then ok "$f parses (headers: ${kinc#$root/})"
+		else bad "$f does not parse: $(head -c 400 "$tmp/cc")"; fi
+	fi
+done
+for r in $rules; do
+	base=${r%.cocci}
+	tree=$tmp/tree-$base
+	mkdir -p "$tree/tests/cocci"
+	cp "$inputs"/*.c "$tree/tests/cocci/"
+	(cd "$tree" && git init -q . && "$SPATCH" -D patch "${spflags[@]}" --patch . --cocci-file "$rules_dir/$r" \
+		$(printf 'tests/cocci/%s ' $inputs_c)) > "$tmp/$base.diff" 2> "$tmp/err"
+	if grep -qE 'Traceback|Python failure|parse error' "$tmp/err"; then
+		bad "$r: patch mode failed: $(head -c 300 "$tmp/err")"
+		continue
+	fi
+	if ! grep -q '^+++ ' "$tmp/$base.diff"; then
+		if grep -q 'depends on patch' "$rules_dir/$r"; then
+			bad "$r: patch mode produced no diff"
+		else
+			ok "$r: report-only rule, patch mode produced no diff"
+		fi
+		continue
+	fi
+	if (cd "$tree" && git apply --check "$tmp/$base.diff" 2> "$tmp/err"); then
+		ok "$r: diff applies (git apply --check)"
+	else
+		bad "$r: diff does not apply: $(head -c 300 "$tmp/err")"
+		continue
+	fi
+	(cd "$tree" && git apply "$tmp/$base.diff")
+	for f in $(sed -n 's|^+++ b/||p' "$tmp/$base.diff"); do
+		if [ $have_clang = 1 ]; then
+			if clang "${cflags[@]}" "$tree/$f" 2> "$tmp/cc"; then ok "$r: patched $f parses"
+			else bad "$r: patched $f does not parse: $(head -c 400 "$tmp/cc")"; fi
+		fi
+	done
+	# after the patch only the findings marked "nopatch" may remain
+	keep=0
+	while IFS=: read -r f l rest; do
+		sed -n "${l}p" "$inputs/$f" | grep -q 'cocci: [a-z -]* nopatch' && keep=$((keep + 1))
+	done < "$tmp/$r.report"
+	left=$( (cd "$tree/tests/cocci" && "$SPATCH" -D report --no-show-diff "${spflags[@]}" \
+		--cocci-file "$rules_dir/$r" $inputs_c) 2>/dev/null | grep -c .)
+	before=$(grep -c . "$tmp/$r.report")
+	if [ "$left" = "$keep" ]; then
+		ok "$r: after the patch $left of $before findings remain (the nopatch cases)"
+	else
+		bad "$r: after the patch $left of $before findings remain, expected $keep (nopatch markers)"
+	fi
+done
+
+# --- (c) cross-check with the C analyzer over corpus/ ---
+corpus=${CORPUS:-$root/corpus}
+table_file=${CROSS_TABLE:-$rules_dir/README.md}
+if ! ls "$corpus"/*.c >/dev/null 2>&1; then
+	skipped "cross-check: corpus/ has no cases yet"
+	finish
+fi
+if [ ! -x "$GFPAUDIT" ]; then
+	bad "cross-check: $GFPAUDIT is not built"
+	finish
+fi
+cases=$(cd "$corpus" && ls *.c)
+: > "$tmp/clang"
+# one run over every case (its workers parse in parallel); cases it could not
+# analyze are listed under "problems" and are not compared
+(cd "$corpus" && "$GFPAUDIT" audit --format json -q -j 2 ${AUDIT_FLAGS:-} $cases) > "$tmp/j" 2>/dev/null
+python3 - "$tmp/j" "$ids" "$cases" >> "$tmp/clang" <<'EOF'
+import json, os, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception:
+    d = {"findings": [], "problems": [], "files": {"analyzed": 0}}
+cases = sys.argv[3].split()
+bad = set(os.path.basename(p.get("file", "")) for p in d.get("problems", []))
+if d.get("files", {}).get("analyzed", 0) < 1:
+    bad = set(cases)
+for c in sorted(bad):
+    print("#skipped", c)
+for f in d.get("findings", []):
+    if f["rule"] in sys.argv[2].split():
+        print("%s:%d:%s" % (os.path.basename(f["file"]), f["line"], f["rule"]))
+EOF
+nskipped=$(grep -c '^#skipped' "$tmp/clang")
+if [ "$nskipped" = "$(echo $cases | wc -w)" ]; then
+	skipped "cross-check: the C analyzer analyzed none of the corpus cases"
+	finish
+fi
+grep -v '^#' "$tmp/clang" | sort -u > "$tmp/clang.ids"
+: > "$tmp/cocci.ids"
+for r in $rules; do
+	(cd "$corpus" && "$SPATCH" -D report --no-show-diff "${spflags[@]}" --cocci-file "$rules_dir/$r" $cases) 2>/dev/null |
+		sed -nE 's/^([^:]+):([0-9]+):[0-9]+-[0-9]+: .*\[([a-z-]+)\]$/\1:\2:\3/p' >> "$tmp/cocci.ids"
+done
+# cases the C analyzer skipped or failed on are not compared
+for s in $(sed -n 's/^#skipped //p' "$tmp/clang"); do
+	echo "note: $s: the C analyzer did not analyze it; not compared"
+	grep -v "^$s:" "$tmp/cocci.ids" > "$tmp/x"; mv "$tmp/x" "$tmp/cocci.ids"
+done
+sort -u -o "$tmp/cocci.ids" "$tmp/cocci.ids"
+comm -23 "$tmp/clang.ids" "$tmp/cocci.ids" | sed 's/$/:clang-only/' > "$tmp/disagree"
+comm -13 "$tmp/clang.ids" "$tmp/cocci.ids" | sed 's/$/:cocci-only/' >> "$tmp/disagree"
+# the table: | case | line | rule | found by | reason |
+sed -n '/<!-- cross-check table begin -->/,/<!-- cross-check table end -->/p' "$table_file" |
+	awk -F'|' 'NF >= 6 && $2 ~ /\.c/ { gsub(/[ `]/, "", $2); gsub(/ /, "", $3); gsub(/[ `]/, "", $4); gsub(/ /, "", $5);
+		print $2 ":" $3 ":" $4 ":" $5 }' | sort -u > "$tmp/table"
+agree=$(comm -12 "$tmp/clang.ids" "$tmp/cocci.ids" | wc -l)
+ok "cross-check: $agree findings agree over $(echo $cases | wc -w) corpus cases"
+while IFS= read -r d; do
+	if grep -qxF "$d" "$tmp/table"; then ok "cross-check: known disagreement $d"
+	else bad "cross-check: disagreement not in the table of ${table_file#$root/}: $d"; fi
+done < "$tmp/disagree"
+while IFS= read -r t; do
+	grep -qxF "$t" "$tmp/disagree" || bad "cross-check: table row no longer disagrees (remove it): $t"
+done < "$tmp/table"
+finish
