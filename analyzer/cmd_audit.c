@@ -42,6 +42,9 @@ static void usage(FILE *f)
 "  --disable RULE,..    do not run these rules\n"
 "  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
 "                       (default warning)\n"
+"  --pch                with --tree: parse through a precompiled header of the common\n"
+"                       kernel headers, built once per tree (about 2x faster parses;\n"
+"                       every file then sees KBUILD_MODNAME \"gfpaudit\")\n"
 "  --allocator-model M  page allocator model for costly-noretry-compacts: auto\n"
 "                       (read the tree's mm/page_alloc.c) or 6.1, 6.12, later\n"
 "  --cocci              also run the Coccinelle rules (rules/*.cocci) with spatch and\n"
@@ -120,6 +123,7 @@ int cmd_audit(int argc, char **argv)
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "allocator-model", required_argument, NULL, 'M' },
+		{ "pch", no_argument, NULL, 'W' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "no-cache", no_argument, NULL, 'N' },
 		{ "no-prefilter", no_argument, NULL, 'P' },
@@ -136,7 +140,7 @@ int cmd_audit(int argc, char **argv)
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
 	const char *fix_dir = NULL;
-	int want_fixes = 0;
+	int want_fixes = 0, want_pch = 0;
 	const char *cache = NULL, *baseline_path = NULL;
 	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0, candidates = 0;
 	int cocci = 0;
@@ -159,6 +163,7 @@ int cmd_audit(int argc, char **argv)
 			break;
 		case 'T': timeout = atoi(optarg); break;
 		case 'M': c.allocator_model = optarg; break;
+		case 'W': want_pch = 1; break;
 		case 'C': cache = optarg; break;
 		case 'N': no_cache = 1; break;
 		case 'P': prefilter = 0; break;
@@ -209,6 +214,7 @@ int cmd_audit(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	eo.fixes = fix_dir != NULL || want_fixes;
+	eo.pch = want_pch && c.tree;
 	struct engine *e = NULL;
 	int rc = engine_new(&eo, &e);
 	if (rc) {

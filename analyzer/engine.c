@@ -20,6 +20,7 @@ struct engine {
 	json_t *compdb;
 	char *compdb_dir;
 	char *tree_real;
+	char *pch;                 /* precompiled common headers (opts.pch with a tree) */
 	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 };
@@ -56,6 +57,9 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 			goto fail;
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
+		/* built here, before workers fork, so they share one file */
+		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch)))
+			goto fail;
 	}
 	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
@@ -163,7 +167,7 @@ int engine_analyze_file(struct engine *e, const char *path,
 	char *rep = engine_report_path(e, path);
 	file_result_init(r, rep);
 	*out = r;
-	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir,
+	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch,
 				.compdb = e->compdb };
 	struct tu t;
 	int rc = tu_parse(&t, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);

@@ -91,6 +91,19 @@ def main():
     fc = d["files"]
     print(f"realtree: {fc['analyzed']} files in {dt:.1f} s ({fc['analyzed'] / dt:.2f} files/s), "
           f"{len(sites)} sites, {len(findings)} findings, {fc['failed']} failed files")
+    # --pch must not change a single site or finding
+    t1 = time.time()
+    q = subprocess.run([gfpaudit, "audit", "-q", "--no-cache", "--pch", "--format", "json", "--sites",
+                        "--tree", kdir] + [f"{kdir}/{f}" for f in files], capture_output=True, text=True)
+    dt_pch = time.time() - t1
+    same = False
+    if q.returncode in (0, 1):
+        e = json.loads(q.stdout)
+        same = json.dumps(e["sites"] + e["findings"], sort_keys=True) == \
+            json.dumps(sites + findings, sort_keys=True)
+    print(("ok   " if same else "FAIL ") + f"--pch gives identical sites and findings ({dt_pch:.1f} s with the PCH)")
+    passed += same
+    failed += not same
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

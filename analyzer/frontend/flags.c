@@ -1,6 +1,7 @@
 /* Compiler flags for libclang: the kbuild flags of a prepared x86_64 tree,
  * a compile_commands.json entry, or the kernel-model headers. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -78,7 +79,7 @@ static char *basename_noext(const char *path)
 	return r;
 }
 
-static void tree_flags(struct argv_buf *a, const char *tree, const char *path)
+static void tree_flags(struct argv_buf *a, const char *tree, const char *path, const char *pch)
 {
 	static const char *const incs[] = {
 		"arch/x86/include", "arch/x86/include/generated", "include",
@@ -115,11 +116,16 @@ static void tree_flags(struct argv_buf *a, const char *tree, const char *path)
 	};
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 		add(a, xstrdup(defs[i]));
-	char *mod = basename_noext(path);
+	/* a PCH pins the macros it was built with: one module name for all */
+	char *mod = pch ? xstrdup("gfpaudit") : basename_noext(path);
 	add(a, xasprintf("-DKBUILD_MODNAME=\"%s\"", mod));
 	add(a, xasprintf("-DKBUILD_BASENAME=\"%s\"", mod));
 	add(a, xasprintf("-D__KBUILD_MODNAME=kmod_%s", mod));
 	free(mod);
+	if (pch) {
+		add(a, xstrdup("-include-pch"));
+		add(a, xstrdup(pch));
+	}
 }
 
 static void kmodel_flags(struct argv_buf *a, const char *kmodel)
@@ -232,7 +238,7 @@ int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int
 	if (c->compdb)
 		rc = compdb_flags(&a, c, path);
 	else if (c->tree)
-		tree_flags(&a, c->tree, path);
+		tree_flags(&a, c->tree, path, c->pch);
 	else
 		kmodel_flags(&a, c->kmodel_dir);
 	if (rc) {
@@ -243,5 +249,106 @@ int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int
 		add(&a, xstrdup("-w"));
 	*out = a.v;
 	*nout = a.n;
+	return 0;
+}
+
+/* ---- precompiled header of the common kernel headers ---- */
+
+static const char pch_source[] =
+	"#include <linux/kernel.h>\n"
+	"#include <linux/types.h>\n"
+	"#include <linux/gfp.h>\n"
+	"#include <linux/mm.h>\n"
+	"#include <linux/slab.h>\n"
+	"#include <linux/fs.h>\n"
+	"#include <linux/sched.h>\n"
+	"#include <linux/pagemap.h>\n";
+
+int pch_for_tree(const char *tree, char **out)
+{
+	*out = NULL;
+	char *conf = xasprintf("%s/include/generated/autoconf.h", tree);
+	struct stat st;
+	int have = stat(conf, &st) == 0;
+	free(conf);
+	if (!have)
+		return err_set(GA_ETREE, "kernel tree '%s' is not prepared", tree);
+	/* key: the tree, its config's identity, this build */
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char *key = xasprintf("%s|%lld|%lld|%s|%s", tree, (long long)st.st_mtime, (long long)st.st_size,
+			      GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR);
+	for (const char *p = key; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 0x100000001b3ULL;
+	}
+	free(key);
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *dir = xdg && *xdg ? xasprintf("%s/gfpaudit/pch", xdg)
+				: xasprintf("%s/.cache/gfpaudit/pch", home && *home ? home : "/tmp");
+	char *path = xasprintf("%s/%016llx.pch", dir, (unsigned long long)h);
+	if (stat(path, &st) == 0 && st.st_size > 0) {
+		free(dir);
+		*out = path;
+		return 0;
+	}
+	/* mkdir -p */
+	for (char *p = dir + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			mkdir(dir, 0755);
+			*p = '/';
+		}
+	mkdir(dir, 0755);
+	char *src = xasprintf("%s/gfpaudit-pch.h", tree);
+	struct flags_ctx fc = { .tree = tree };
+	char **argv = NULL;
+	int argc = 0, rc = flags_for_file(&fc, src, &argv, &argc);
+	if (rc) {
+		free(src);
+		free(dir);
+		free(path);
+		return rc;
+	}
+	const char **args = xcalloc((size_t)argc + 3, sizeof(*args));
+	args[0] = "-x";
+	args[1] = "c-header";
+	for (int i = 0; i < argc; i++)
+		args[i + 2] = argv[i];
+	/* the PCH is built with the module name the files will use */
+	for (int i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "-DKBUILD_MODNAME=", 17) || !strncmp(argv[i], "-DKBUILD_BASENAME=", 18) ||
+		    !strncmp(argv[i], "-D__KBUILD_MODNAME=", 19)) {
+			char *fixed = !strncmp(argv[i], "-D__KBUILD", 10) ? xstrdup("-D__KBUILD_MODNAME=kmod_gfpaudit")
+				: xasprintf("%.*s\"gfpaudit\"", (int)(strchr(argv[i], '=') - argv[i] + 1), argv[i]);
+			free(argv[i]);
+			argv[i] = fixed;
+			args[i + 2] = fixed;
+		}
+	struct CXUnsavedFile uf = { src, pch_source, (unsigned long)strlen(pch_source) };
+	CXIndex idx = clang_createIndex(0, 0);
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src, args, argc + 2, &uf, 1,
+		CXTranslationUnit_ForSerialization | CXTranslationUnit_Incomplete, &tu);
+	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	if (ec != CXError_Success || !tu) {
+		rc = err_set(GA_ETOOL, "could not parse the common kernel headers for a PCH (error %d)", (int)ec);
+	} else if (clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) != CXSaveError_None ||
+		   rename(tmp, path) != 0) {
+		unlink(tmp);
+		rc = err_set(GA_ETOOL, "could not write the PCH '%s'", path);
+	}
+	if (tu)
+		clang_disposeTranslationUnit(tu);
+	clang_disposeIndex(idx);
+	free(tmp);
+	free(args);
+	flags_free(argv, argc);
+	free(src);
+	free(dir);
+	if (rc) {
+		free(path);
+		return rc;
+	}
+	*out = path;
 	return 0;
 }

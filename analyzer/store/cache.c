@@ -270,6 +270,7 @@ int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX])
 	strbuf_addf(&ctx, "gfpaudit %s schema %s\n", GFPAUDIT_VERSION, STORE_SCHEMA);
 	/* a rebuilt binary (a changed rule, a fixed bug) must not reuse results */
 	add_file_hash(&ctx, "exe", "/proc/self/exe");
+	strbuf_addf(&ctx, "pch %d\n", o->pch ? 1 : 0);
 	strbuf_addf(&ctx, "rules %016llx fixes %d model %s\n", (unsigned long long)o->rules, o->fixes ? 1 : 0,
 		    o->allocator_model && strcmp(o->allocator_model, "auto") ? o->allocator_model : "auto");
 	if (o->tree) {

@@ -17,6 +17,8 @@ struct engine_opts {
 	const char **allocator_files; /* extra allocator tables, NULL-terminated */
 	uint64_t rules;         /* enabled rules, bit = check index (check.h) */
 	bool fixes;             /* compute candidate fixes (when fix/ exists) */
+	bool pch;               /* with a tree: parse through a precompiled header
+				 * of the common kernel headers (built once per tree) */
 	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
 	int verbose;
 };

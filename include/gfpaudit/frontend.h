@@ -15,7 +15,14 @@ struct flags_ctx {
 	const char *kmodel_dir; /* used when tree and compdb are NULL */
 	struct json_t *compdb;  /* parsed compile_commands.json or NULL */
 	const char *compdb_dir;
+	const char *pch;        /* with tree: precompiled common headers, or NULL */
 };
+
+/* Build (once, cached under $XDG_CACHE_HOME/gfpaudit/pch/) a precompiled
+ * header of the kernel headers most files include, for `tree`.  *out is the
+ * .pch path (owned by the caller).  With a PCH every file is parsed with
+ * KBUILD_MODNAME "gfpaudit" (a PCH fixes the macros it was built with). */
+int pch_for_tree(const char *tree, char **out);
 
 /* Check that `tree` is a prepared kernel tree: GA_ETREE with a one-line
  * message saying how to prepare it. */
