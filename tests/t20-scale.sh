@@ -78,7 +78,7 @@ check "an unusable --cache FILE is a usage error" test $? = 2
 check "other rules, other cache entries" test "$(counts "$out/c6.json" | cut -d' ' -f4)" = 0
 
 # ---- prefilter ----
-"$G" audit -v -q --no-cache --format json "$out/src" > "$out/p1.json" 2>/dev/null
+"$G" audit -v -q --no-cache --prefilter --format json "$out/src" > "$out/p1.json" 2>/dev/null
 "$G" audit -v -q --no-cache --no-prefilter --format json "$out/src" > "$out/p2.json" 2>"$out/p2.err"
 check "the file without allocator calls is prefiltered" test "$(counts "$out/p1.json" | cut -d' ' -f5)" = 1
 check "--no-prefilter sends every file to a worker" test "$(counts "$out/p2.json" | cut -d' ' -f5)" = 0 -a "$(workers "$out/p2.err")" = "$nfiles"
