@@ -39,7 +39,7 @@ git_() { git -C "$T/repo" -c core.hooksPath=/dev/null -c commit.gpgsign=false "$
 mkdir -p "$T/repo/drivers/foo"
 git init -q "$T/repo"
 cat >"$T/repo/drivers/foo/buf.c" <<'EOF'
-// SPDX-License-Identifier: GPL-2.0
+/* a test fixture written for gfpaudit */
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/errno.h>
@@ -59,7 +59,7 @@ static void foo_teardown(void)
 }
 EOF
 cat >"$T/repo/drivers/foo/ring.c" <<'EOF'
-// SPDX-License-Identifier: GPL-2.0
+/* a test fixture written for gfpaudit */
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/errno.h>
@@ -457,7 +457,7 @@ if [ -f "$KDIR/include/generated/autoconf.h" ]; then
 		git --git-dir="$K" config core.worktree "$(cd "$KDIR" && pwd)"
 	kg() { GIT_DIR="$K" GIT_INDEX_FILE="$T/kindex" git "$@"; }
 	cat >kbuf.c <<'EOF2'
-// SPDX-License-Identifier: GPL-2.0
+/* a test fixture written for gfpaudit */
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/module.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * Test input for rules/kmalloc_large.cocci (tests/t30-cocci.sh).
  * A line that must be reported ends with "cocci: RULE-ID"; every other

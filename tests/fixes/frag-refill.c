@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * A fragment cache refill in the shape of the socket page-frag code: an
  * opportunistic order-4 attempt, then a single page.  The order-4 attempt

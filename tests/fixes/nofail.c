@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * A journal header taken with __GFP_NOFAIL at order 2: the allocator does
  * not promise NOFAIL above order 1 (nofail-high-order).  The caller checks

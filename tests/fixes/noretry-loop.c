@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * A receive ring that takes the largest chunk it can get: the loop walks
  * the order down from the ring's preferred order, but every costly attempt

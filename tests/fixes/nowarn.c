@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * A best-effort high-order buffer: __GFP_NORETRY says failure is fine,
  * but without __GFP_NOWARN each failure prints a splat

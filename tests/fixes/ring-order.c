@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * An event ring sized from a module parameter: the order is a local that
  * the ring remembers, so a fallback loop, a cap or order 0 keep the size

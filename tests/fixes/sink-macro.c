@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * Read sinks of a fixed order, in the shape of the svcrdma ones that went
  * back to order-0 pages: the order is a macro of this file, so changing

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * A lookup table sized by the caller: kcalloc can go past
  * KMALLOC_MAX_CACHE_SIZE to the page allocator at a costly order with no

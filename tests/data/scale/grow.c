@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /* gfpaudit test input (scale suite): a buffer that grows with a costly
  * high-order attempt and falls back to order 0. */
 #include <linux/gfp.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /* gfpaudit test input (scale suite): no allocation at all. */
 #include <linux/types.h>
 

@@ -1,2 +1,2 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* a test input written for gfpaudit */
 #include "kstub.h"

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* a test input written for gfpaudit */
 /*
  * Minimal declarations so that the test inputs in tests/cocci/ and their patched forms parse
  * with clang -fsyntax-only when include/kmodel/ is not there.  Only names,

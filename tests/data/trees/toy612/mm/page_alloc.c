@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// a test input written for gfpaudit
 /*
  * A toy page allocator slow path for gfpaudit's unit tests, written in the
  * shape of Linux 6.12's mm/page_alloc.c (same decisions, not the same code).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* a test input written for gfpaudit */
 #ifndef TOY_GFP_H
 #define TOY_GFP_H
 #include <linux/gfp_types.h>

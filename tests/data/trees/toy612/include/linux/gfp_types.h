@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* a test input written for gfpaudit */
 /* Toy gfp bits for the unit tests: an enum of bit numbers as 6.12 has it,
  * with a configuration-dependent tail. */
 #ifndef TOY_GFP_TYPES_H
