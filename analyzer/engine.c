@@ -91,6 +91,7 @@ void engine_free(struct engine *e)
 	json_decref(e->compdb);
 	free(e->compdb_dir);
 	free(e->tree_real);
+	free(e->pch);
 	slowpath_model_free(e->model);
 	free(e);
 }

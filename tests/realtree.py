@@ -97,8 +97,12 @@ def main():
                         "--tree", kdir] + [f"{kdir}/{f}" for f in files], capture_output=True, text=True)
     dt_pch = time.time() - t1
     same = False
-    if q.returncode in (0, 1):
-        e = json.loads(q.stdout)
+    try:
+        e = json.loads(q.stdout) if q.returncode in (0, 1) else None
+    except ValueError:
+        e = None
+        print(q.stderr[-2000:])
+    if e:
         same = json.dumps(e["sites"] + e["findings"], sort_keys=True) == \
             json.dumps(sites + findings, sort_keys=True)
     print(("ok   " if same else "FAIL ") + f"--pch gives identical sites and findings ({dt_pch:.1f} s with the PCH)")
