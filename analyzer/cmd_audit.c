@@ -307,12 +307,22 @@ int cmd_audit(int argc, char **argv)
 	free(cache_path);
 	int exit_code = EXIT_CLEAN;
 	if (!rc && cocci) {
+		/* the same prefilter: a file it answered names no API, so no rule
+		 * can match there (results come back in input order) */
+		char **cf = xcalloc(fl.n + 1, sizeof(*cf));
+		size_t ncf = 0;
+		for (size_t i = 0; i < fl.n; i++)
+			if (st.rep.n != fl.n || !triage_is_prefiltered(st.rep.files[i]))
+				cf[ncf++] = fl.paths[i];
 		struct cocci_opts co = { .rules_dir = cocci_rules, .jobs = jobs, .rules = eo.rules,
 					 .report_path = cocci_path, .data = e, .verbose = c.verbose };
-		if (cocci_run(&co, fl.paths, fl.n, &st.rep)) {
+		if (cocci_run(&co, cf, ncf, &st.rep)) {
 			fprintf(stderr, "gfpaudit audit: --cocci: %s\n", err_last());
 			exit_code = EXIT_TOOL;
+		} else if (c.verbose) {
+			fprintf(stderr, "gfpaudit: --cocci: spatch over %zu of %zu files\n", ncf, fl.n);
 		}
+		free(cf);
 	}
 	if (rc) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());

@@ -701,7 +701,19 @@ def patchable(p):
 
 RULE = 'costly-no-noretry'
 
-@site@
+// Only files that name one of the APIs go on: spatch selects files by the
+// tokens of this rule (a set-constrained identifier gives it none).
+@cand@
+@@
+
+\(alloc_pages\|folio_alloc\|__folio_alloc\|__get_free_pages\|
+__get_dma_pages\|__alloc_pages\|__folio_alloc_node\|filemap_alloc_folio\|
+vma_alloc_folio\|alloc_pages_mpol\|folio_alloc_mpol\|alloc_pages_node\|
+__alloc_pages_node\|alloc_pages_exact\|alloc_pages_exact_nid\|kmalloc\|
+kzalloc\|kmalloc_node\|kzalloc_node\|kcalloc\|kmalloc_array\|kcalloc_node\|
+kmalloc_array_node\)(...)
+
+@site depends on cand@
 identifier f = {alloc_pages, folio_alloc, __folio_alloc, __get_free_pages,
                 __get_dma_pages, __alloc_pages, __folio_alloc_node,
                 filemap_alloc_folio, vma_alloc_folio, alloc_pages_mpol,

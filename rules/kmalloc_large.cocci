@@ -700,7 +700,15 @@ def patchable(p):
 
 RULE = 'costly-no-fallback'
 
-@site@
+// Only files that name one of the APIs go on: spatch selects files by the
+// tokens of this rule (a set-constrained identifier gives it none).
+@cand@
+@@
+
+\(kmalloc\|kzalloc\|kmalloc_node\|kzalloc_node\|kcalloc\|kmalloc_array\|
+kcalloc_node\|kmalloc_array_node\)(...)
+
+@site depends on cand@
 identifier f = {kmalloc, kzalloc, kmalloc_node, kzalloc_node, kcalloc,
                 kmalloc_array, kcalloc_node, kmalloc_array_node};
 expression list es : script:python (f) { site_filter(f, es, COSTLY_ORDER) };

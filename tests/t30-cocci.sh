@@ -143,6 +143,18 @@ if [ -x "$GFPAUDIT" ]; then
 	else
 		bad "gfpaudit audit --cocci printed duplicates"
 	fi
+	# the prefilter's answers spare spatch too: a file naming no API is not given to it
+	mkdir -p "$tmp/pf"
+	cp "$inputs"/*.c "$tmp/pf/"
+	printf '#include <linux/kernel.h>\nint add(int a, int b)\n{\n\treturn a + b;\n}\n' > "$tmp/pf/noalloc.c"
+	(cd "$tmp/pf" && "$GFPAUDIT" audit --cocci --prefilter --no-cache -v -j 2 *.c) > "$tmp/pf.out" 2> "$tmp/pf.err"
+	n=$(echo $inputs_c | wc -w)
+	if grep -q "spatch over $n of $((n + 1)) files" "$tmp/pf.err" &&
+	   [ "$(grep -c '\[' "$tmp/pf.out")" -ge "$(grep -c . "$tmp/want")" ]; then
+		ok "gfpaudit audit --cocci --prefilter: spatch skips the prefiltered file"
+	else
+		bad "gfpaudit audit --cocci --prefilter: $(grep -- '--cocci' "$tmp/pf.err" | tail -1)"
+	fi
 	(cd "$inputs" && "$GFPAUDIT" audit --cocci --cocci-rules "$tmp/none" -q kmalloc_large.c) > /dev/null 2> "$tmp/audit.err"
 	rc=$?
 	if [ $rc = 3 ] && grep -q 'rules' "$tmp/audit.err"; then
