@@ -33,7 +33,7 @@ CXX ?= c++
 # the C++ shim (frontend/opcode.cc) reads clang's AST headers only
 CXXFLAGS_SHIM := $(OPT) -g -std=c++17 -fno-rtti -fno-exceptions -Wall -Wextra -Werror \
 	-Wno-unused-parameter -DLLVM_DISABLE_ABI_BREAKING_CHECKS_ENFORCING=1 -I$(LLVM_INC) -MMD -MP
-DATA := analyzer/data/allocators.tbl
+DATA := analyzer/data/allocators.tbl analyzer/data/pch-headers.txt
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 
@@ -57,7 +57,12 @@ gfpaudit: $(OBJS)
 	@$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/analyzer/model/alloc_table.o: $(BUILD)/data/allocators.inc
-$(BUILD)/data/allocators.inc: $(DATA)
+$(BUILD)/analyzer/frontend/flags.o: $(BUILD)/data/pch-headers.inc
+# data files become C string literals
+$(BUILD)/data/%.inc: analyzer/data/%.tbl
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(BUILD)/data/%.inc: analyzer/data/%.txt
 	@mkdir -p $(dir $@)
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 

@@ -1,6 +1,7 @@
 /* The engine: parse one file, model its sites, run the rules. */
 #include <limits.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <jansson.h>
 #include "gfpaudit/engine.h"
@@ -21,6 +22,7 @@ struct engine {
 	char *compdb_dir;
 	char *tree_real;
 	char *pch;                 /* precompiled common headers (opts.pch with a tree) */
+	char *pch_problem;         /* why there is none although opts.pch asked */
 	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 };
@@ -58,8 +60,11 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
 		/* built here, before workers fork, so they share one file */
-		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch)))
-			goto fail;
+		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch))) {
+			if (!opts->pch_optional)
+				goto fail;
+			e->pch_problem = xstrdup(err_last());
+		}
 	}
 	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
@@ -92,8 +97,14 @@ void engine_free(struct engine *e)
 	free(e->compdb_dir);
 	free(e->tree_real);
 	free(e->pch);
+	free(e->pch_problem);
 	slowpath_model_free(e->model);
 	free(e);
+}
+
+const char *engine_pch_problem(const struct engine *e)
+{
+	return e->pch_problem;
 }
 
 char *engine_report_path(const struct engine *e, const char *path)
@@ -149,6 +160,13 @@ static void collect_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth,
 	clang_disposeString(n);
 }
 
+static double prof_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Findings in source order; on one line, in rule-table order. */
 static int cmp_finding(const void *a, const void *b)
 {
@@ -171,6 +189,7 @@ int engine_analyze_file(struct engine *e, const char *path,
 	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch,
 				.compdb = e->compdb };
 	struct tu t;
+	double t0 = prof_now();
 	int rc = tu_parse(&t, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);
 	if (rc) {
 		r->status = rc == GA_EINVAL ? FILE_SKIPPED : FILE_FAILED;
@@ -180,12 +199,15 @@ int engine_analyze_file(struct engine *e, const char *path,
 		return 0;
 	}
 	r->parse_errors = t.errors;
+	double t1 = prof_now();
 	struct inc_collect ic = { .r = r, .main = t.main_file };
 	clang_getInclusions(t.tu, collect_inclusion, &ic);
 	struct alloc_table table;
 	table_copy(&table, &e->table);
 	struct sites_opts so = { .report_path = rep, .table = &table };
+	double t2 = prof_now();
 	sites_find(&t, &so, r);
+	double t3 = prof_now();
 	alloc_table_release(&table);
 	if (t.errors) {
 		r->reason = xasprintf("%d parse error%s (analyzed as far as the parse allows); first: %s",
@@ -219,7 +241,11 @@ int engine_analyze_file(struct engine *e, const char *path,
 		fix_file(e, path, t.main_text, t.main_len, r, &fo);
 		e->fixing = false;
 	}
+	double t4 = prof_now();
 	tu_release(&t);
+	if (getenv("GFPAUDIT_PROFILE"))
+		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f\n", rep,
+			t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4);
 	free(rep);
 	return 0;
 }

@@ -82,4 +82,46 @@ expect_grep "cold run sees the header's order" "order 2\.\.2" "$out"
 printf '#define ORD 5\n' > "$tmp/inc/x.h"
 out=$("$G" audit -q --cache "$tmp/c.sqlite" --sites "$tmp/inc/a.c" 2>&1)
 expect_grep "a header edit invalidates the cached result" "order 5\.\.5" "$out"
+
+# the precompiled header (default with --tree) on a miniature prepared tree
+mk_tree() { # dir: a tree whose linux/gfp.h declares the page allocator
+	mkdir -p "$1/include/linux" "$1/include/generated" "$1/arch/x86/include/generated/asm" "$1/drv"
+	printf '#define CONFIG_X86_64 1\n' > "$1/include/generated/autoconf.h"
+	cat > "$1/include/linux/gfp.h" <<'C'
+#ifndef _MINI_GFP_H
+#define _MINI_GFP_H
+typedef unsigned int gfp_t;
+#define ___GFP_DIRECT_RECLAIM 0x400u
+#define ___GFP_KSWAPD_RECLAIM 0x800u
+#define __GFP_DIRECT_RECLAIM ((gfp_t)___GFP_DIRECT_RECLAIM)
+#define __GFP_KSWAPD_RECLAIM ((gfp_t)___GFP_KSWAPD_RECLAIM)
+#define GFP_KERNEL (__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM)
+struct page;
+struct page *alloc_pages_noprof(gfp_t gfp, unsigned int order);
+#endif
+C
+	printf '#include <linux/gfp.h>\n#define MINI_RING_ORDER 5\nstruct page *ring(void) { return alloc_pages_noprof(GFP_KERNEL, MINI_RING_ORDER); }\n' > "$1/drv/ring.c"
+}
+pchs() { find "$tmp/xdg/gfpaudit/pch" -name '*.pch' 2>/dev/null | wc -l; }
+mk_tree "$tmp/kt"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1); rc=$?
+expect_grep "PCH (default): the finding through the precompiled gfp.h" "ring.c:3:.*costly-no-fallback" "$out"
+expect_rc "PCH (default): findings exit 1" 1 "$rc" "$out"
+expect_grep "PCH built once under XDG_CACHE_HOME" "^1$" "$(pchs)"
+plain=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --no-pch --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1)
+expect_grep "--no-pch: the same report" "^$(printf '%s' "$out" | head -1 | sed 's/[][\.*^$]/\\&/g')$" "$plain"
+# a listed header that breaks the whole list: the first eight alone make the PCH
+printf 'this is not C;\n' > "$tmp/kt/include/linux/module.h"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1)
+expect_nogrep "broken module.h: no warning (the base headers make the PCH)" "without a PCH" "$out"
+expect_grep "broken module.h: finding still there" "costly-no-fallback" "$out"
+expect_grep "broken module.h: the base PCH is the first one (same headers)" "^1$" "$(pchs)"
+# a broken base header: no PCH at all; the audit goes on without one
+printf 'this is not C either;\n' > "$tmp/kt/include/linux/kernel.h"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1); rc=$?
+expect_grep "no PCH possible: warned" "warning: parsing without a PCH: .*do not parse together" "$out"
+expect_grep "no PCH possible: finding from the plain parse" "costly-no-fallback" "$out"
+expect_rc "no PCH possible: still exit 1" 1 "$rc" "$out"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --pch --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1); rc=$?
+expect_rc "--pch insists: tool failure" 3 "$rc" "$out"
 finish

@@ -254,61 +254,74 @@ int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int
 
 /* ---- precompiled header of the common kernel headers ---- */
 
-static const char pch_source[] =
-	"#include <linux/kernel.h>\n"
-	"#include <linux/types.h>\n"
-	"#include <linux/gfp.h>\n"
-	"#include <linux/mm.h>\n"
-	"#include <linux/slab.h>\n"
-	"#include <linux/fs.h>\n"
-	"#include <linux/sched.h>\n"
-	"#include <linux/pagemap.h>\n";
+/* analyzer/data/pch-headers.txt, embedded at build time */
+static const char pch_list[] =
+#include "pch-headers.inc"
+	;
 
-int pch_for_tree(const char *tree, char **out)
+/* How many of the list's first headers make the fallback PCH (the eight the
+ * first PCH had), used when the whole list does not parse on a tree. */
+#define PCH_BASE_HEADERS 8
+
+static bool header_in_tree(const char *tree, const char *h)
 {
-	*out = NULL;
-	char *conf = xasprintf("%s/include/generated/autoconf.h", tree);
-	struct stat st;
-	int have = stat(conf, &st) == 0;
-	free(conf);
-	if (!have)
-		return err_set(GA_ETREE, "kernel tree '%s' is not prepared", tree);
-	/* key: the tree, its config's identity, this build */
-	uint64_t h = 0xcbf29ce484222325ULL;
-	char *key = xasprintf("%s|%lld|%lld|%s|%s", tree, (long long)st.st_mtime, (long long)st.st_size,
-			      GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR);
-	for (const char *p = key; *p; p++) {
-		h ^= (unsigned char)*p;
-		h *= 0x100000001b3ULL;
+	static const char *const dirs[] = { "include", "arch/x86/include", "arch/x86/include/generated",
+					    "include/uapi", "arch/x86/include/uapi" };
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		char *p = xasprintf("%s/%s/%s", tree, dirs[i], h);
+		bool ok = exists(p);
+		free(p);
+		if (ok)
+			return true;
 	}
-	free(key);
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *dir = xdg && *xdg ? xasprintf("%s/gfpaudit/pch", xdg)
-				: xasprintf("%s/.cache/gfpaudit/pch", home && *home ? home : "/tmp");
-	char *path = xasprintf("%s/%016llx.pch", dir, (unsigned long long)h);
-	if (stat(path, &st) == 0 && st.st_size > 0) {
-		free(dir);
-		*out = path;
-		return 0;
-	}
-	/* mkdir -p */
-	for (char *p = dir + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			mkdir(dir, 0755);
-			*p = '/';
+	return false;
+}
+
+/* The PCH's source: #include lines for those of the first `max` listed
+ * headers the tree has. */
+static char *pch_source(const char *tree, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+	for (const char *l = pch_list; *l && n < max;) {
+		const char *e = strchr(l, '\n');
+		size_t len = e ? (size_t)(e - l) : strlen(l);
+		while (len && (l[len - 1] == ' ' || l[len - 1] == '\t' || l[len - 1] == '\r'))
+			len--;
+		if (len && l[0] != '#') {
+			char *h = xstrndup(l, len);
+			if (header_in_tree(tree, h))
+				strbuf_addf(&sb, "#include <%s>\n", h);
+			free(h);
+			n++;
 		}
-	mkdir(dir, 0755);
-	char *src = xasprintf("%s/gfpaudit-pch.h", tree);
+		l = e ? e + 1 : l + len;
+	}
+	return strbuf_detach(&sb);
+}
+
+static bool tu_has_errors(CXTranslationUnit tu)
+{
+	unsigned n = clang_getNumDiagnostics(tu);
+	for (unsigned i = 0; i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		clang_disposeDiagnostic(d);
+		if (sev >= CXDiagnostic_Error)
+			return true;
+	}
+	return false;
+}
+
+/* Parse `source` as the header `src` and save it as `path`; GA_ETOOL when
+ * clang reports an error (a PCH with errors is refused by every file). */
+static int pch_build(const char *tree, const char *src, const char *source, const char *path)
+{
 	struct flags_ctx fc = { .tree = tree };
 	char **argv = NULL;
 	int argc = 0, rc = flags_for_file(&fc, src, &argv, &argc);
-	if (rc) {
-		free(src);
-		free(dir);
-		free(path);
+	if (rc)
 		return rc;
-	}
 	const char **args = xcalloc((size_t)argc + 3, sizeof(*args));
 	args[0] = "-x";
 	args[1] = "c-header";
@@ -324,7 +337,7 @@ int pch_for_tree(const char *tree, char **out)
 			argv[i] = fixed;
 			args[i + 2] = fixed;
 		}
-	struct CXUnsavedFile uf = { src, pch_source, (unsigned long)strlen(pch_source) };
+	struct CXUnsavedFile uf = { src, source, (unsigned long)strlen(source) };
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, src, args, argc + 2, &uf, 1,
@@ -332,6 +345,8 @@ int pch_for_tree(const char *tree, char **out)
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	if (ec != CXError_Success || !tu) {
 		rc = err_set(GA_ETOOL, "could not parse the common kernel headers for a PCH (error %d)", (int)ec);
+	} else if (tu_has_errors(tu)) {
+		rc = err_set(GA_ETOOL, "the common kernel headers do not parse together on '%s'", tree);
 	} else if (clang_saveTranslationUnit(tu, tmp, clang_defaultSaveOptions(tu)) != CXSaveError_None ||
 		   rename(tmp, path) != 0) {
 		unlink(tmp);
@@ -343,12 +358,62 @@ int pch_for_tree(const char *tree, char **out)
 	free(tmp);
 	free(args);
 	flags_free(argv, argc);
-	free(src);
-	free(dir);
-	if (rc) {
+	return rc;
+}
+
+int pch_for_tree(const char *tree, char **out)
+{
+	*out = NULL;
+	char *conf = xasprintf("%s/include/generated/autoconf.h", tree);
+	struct stat st;
+	int have = stat(conf, &st) == 0;
+	free(conf);
+	if (!have)
+		return err_set(GA_ETREE, "kernel tree '%s' is not prepared", tree);
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char *dir = xdg && *xdg ? xasprintf("%s/gfpaudit/pch", xdg)
+				: xasprintf("%s/.cache/gfpaudit/pch", home && *home ? home : "/tmp");
+	/* the whole list first; the first few headers alone if it fails */
+	size_t tries[2] = { SIZE_MAX, PCH_BASE_HEADERS };
+	int rc = 0;
+	for (int t = 0; t < 2; t++) {
+		char *source = pch_source(tree, tries[t]);
+		/* key: the tree, its config's identity, the headers, this build */
+		uint64_t h = 0xcbf29ce484222325ULL;
+		char *key = xasprintf("%s|%lld|%lld|%s|%s|%s", tree, (long long)st.st_mtime, (long long)st.st_size,
+				      GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR, source);
+		for (const char *p = key; *p; p++) {
+			h ^= (unsigned char)*p;
+			h *= 0x100000001b3ULL;
+		}
+		free(key);
+		char *path = xasprintf("%s/%016llx.pch", dir, (unsigned long long)h);
+		struct stat ps;
+		if (stat(path, &ps) == 0 && ps.st_size > 0) {
+			free(source);
+			free(dir);
+			*out = path;
+			return 0;
+		}
+		/* mkdir -p */
+		for (char *p = dir + 1; *p; p++)
+			if (*p == '/') {
+				*p = 0;
+				mkdir(dir, 0755);
+				*p = '/';
+			}
+		mkdir(dir, 0755);
+		char *src = xasprintf("%s/gfpaudit-pch.h", tree);
+		rc = pch_build(tree, src, source, path);
+		free(src);
+		free(source);
+		if (!rc) {
+			free(dir);
+			*out = path;
+			return 0;
+		}
 		free(path);
-		return rc;
 	}
-	*out = path;
-	return 0;
+	free(dir);
+	return rc;
 }

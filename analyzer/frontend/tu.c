@@ -137,7 +137,11 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 		if (&unsaved[i] != mine)
 			uf[nuf++] = (struct CXUnsavedFile){ unsaved[i].path, unsaved[i].contents,
 							    (unsigned long)unsaved[i].len };
-	t->index = clang_createIndex(0, 0);
+	/* excludeDeclarationsFromPCH: a walk of the TU cursor then visits the
+	 * file's own top-level declarations (and those of headers not in the
+	 * PCH), not every declaration the PCH holds; walking those would load
+	 * them all (the PCH's whole point is not to) */
+	t->index = clang_createIndex(1, 0);
 	unsigned opts = CXTranslationUnit_KeepGoing | CXTranslationUnit_IncludeAttributedTypes;
 	enum CXErrorCode ec = clang_parseTranslationUnit2(t->index, path, (const char *const *)argv, argc,
 							 uf, (unsigned)nuf, opts, &t->tu);

@@ -19,6 +19,8 @@ struct engine_opts {
 	bool fixes;             /* compute candidate fixes (when fix/ exists) */
 	bool pch;               /* with a tree: parse through a precompiled header
 				 * of the common kernel headers (built once per tree) */
+	bool pch_optional;      /* a PCH that cannot be built is not an error:
+				 * parse without it (engine_pch_problem says why) */
 	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
 	int verbose;
 };
@@ -43,6 +45,10 @@ void engine_free(struct engine *e);
 int engine_analyze_file(struct engine *e, const char *path,
 			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out);
+
+/* With opts.pch and opts.pch_optional: why the engine parses without a PCH
+ * (NULL when it has one, or was not asked). */
+const char *engine_pch_problem(const struct engine *e);
 
 /* The path as reported: relative to the tree root when under it. */
 char *engine_report_path(const struct engine *e, const char *path);
