@@ -23,6 +23,7 @@ struct engine {
 	char *tree_real;
 	char *pch;                 /* precompiled common headers (opts.pch with a tree) */
 	char *pch_problem;         /* why there is none although opts.pch asked */
+	char *pch_identity;        /* what the PCH holds (frontend.h) */
 	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 };
@@ -60,7 +61,7 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
 		/* built here, before workers fork, so they share one file */
-		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch))) {
+		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch, &e->pch_identity))) {
 			if (!opts->pch_optional)
 				goto fail;
 			e->pch_problem = xstrdup(err_last());
@@ -98,6 +99,7 @@ void engine_free(struct engine *e)
 	free(e->tree_real);
 	free(e->pch);
 	free(e->pch_problem);
+	free(e->pch_identity);
 	slowpath_model_free(e->model);
 	free(e);
 }
@@ -105,6 +107,11 @@ void engine_free(struct engine *e)
 const char *engine_pch_problem(const struct engine *e)
 {
 	return e->pch_problem;
+}
+
+const char *engine_pch_identity(const struct engine *e)
+{
+	return e->pch_identity;
 }
 
 char *engine_report_path(const struct engine *e, const char *path)

@@ -117,7 +117,7 @@ int triage_new(const struct triage_opts *o, struct triage **out)
 	t->engine = o->engine;
 	t->pending = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 	if (o->cache_path) {
-		if ((rc = store_open(o->cache_path, &t->store)) || (rc = store_context(o->eo, t->context)) ||
+		if ((rc = store_open(o->cache_path, &t->store)) || (rc = store_context(o->eo, o->engine ? engine_pch_identity(o->engine) : NULL, t->context)) ||
 		    (rc = store_use_context(t->store, t->context)))
 			goto fail;
 	}

@@ -110,12 +110,25 @@ expect_rc "PCH (default): findings exit 1" 1 "$rc" "$out"
 expect_grep "PCH built once under XDG_CACHE_HOME" "^1$" "$(pchs)"
 plain=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --no-pch --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1)
 expect_grep "--no-pch: the same report" "^$(printf '%s' "$out" | head -1 | sed 's/[][\.*^$]/\\&/g')$" "$plain"
+# a header the PCH holds changes: the PCH is rebuilt and cached results go
+sed -i 's/#endif/#define MINI_POOL_ORDER 6\n#endif/' "$tmp/kt/include/linux/gfp.h"
+printf '#include <linux/gfp.h>\nstruct page *pool(void) { return alloc_pages_noprof(GFP_KERNEL, MINI_POOL_ORDER); }\n' > "$tmp/kt/drv/pool.c"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --sites --cache "$tmp/kt.sqlite" --tree "$tmp/kt" "$tmp/kt/drv/pool.c" 2>&1)
+expect_grep "PCH: order from a precompiled macro" "order 6\.\.6" "$out"
+sed -i 's/MINI_POOL_ORDER 6/MINI_POOL_ORDER 2/' "$tmp/kt/include/linux/gfp.h"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --sites --cache "$tmp/kt.sqlite" --tree "$tmp/kt" "$tmp/kt/drv/pool.c" 2>&1); rc=$?
+expect_grep "PCH header edited: PCH rebuilt, cached result not reused" "order 2\.\.2" "$out"
+expect_rc "PCH header edited: clean exit" 0 "$rc" "$out"
+touch -d '2001-01-01' "$tmp/kt/include/linux/gfp.h"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --sites --no-cache --tree "$tmp/kt" "$tmp/kt/drv/pool.c" 2>&1)
+expect_grep "PCH header touched only: rebuilt, parse works" "order 2\.\.2" "$out"
 # a listed header that breaks the whole list: the first eight alone make the PCH
 printf 'this is not C;\n' > "$tmp/kt/include/linux/module.h"
 out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1)
 expect_nogrep "broken module.h: no warning (the base headers make the PCH)" "without a PCH" "$out"
 expect_grep "broken module.h: finding still there" "costly-no-fallback" "$out"
 expect_grep "broken module.h: the base PCH is the first one (same headers)" "^1$" "$(pchs)"
+
 # a broken base header: no PCH at all; the audit goes on without one
 printf 'this is not C either;\n' > "$tmp/kt/include/linux/kernel.h"
 out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1); rc=$?

@@ -2,10 +2,12 @@
  * a compile_commands.json entry, or the kernel-model headers. */
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <glib.h>
 #include <jansson.h>
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/strbuf.h"
@@ -313,9 +315,104 @@ static bool tu_has_errors(CXTranslationUnit tu)
 	return false;
 }
 
-/* Parse `source` as the header `src` and save it as `path`; GA_ETOOL when
- * clang reports an error (a PCH with errors is refused by every file). */
-static int pch_build(const char *tree, const char *src, const char *source, const char *path)
+/* ---- the PCH's inputs ----
+ *
+ * clang refuses a PCH when a header it was built from changed (mtime or
+ * size), so every header the PCH read is listed next to it in PATH.deps
+ * with its stamp, and the PCH is rebuilt when one differs.  The list also
+ * carries the identity of what the PCH holds (a hash of the headers'
+ * contents): the result cache keys on it, since the files' own include
+ * lists do not name the headers that came from the PCH.
+ *
+ *   gfpaudit-pch-deps 1
+ *   identity HEX
+ *   MTIME_SEC MTIME_NSEC SIZE PATH      (one line per header)
+ */
+struct pch_deps {
+	GPtrArray *paths;
+	GChecksum *sum;
+};
+
+static void pch_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	struct pch_deps *d = data;
+	(void)stack;
+	if (!depth)
+		return; /* the PCH's own (unsaved) source */
+	CXString n = clang_getFileName(f);
+	const char *p = clang_getCString(n);
+	if (p && *p)
+		g_ptr_array_add(d->paths, xstrdup(p));
+	clang_disposeString(n);
+}
+
+/* Write PATH.deps for the headers in d->paths; 0 or GA_ETOOL. */
+static int pch_write_deps(const char *deps_path, struct pch_deps *d)
+{
+	struct strbuf body = STRBUF_INIT;
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA1);
+	int rc = 0;
+	for (guint i = 0; i < d->paths->len && !rc; i++) {
+		const char *p = g_ptr_array_index(d->paths, i);
+		struct stat st;
+		struct strbuf c = STRBUF_INIT;
+		if (stat(p, &st) || strbuf_read_file(&c, p, 0)) {
+			rc = err_set(GA_ETOOL, "PCH input '%s' vanished while building the PCH", p);
+		} else {
+			g_checksum_update(sum, (const guchar *)p, (gssize)strlen(p) + 1);
+			g_checksum_update(sum, (const guchar *)c.buf, (gssize)c.len);
+			strbuf_addf(&body, "%lld %ld %lld %s\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+				    (long long)st.st_size, p);
+		}
+		strbuf_release(&c);
+	}
+	if (!rc) {
+		char *tmp = xasprintf("%s.tmp.%d", deps_path, (int)getpid());
+		FILE *f = fopen(tmp, "w");
+		bool written = f && fprintf(f, "gfpaudit-pch-deps 1\nidentity %s\n%s", g_checksum_get_string(sum),
+					    body.buf) >= 0;
+		if (f && fclose(f) != 0)
+			written = false;
+		if (!written || rename(tmp, deps_path) != 0) {
+			unlink(tmp);
+			rc = err_set(GA_ETOOL, "could not write '%s'", deps_path);
+		}
+		free(tmp);
+	}
+	g_checksum_free(sum);
+	strbuf_release(&body);
+	return rc;
+}
+
+/* The identity recorded in PATH.deps when every listed header still has its
+ * stamp; NULL when the PCH must be rebuilt. */
+static char *pch_check_deps(const char *deps_path)
+{
+	FILE *f = fopen(deps_path, "r");
+	if (!f)
+		return NULL;
+	char line[PATH_MAX + 128], id[128] = "";
+	bool ok = fgets(line, sizeof(line), f) && !strcmp(line, "gfpaudit-pch-deps 1\n") &&
+		  fgets(line, sizeof(line), f) && sscanf(line, "identity %127s", id) == 1;
+	while (ok && fgets(line, sizeof(line), f)) {
+		long long sec, size;
+		long nsec;
+		int n = 0;
+		struct stat st;
+		line[strcspn(line, "\n")] = 0;
+		ok = sscanf(line, "%lld %ld %lld %n", &sec, &nsec, &size, &n) == 3 && n > 0 &&
+		     stat(line + n, &st) == 0 && st.st_mtim.tv_sec == sec && st.st_mtim.tv_nsec == nsec &&
+		     st.st_size == size;
+	}
+	fclose(f);
+	return ok && *id ? xstrdup(id) : NULL;
+}
+
+/* Parse `source` as the header `src` and save it as `path` (its inputs in
+ * `deps_path`); GA_ETOOL when clang reports an error (a PCH with errors is
+ * refused by every file). */
+static int pch_build(const char *tree, const char *src, const char *source, const char *path,
+		     const char *deps_path)
 {
 	struct flags_ctx fc = { .tree = tree };
 	char **argv = NULL;
@@ -351,6 +448,13 @@ static int pch_build(const char *tree, const char *src, const char *source, cons
 		   rename(tmp, path) != 0) {
 		unlink(tmp);
 		rc = err_set(GA_ETOOL, "could not write the PCH '%s'", path);
+	} else {
+		struct pch_deps d = { g_ptr_array_new_with_free_func(free), NULL };
+		clang_getInclusions(tu, pch_inclusion, &d);
+		rc = pch_write_deps(deps_path, &d);
+		g_ptr_array_free(d.paths, TRUE);
+		if (rc)
+			unlink(path);
 	}
 	if (tu)
 		clang_disposeTranslationUnit(tu);
@@ -361,9 +465,10 @@ static int pch_build(const char *tree, const char *src, const char *source, cons
 	return rc;
 }
 
-int pch_for_tree(const char *tree, char **out)
+int pch_for_tree(const char *tree, char **out, char **identity)
 {
 	*out = NULL;
+	*identity = NULL;
 	char *conf = xasprintf("%s/include/generated/autoconf.h", tree);
 	struct stat st;
 	int have = stat(conf, &st) == 0;
@@ -378,38 +483,40 @@ int pch_for_tree(const char *tree, char **out)
 	int rc = 0;
 	for (int t = 0; t < 2; t++) {
 		char *source = pch_source(tree, tries[t]);
-		/* key: the tree, its config's identity, the headers, this build */
+		/* key: the tree, the headers, this build; what the headers hold
+		 * (config included) is checked against PATH.deps */
 		uint64_t h = 0xcbf29ce484222325ULL;
-		char *key = xasprintf("%s|%lld|%lld|%s|%s|%s", tree, (long long)st.st_mtime, (long long)st.st_size,
-				      GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR, source);
+		char *key = xasprintf("%s|%s|%s|%s", tree, GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR, source);
 		for (const char *p = key; *p; p++) {
 			h ^= (unsigned char)*p;
 			h *= 0x100000001b3ULL;
 		}
 		free(key);
 		char *path = xasprintf("%s/%016llx.pch", dir, (unsigned long long)h);
+		char *deps = xasprintf("%s.deps", path);
 		struct stat ps;
-		if (stat(path, &ps) == 0 && ps.st_size > 0) {
-			free(source);
-			free(dir);
-			*out = path;
-			return 0;
+		char *id = stat(path, &ps) == 0 && ps.st_size > 0 ? pch_check_deps(deps) : NULL;
+		if (!id) {
+			/* mkdir -p */
+			for (char *p = dir + 1; *p; p++)
+				if (*p == '/') {
+					*p = 0;
+					mkdir(dir, 0755);
+					*p = '/';
+				}
+			mkdir(dir, 0755);
+			char *src = xasprintf("%s/gfpaudit-pch.h", tree);
+			rc = pch_build(tree, src, source, path, deps);
+			free(src);
+			if (!rc && !(id = pch_check_deps(deps)))
+				rc = err_set(GA_ETOOL, "the PCH's headers changed while it was built");
 		}
-		/* mkdir -p */
-		for (char *p = dir + 1; *p; p++)
-			if (*p == '/') {
-				*p = 0;
-				mkdir(dir, 0755);
-				*p = '/';
-			}
-		mkdir(dir, 0755);
-		char *src = xasprintf("%s/gfpaudit-pch.h", tree);
-		rc = pch_build(tree, src, source, path);
-		free(src);
 		free(source);
-		if (!rc) {
+		free(deps);
+		if (id) {
 			free(dir);
 			*out = path;
+			*identity = id;
 			return 0;
 		}
 		free(path);

@@ -263,14 +263,16 @@ static void add_dir_hash(struct strbuf *ctx, const char *dir)
 _Static_assert(sizeof(struct engine_opts) == 64,
 	       "struct engine_opts changed: hash the new option in store_context() (analyzer/store/cache.c)");
 
-int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX])
+int store_context(const struct engine_opts *o, const char *pch_identity, char out[STORE_HASH_HEX])
 {
 	struct strbuf ctx = STRBUF_INIT;
 	char buf[PATH_MAX];
 	strbuf_addf(&ctx, "gfpaudit %s schema %s\n", GFPAUDIT_VERSION, STORE_SCHEMA);
 	/* a rebuilt binary (a changed rule, a fixed bug) must not reuse results */
 	add_file_hash(&ctx, "exe", "/proc/self/exe");
-	strbuf_addf(&ctx, "pch %d\n", o->pch ? 1 : 0);
+	/* a file's include list leaves out the headers the PCH supplied: what
+	 * they hold is in the PCH's identity */
+	strbuf_addf(&ctx, "pch %s\n", pch_identity ? pch_identity : "-");
 	strbuf_addf(&ctx, "rules %016llx fixes %d model %s\n", (unsigned long long)o->rules, o->fixes ? 1 : 0,
 		    o->allocator_model && strcmp(o->allocator_model, "auto") ? o->allocator_model : "auto");
 	if (o->tree) {

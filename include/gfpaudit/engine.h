@@ -50,6 +50,10 @@ int engine_analyze_file(struct engine *e, const char *path,
  * (NULL when it has one, or was not asked). */
 const char *engine_pch_problem(const struct engine *e);
 
+/* A hash of the contents of the headers in the PCH the engine parses with,
+ * or NULL without one: results depend on it (the result cache keys on it). */
+const char *engine_pch_identity(const struct engine *e);
+
 /* The path as reported: relative to the tree root when under it. */
 char *engine_report_path(const struct engine *e, const char *path);
 const struct engine_opts *engine_opts(const struct engine *e);

@@ -18,11 +18,13 @@ struct flags_ctx {
 	const char *pch;        /* with tree: precompiled common headers, or NULL */
 };
 
-/* Build (once, cached under $XDG_CACHE_HOME/gfpaudit/pch/) a precompiled
- * header of the kernel headers most files include, for `tree`.  *out is the
- * .pch path (owned by the caller).  With a PCH every file is parsed with
+/* Build (once, cached under $XDG_CACHE_HOME/gfpaudit/pch/, rebuilt when a
+ * header it read changed) a precompiled header of the kernel headers most
+ * files include (analyzer/data/pch-headers.txt), for `tree`.  *out is the
+ * .pch path, *identity a hash of the contents of every header in it (both
+ * owned by the caller).  With a PCH every file is parsed with
  * KBUILD_MODNAME "gfpaudit" (a PCH fixes the macros it was built with). */
-int pch_for_tree(const char *tree, char **out);
+int pch_for_tree(const char *tree, char **out, char **identity);
 
 /* Check that `tree` is a prepared kernel tree: GA_ETREE with a one-line
  * message saying how to prepare it. */

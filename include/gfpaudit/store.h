@@ -42,7 +42,7 @@ int store_open(const char *path, struct store **out);
 void store_close(struct store *s);
 
 /* The context hash of a run with these options (see the list above). */
-int store_context(const struct engine_opts *o, char out[STORE_HASH_HEX]);
+int store_context(const struct engine_opts *o, const char *pch_identity, char out[STORE_HASH_HEX]);
 
 /* Mark a context as used now, and drop the results of contexts nobody used
  * for STORE_KEEP_DAYS (old builds of gfpaudit, old configurations), so the
