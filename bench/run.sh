@@ -13,13 +13,21 @@
 #   warm        the same audit again (answered from the cache)
 #   touched     after appending a comment to $TOUCH candidate files
 #   missed      (with MISSED=1, default when SCOPE is set) --no-prefilter --sites
-#               over the same files: sites in files the prefilter skipped
-#   spatch      rules/*.cocci, or bench/alloc-call.cocci when rules/ has none
-#   clang       clang -fsyntax-only with gfpaudit's kbuild flags on the candidates
+#               over the same files: sites in files the prefilter skipped;
+#               MISSED_SHARD=K/N runs it on that shard of the files only
+#   spatch      SPATCH_RULES (default rules/*.cocci, or bench/alloc-call.cocci
+#               when rules/ has none), each rule over the same tree
+#   clang       clang -fsyntax-only with gfpaudit's kbuild flags (no PCH) on the
+#               candidates; CLANG_EVERY=N runs every Nth candidate only and
+#               scales the times by N (the row says so)
+#
+# The cold run sets GFPAUDIT_PROFILE=1: each worker prints its parse and
+# analysis seconds, summed into the "where the cold time goes" lines.
 #
 # Env: KDIR, J (jobs, default nproc), SCOPE (space-separated subdirectories of
 # the tree; default: the whole tree), TOUCH (20), OUT (build/bench),
-# MISSED (0/1), SKIP (phases to skip, e.g. "spatch clang").
+# MISSED (0/1), MISSED_SHARD, SPATCH_RULES, CLANG_EVERY (1), SKIP (phases to
+# skip, e.g. "spatch clang").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$here/..
@@ -31,6 +39,8 @@ TOUCH=${TOUCH:-20}
 OUT=${OUT:-$top/build/bench}
 if [ -z "${MISSED:-}" ]; then [ -n "$SCOPE" ] && MISSED=1 || MISSED=0; fi
 SKIP=${SKIP:-}
+MISSED_SHARD=${MISSED_SHARD:-}
+CLANG_EVERY=${CLANG_EVERY:-1}
 TIME=/usr/bin/time
 
 die() { echo "bench: $*" >&2; exit 2; }
@@ -93,7 +103,12 @@ summary() { # name
 		"${1:-?} findings; worker CPU ${cpu:-?} s; triage ${tri:-?} s; peak worker RSS ${wrss:-?} MiB; parent RSS $(maxrss "$name") MiB; $fails"
 }
 
-name=cold; audit cold; summary cold
+name=cold; GFPAUDIT_PROFILE=1 audit cold; summary cold
+# where the cold time goes: worker-side parse and analysis, parent-side triage
+awk '/^profile: / { p += $4; a += $8 + $10 + $12 + $6; n++ }
+     END { printf "cold time split: %d files parsed; parse %.1f CPU s, analysis %.1f CPU s (sites, checks, release)\n", n, p, a }' \
+	"$OUT/cold.err" | tee -a "$results"
+grep -v '^profile: ' "$OUT/cold.err" > "$OUT/cold.err.tmp" && mv "$OUT/cold.err.tmp" "$OUT/cold.err"
 name=warm; audit warm; summary warm
 
 # touch: append a comment to evenly spaced candidates (replacing the hard link)
@@ -106,8 +121,9 @@ name=touched; audit touched; summary touched
 sed -i "\$s/|\$/ ($(wc -l < "$OUT/touched.list") files touched) |/" "$results"
 
 if [ "$MISSED" = 1 ]; then
-	timed missed_full "$G" audit -q --tree "$tree" -j "$J" --no-cache --no-prefilter --sites --format json "${targets[@]}"
-	timed missed_pref "$G" audit -q --tree "$tree" -j "$J" --no-cache --sites --format json "${targets[@]}"
+	shard=(); [ -n "$MISSED_SHARD" ] && shard=(--shard "$MISSED_SHARD")
+	timed missed_full "$G" audit -q --tree "$tree" -j "$J" --no-cache --no-prefilter --sites --format json "${shard[@]}" "${targets[@]}"
+	timed missed_pref "$G" audit -q --tree "$tree" -j "$J" --no-cache --sites --format json "${shard[@]}" "${targets[@]}"
 	miss=$(python3 - "$OUT/missed_full.out" "$OUT/missed_pref.out" <<'PY'
 import json, sys
 full, pref = (json.load(open(p)) for p in sys.argv[1:3])
@@ -120,11 +136,11 @@ print(len(a), len(missed), len(fa - fb), "; ".join("%s:%d %s" % (m[0], m[1], m[3
 PY
 )
 	set -- $miss
-	row "missed sites" "$(wall missed_full)" "$(cpu missed_full)" "$1 sites with --no-prefilter" "$2 sites and $3 findings in files the prefilter skipped ${*:4}"
+	row "missed sites${MISSED_SHARD:+ (shard $MISSED_SHARD)}" "$(wall missed_full)" "$(cpu missed_full)" "$1 sites with --no-prefilter" "$2 sites and $3 findings in files the prefilter skipped ${*:4}"
 fi
 
 if ! skip spatch && command -v spatch >/dev/null; then
-	rules=$(ls "$top"/rules/*.cocci 2>/dev/null)
+	rules=${SPATCH_RULES:-$(ls "$top"/rules/*.cocci 2>/dev/null)}
 	[ -n "$rules" ] || rules=$here/alloc-call.cocci
 	timed spatch bash -c 'J=$1; shift; rules=$1; shift
 		for r in $rules; do for t in "$@"; do
@@ -145,11 +161,21 @@ if ! skip clang && command -v clang >/dev/null; then
 	       -mno-sse2 -mno-red-zone -fno-PIE -DKBUILD_MODNAME='"bench"' -DKBUILD_BASENAME='"bench"')
 	printf '%s\n' "${flags[@]}" > "$OUT/clang.flags"
 	# one clang per file, J at a time; prints the files clang rejects
-	timed clang xargs -a "$OUT/candidates.out" -P "$J" -n 1 bash -c \
+	awk -v e="$CLANG_EVERY" '(NR - 1) % e == 0' "$OUT/candidates.out" > "$OUT/clang.list"
+	nclang=$(wc -l < "$OUT/clang.list")
+	timed clang xargs -a "$OUT/clang.list" -P "$J" -n 1 bash -c \
 		'mapfile -t f < "$0"; clang "${f[@]}" -I"$(dirname "$1")" "$1" >/dev/null 2>&1 || echo "$1"' \
 		"$OUT/clang.flags"
-	row "clang -fsyntax-only" "$(wall clang)" "$(cpu clang)" "$ncand candidates" \
-		"$(wc -l < "$OUT/clang.out") with errors (config-dependent code)"
+	if [ "$CLANG_EVERY" = 1 ]; then
+		row "clang -fsyntax-only" "$(wall clang)" "$(cpu clang)" "$ncand candidates" \
+			"$(wc -l < "$OUT/clang.out") with errors (config-dependent code)"
+	else
+		row "clang -fsyntax-only (1 in ${CLANG_EVERY} candidates, times x${CLANG_EVERY})" \
+			"$(awk -v w="$(wall clang)" -v e="$CLANG_EVERY" 'BEGIN { printf "%.0f", w * e }')" \
+			"$(awk -v w="$(cpu clang)" -v e="$CLANG_EVERY" 'BEGIN { printf "%.0f", w * e }')" \
+			"$nclang of $ncand candidates" \
+			"measured $(wall clang) s wall; $(wc -l < "$OUT/clang.out") of $nclang with errors (config-dependent code)"
+	fi
 fi
 echo | tee -a "$results"
 echo "bench: results in $results, logs in $OUT" >&2
