@@ -24,7 +24,6 @@ struct engine {
 	char *pch;                 /* precompiled common headers (opts.pch with a tree) */
 	char *pch_problem;         /* why there is none although opts.pch asked */
 	char *pch_identity;        /* what the PCH holds (frontend.h) */
-	struct pch_dirs *pch_dirs; /* directory PCHs (with a core PCH) */
 	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 };
@@ -62,15 +61,11 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
 		/* built here, before workers fork, so they share one file */
-		char *core_source = NULL;
-		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch, &e->pch_identity, &core_source))) {
+		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch, &e->pch_identity))) {
 			if (!opts->pch_optional)
 				goto fail;
 			e->pch_problem = xstrdup(err_last());
 		}
-		if (e->pch && !getenv("GFPAUDIT_NO_DIR_PCH"))
-			pch_dirs_new(e->tree_real, e->pch, core_source, &e->pch_dirs);
-		free(core_source);
 	}
 	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
@@ -105,7 +100,6 @@ void engine_free(struct engine *e)
 	free(e->pch);
 	free(e->pch_problem);
 	free(e->pch_identity);
-	pch_dirs_free(e->pch_dirs);
 	slowpath_model_free(e->model);
 	free(e);
 }
@@ -113,12 +107,6 @@ void engine_free(struct engine *e)
 const char *engine_pch_problem(const struct engine *e)
 {
 	return e->pch_problem;
-}
-
-void engine_plan_files(struct engine *e, char *const *paths, size_t n)
-{
-	if (e->pch_dirs)
-		pch_dirs_plan(e->pch_dirs, paths, n);
 }
 
 const char *engine_pch_identity(const struct engine *e)
@@ -207,13 +195,6 @@ int engine_analyze_file(struct engine *e, const char *path,
 	*out = r;
 	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch,
 				.compdb = e->compdb };
-	/* a directory PCH when the file's directory has one; its headers
-	 * beyond the core's are the file's dependencies too */
-	char *dir_pch = NULL, **dir_deps = NULL;
-	size_t ndir_deps = 0;
-	if (e->pch_dirs && !nunsaved &&
-	    pch_dirs_for_file(e->pch_dirs, path, &dir_pch, &dir_deps, &ndir_deps) == 0)
-		fc.pch = dir_pch;
 	struct tu t;
 	double t0 = prof_now();
 	int rc = tu_parse(&t, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);
@@ -221,10 +202,6 @@ int engine_analyze_file(struct engine *e, const char *path,
 		r->status = rc == GA_EINVAL ? FILE_SKIPPED : FILE_FAILED;
 		r->reason = xstrdup(err_last());
 		tu_release(&t);
-		for (size_t i = 0; i < ndir_deps; i++)
-			free(dir_deps[i]);
-		free(dir_deps);
-		free(dir_pch);
 		free(rep);
 		return 0;
 	}
@@ -232,11 +209,6 @@ int engine_analyze_file(struct engine *e, const char *path,
 	double t1 = prof_now();
 	struct inc_collect ic = { .r = r, .main = t.main_file };
 	clang_getInclusions(t.tu, collect_inclusion, &ic);
-	for (size_t i = 0; i < ndir_deps; i++) {
-		char real[PATH_MAX];
-		ALLOC_GROW(r->includes, r->nincludes + 1, ic.alloc);
-		r->includes[r->nincludes++] = xstrdup(realpath(dir_deps[i], real) ? real : dir_deps[i]);
-	}
 	struct alloc_table table;
 	table_copy(&table, &e->table);
 	struct sites_opts so = { .report_path = rep, .table = &table };
@@ -278,13 +250,9 @@ int engine_analyze_file(struct engine *e, const char *path,
 	}
 	double t4 = prof_now();
 	tu_release(&t);
-	for (size_t i = 0; i < ndir_deps; i++)
-		free(dir_deps[i]);
-	free(dir_deps);
 	if (getenv("GFPAUDIT_PROFILE"))
-		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f%s\n", rep,
-			t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4, dir_pch ? " dir-pch" : "");
-	free(dir_pch);
+		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f\n", rep,
+			t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4);
 	free(rep);
 	return 0;
 }

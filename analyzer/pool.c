@@ -169,9 +169,6 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 					continue;
 				}
 			}
-			/* what the engine learns about the file's directory, it
-			 * learns once, here, for every later worker */
-			engine_plan_files(e, &paths[next], 1);
 			int p[2];
 			if (pipe(p) < 0) {
 				rc = err_set(GA_ETOOL, "pipe: %s", strerror(errno));

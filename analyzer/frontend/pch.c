@@ -1,16 +1,18 @@
-/* Precompiled headers for `audit` with a tree (see frontend.h): the core
- * PCH of the kernel headers most files include (analyzer/data/pch-headers.txt)
- * and directory PCHs that add the headers every file of one directory
- * includes first. */
-#include <errno.h>
-#include <fcntl.h>
+/* The precompiled header for `audit` with a tree (see frontend.h): the
+ * kernel headers most files include (analyzer/data/pch-headers.txt), built
+ * once per tree and rebuilt when one of the headers it read changed.
+ *
+ * Tried and dropped (2026-11-30): a second PCH per directory adding the
+ * headers most of its files include first ("ieee80211_i.h", "ext4.h",
+ * "amdgpu.h").  On 490 real files it saved nothing once tracepoints were
+ * compiled out (-DNOTRACE, flags.c): 39.4 s against 37.2 s with this PCH
+ * alone, and a third of the directory PCHs did not build. */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <glib.h>
 #include "gfpaudit/frontend.h"
@@ -252,15 +254,9 @@ static void mkdir_p(char *dir)
 	mkdir(dir, 0755);
 }
 
-#define PCH_BUSY 1
-
 /* The PCH of `source` read as a header in directory `src_dir`: reused when
- * its inputs kept their stamps, else built.  With `shared`, a PCH another
- * process is building right now is not waited for (PCH_BUSY), and one that
- * failed to build is not tried again (GA_ETOOL) until the PCH directory
- * is cleaned. */
-static int pch_get(const char *tree, const char *src_dir, const char *source, bool shared, char **out,
-		   char **identity)
+ * its inputs kept their stamps, else built. */
+static int pch_get(const char *tree, const char *src_dir, const char *source, char **out, char **identity)
 {
 	*out = NULL;
 	*identity = NULL;
@@ -276,46 +272,19 @@ static int pch_get(const char *tree, const char *src_dir, const char *source, bo
 	char *dir = pch_dir();
 	char *path = xasprintf("%s/%016llx.pch", dir, (unsigned long long)h);
 	char *deps = xasprintf("%s.deps", path);
-	char *failed = xasprintf("%s.failed", path);
-	int rc = 0, lock = -1;
+	int rc = 0;
 	struct stat ps;
 	char *id = stat(path, &ps) == 0 && ps.st_size > 0 ? pch_check_deps(deps) : NULL;
-	if (!id && shared && exists(failed)) {
-		rc = err_set(GA_ETOOL, "the directory PCH did not build before (%s)", failed);
-	} else if (!id) {
+	if (!id) {
 		mkdir_p(dir);
-		if (shared) {
-			char *lp = xasprintf("%s.lock", path);
-			lock = open(lp, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-			free(lp);
-			if (lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) != 0) {
-				rc = PCH_BUSY;
-				goto out;
-			}
-			/* built by someone else meanwhile? */
-			id = stat(path, &ps) == 0 && ps.st_size > 0 ? pch_check_deps(deps) : NULL;
-		}
-		if (!id) {
-			char *src = xasprintf("%s/gfpaudit-pch.h", src_dir);
-			rc = pch_build(tree, src, source, path, deps);
-			free(src);
-			if (!rc && !(id = pch_check_deps(deps)))
-				rc = err_set(GA_ETOOL, "the PCH's headers changed while it was built");
-			if (rc && shared) {
-				FILE *f = fopen(failed, "w");
-				if (f) {
-					fprintf(f, "%s\n", err_last());
-					fclose(f);
-				}
-			}
-		}
+		char *src = xasprintf("%s/gfpaudit-pch.h", src_dir);
+		rc = pch_build(tree, src, source, path, deps);
+		free(src);
+		if (!rc && !(id = pch_check_deps(deps)))
+			rc = err_set(GA_ETOOL, "the PCH's headers changed while it was built");
 	}
-out:
-	if (lock >= 0)
-		close(lock); /* releases the flock */
 	free(dir);
 	free(deps);
-	free(failed);
 	if (id) {
 		*out = path;
 		*identity = id;
@@ -325,12 +294,10 @@ out:
 	return rc;
 }
 
-int pch_for_tree(const char *tree, char **out, char **identity, char **source_out)
+int pch_for_tree(const char *tree, char **out, char **identity)
 {
 	*out = NULL;
 	*identity = NULL;
-	if (source_out)
-		*source_out = NULL;
 	char *conf = xasprintf("%s/include/generated/autoconf.h", tree);
 	bool have = exists(conf);
 	free(conf);
@@ -341,370 +308,10 @@ int pch_for_tree(const char *tree, char **out, char **identity, char **source_ou
 	int rc = 0;
 	for (int t = 0; t < 2; t++) {
 		char *source = pch_source(tree, tries[t]);
-		rc = pch_get(tree, tree, source, false, out, identity);
-		if (!rc) {
-			if (source_out)
-				*source_out = source;
-			else
-				free(source);
-			return 0;
-		}
+		rc = pch_get(tree, tree, source, out, identity);
 		free(source);
+		if (!rc)
+			return 0;
 	}
 	return rc;
-}
-
-/* ---- directory PCHs ----
- *
- * Kernel files of one directory mostly start with the same headers (the
- * subsystem's, the directory's own "foo.h").  For a directory with at least
- * DIR_MIN_FILES .c files, the headers that every one of them includes in its
- * leading block (only comments, #include lines and pr_fmt/dev_fmt defines
- * before them) go into a directory PCH after the core headers.  Every file
- * of the directory includes them anyway, before any other macro of its own;
- * what changes is only that they come before the file's other leading
- * includes (as the core headers already do).  A file whose leading block is
- * empty (it starts with #ifdef, say) is not counted and keeps the core PCH.
- * Directory PCHs are built by the worker that first needs one; the others
- * parse with the core PCH meanwhile (the results are the same).
- */
-#define DIR_MIN_FILES 4
-#define LEAD_BYTES 16384
-
-struct pch_dirs {
-	char *tree;
-	char *core_source;
-	GHashTable *extra;     /* directory -> its headers as #include lines ("" none) */
-	GHashTable *core_deps; /* headers of the core PCH (set) */
-};
-
-static const char *skip_space_comments(const char *p, const char *end)
-{
-	for (;;) {
-		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f'))
-			p++;
-		if (p + 1 < end && p[0] == '/' && p[1] == '*') {
-			const char *e = NULL;
-			for (const char *q = p + 2; q + 1 < end; q++)
-				if (q[0] == '*' && q[1] == '/') {
-					e = q + 2;
-					break;
-				}
-			if (!e)
-				return end;
-			p = e;
-		} else if (p + 1 < end && p[0] == '/' && p[1] == '/') {
-			while (p < end && *p != '\n')
-				p++;
-		} else {
-			return p;
-		}
-	}
-}
-
-/* The #include targets of the file's leading block, as written ("<x.h>" or
- * "\"x.h\""), into `out`. */
-static void leading_includes(const char *text, size_t len, GPtrArray *out)
-{
-	const char *p = text, *end = text + len;
-	for (;;) {
-		p = skip_space_comments(p, end);
-		if (p >= end || *p != '#')
-			return;
-		const char *q = p + 1;
-		while (q < end && (*q == ' ' || *q == '\t'))
-			q++;
-		const char *eol = memchr(q, '\n', (size_t)(end - q));
-		if (!eol)
-			return; /* the block runs past what was read */
-		if (end - q > 7 && !strncmp(q, "include", 7)) {
-			q += 7;
-			while (q < eol && (*q == ' ' || *q == '\t'))
-				q++;
-			char close = q < eol && *q == '<' ? '>' : q < eol && *q == '"' ? '"' : 0;
-			const char *e = close ? memchr(q + 1, close, (size_t)(eol - q - 1)) : NULL;
-			if (!e)
-				return;
-			g_ptr_array_add(out, xstrndup(q, (size_t)(e - q + 1)));
-			p = eol + 1;
-		} else if (end - q > 6 && !strncmp(q, "define", 6) &&
-			   (!strncmp(q + 6 + strspn(q + 6, " \t"), "pr_fmt(", 7) ||
-			    !strncmp(q + 6 + strspn(q + 6, " \t"), "dev_fmt(", 8))) {
-			/* a message prefix: only strings change; may continue lines */
-			while (eol && eol > q && eol[-1] == '\\')
-				eol = memchr(eol + 1, '\n', (size_t)(end - eol - 1));
-			if (!eol)
-				return;
-			p = eol + 1;
-		} else {
-			return;
-		}
-	}
-}
-
-static GPtrArray *file_leading_includes(const char *path)
-{
-	GPtrArray *a = g_ptr_array_new_with_free_func(free);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return a;
-	char *buf = xmalloc(LEAD_BYTES);
-	size_t n = fread(buf, 1, LEAD_BYTES, f);
-	fclose(f);
-	leading_includes(buf, n, a);
-	free(buf);
-	return a;
-}
-
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char real[PATH_MAX];
-	char *d = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-	char *r = xstrdup(realpath(d, real) ? real : d);
-	free(d);
-	return r;
-}
-
-static gint cmp_strp(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int cmp_cstrp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-struct dir_plan {
-	char *extra;          /* #include lines after the core's ("" none) */
-	GHashTable *members;  /* basenames of the files that use it */
-};
-
-static void dir_plan_free(gpointer p)
-{
-	struct dir_plan *dp = p;
-	free(dp->extra);
-	if (dp->members)
-		g_hash_table_destroy(dp->members);
-	free(dp);
-}
-
-static gint cmp_by_count(gconstpointer a, gconstpointer b, gpointer data)
-{
-	GHashTable *count = data;
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	guint cx = GPOINTER_TO_UINT(g_hash_table_lookup(count, x)), cy = GPOINTER_TO_UINT(g_hash_table_lookup(count, y));
-	return cx != cy ? (cx > cy ? -1 : 1) : strcmp(x, y);
-}
-
-static bool has_all(GPtrArray *inc, GPtrArray *want)
-{
-	for (guint k = 0; k < want->len; k++) {
-		bool found = false;
-		for (guint m = 0; m < inc->len && !found; m++)
-			found = !strcmp(g_ptr_array_index(want, k), g_ptr_array_index(inc, m));
-		if (!found)
-			return false;
-	}
-	return true;
-}
-
-/* The directory's plan: of the headers at least half of its files include
- * in their leading block, the most common ones that the most files (at
- * least DIR_MIN_FILES) include all of; and those files. */
-static struct dir_plan *plan_dir(struct pch_dirs *d, const char *dir)
-{
-	struct dir_plan *dp = xcalloc(1, sizeof(*dp));
-	dp->extra = xstrdup("");
-	GDir *gd = g_dir_open(dir, 0, NULL);
-	if (!gd)
-		return dp;
-	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
-	const char *n;
-	while ((n = g_dir_read_name(gd)))
-		if (g_str_has_suffix(n, ".c"))
-			g_ptr_array_add(names, g_strdup(n));
-	g_dir_close(gd);
-	g_ptr_array_sort(names, cmp_strp);
-	GPtrArray *incs = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-	GHashTable *count = g_hash_table_new(g_str_hash, g_str_equal); /* borrowed keys */
-	guint with_block = 0;
-	for (guint i = 0; i < names->len; i++) {
-		char *p = xasprintf("%s/%s", dir, (char *)g_ptr_array_index(names, i));
-		GPtrArray *inc = file_leading_includes(p);
-		free(p);
-		g_ptr_array_add(incs, inc);
-		with_block += inc->len > 0;
-		for (guint m = 0; m < inc->len; m++) {
-			const char *h = g_ptr_array_index(inc, m);
-			/* once per file */
-			bool dup = false;
-			for (guint k = 0; k < m && !dup; k++)
-				dup = !strcmp(h, g_ptr_array_index(inc, k));
-			if (dup)
-				continue;
-			char *line = xasprintf("#include %s\n", h);
-			bool in_core = strstr(d->core_source, line) != NULL;
-			free(line);
-			if (!in_core)
-				g_hash_table_insert(count, (gpointer)h,
-						    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(count, h)) + 1));
-		}
-	}
-	/* the candidates, most common first (ties: by name, for determinism) */
-	GPtrArray *want = g_ptr_array_new();
-	GHashTableIter it;
-	gpointer k, v;
-	g_hash_table_iter_init(&it, count);
-	while (g_hash_table_iter_next(&it, &k, &v))
-		if (with_block >= DIR_MIN_FILES && GPOINTER_TO_UINT(v) * 2 >= with_block &&
-		    GPOINTER_TO_UINT(v) >= DIR_MIN_FILES)
-			g_ptr_array_add(want, k);
-	/* most common first; keep the longest prefix of that order that the
-	 * most files include entirely */
-	g_ptr_array_sort_with_data(want, cmp_by_count, count);
-	guint best_len = 0, best_members = 0;
-	GPtrArray *pre = g_ptr_array_new();
-	for (guint j = 0; j < want->len; j++) {
-		g_ptr_array_add(pre, g_ptr_array_index(want, j));
-		guint members = 0;
-		for (guint i = 0; i < incs->len; i++) {
-			GPtrArray *inc = g_ptr_array_index(incs, i);
-			members += inc->len && has_all(inc, pre);
-		}
-		if (members >= DIR_MIN_FILES && members >= best_members) {
-			best_members = members;
-			best_len = j + 1;
-		}
-	}
-	g_ptr_array_free(pre, TRUE);
-	g_ptr_array_set_size(want, best_len);
-	if (want->len) {
-		/* members, and the headers in the first member's order */
-		dp->members = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
-		struct strbuf sb = STRBUF_INIT;
-		for (guint i = 0; i < incs->len; i++) {
-			GPtrArray *inc = g_ptr_array_index(incs, i);
-			if (!inc->len || !has_all(inc, want))
-				continue;
-			if (!g_hash_table_size(dp->members))
-				for (guint m = 0; m < inc->len; m++) {
-					const char *h = g_ptr_array_index(inc, m);
-					bool w = false;
-					for (guint q = 0; q < want->len && !w; q++)
-						w = !strcmp(h, g_ptr_array_index(want, q));
-					char *line = xasprintf("#include %s\n", h);
-					if (w && !strstr(sb.buf, line))
-						strbuf_adds(&sb, line);
-					free(line);
-				}
-			g_hash_table_add(dp->members, xstrdup(g_ptr_array_index(names, i)));
-		}
-		free(dp->extra);
-		dp->extra = strbuf_detach(&sb);
-	}
-	if (debug_on())
-		fprintf(stderr, "debug: dir-pch %s: %u of %u files, headers:\n%s", dir,
-			dp->members ? g_hash_table_size(dp->members) : 0, names->len, dp->extra);
-	g_ptr_array_free(want, TRUE);
-	g_hash_table_destroy(count);
-	g_ptr_array_free(incs, TRUE);
-	g_ptr_array_free(names, TRUE);
-	return dp;
-}
-
-static GHashTable *read_dep_paths(const char *deps_path)
-{
-	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
-	FILE *f = fopen(deps_path, "r");
-	if (!f)
-		return set;
-	char line[PATH_MAX + 128];
-	while (fgets(line, sizeof(line), f)) {
-		long long sec, size;
-		long nsec;
-		int n = 0;
-		line[strcspn(line, "\n")] = 0;
-		if (sscanf(line, "%lld %ld %lld %n", &sec, &nsec, &size, &n) == 3 && n > 0)
-			g_hash_table_add(set, xstrdup(line + n));
-	}
-	fclose(f);
-	return set;
-}
-
-int pch_dirs_new(const char *tree, const char *core_pch, const char *core_source, struct pch_dirs **out)
-{
-	struct pch_dirs *d = xcalloc(1, sizeof(*d));
-	d->tree = xstrdup(tree);
-	d->core_source = xstrdup(core_source);
-	d->extra = g_hash_table_new_full(g_str_hash, g_str_equal, free, dir_plan_free);
-	char *deps = xasprintf("%s.deps", core_pch);
-	d->core_deps = read_dep_paths(deps);
-	free(deps);
-	*out = d;
-	return 0;
-}
-
-void pch_dirs_free(struct pch_dirs *d)
-{
-	if (!d)
-		return;
-	free(d->tree);
-	free(d->core_source);
-	g_hash_table_destroy(d->extra);
-	g_hash_table_destroy(d->core_deps);
-	free(d);
-}
-
-void pch_dirs_plan(struct pch_dirs *d, char *const *paths, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char *dir = dir_of(paths[i]);
-		if (g_hash_table_contains(d->extra, dir)) {
-			free(dir);
-			continue;
-		}
-		g_hash_table_insert(d->extra, dir, plan_dir(d, dir));
-	}
-}
-
-int pch_dirs_for_file(struct pch_dirs *d, const char *path, char **pch, char ***deps, size_t *ndeps)
-{
-	*pch = NULL;
-	*deps = NULL;
-	*ndeps = 0;
-	char *dir = dir_of(path);
-	const struct dir_plan *dp = g_hash_table_lookup(d->extra, dir);
-	const char *base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	if (!dp || !*dp->extra || !g_hash_table_contains(dp->members, base)) {
-		free(dir);
-		return GA_ENOTFOUND;
-	}
-	char *source = xasprintf("%s%s", d->core_source, dp->extra);
-	char *id = NULL;
-	int rc = pch_get(d->tree, dir, source, true, pch, &id);
-	free(source);
-	free(dir);
-	free(id);
-	if (rc)
-		return rc == PCH_BUSY ? GA_ENOTFOUND : rc;
-	/* the headers the file sees through this PCH and not through the core */
-	char *depf = xasprintf("%s.deps", *pch);
-	GHashTable *all = read_dep_paths(depf);
-	free(depf);
-	GHashTableIter it;
-	gpointer k;
-	size_t alloc = 0;
-	g_hash_table_iter_init(&it, all);
-	while (g_hash_table_iter_next(&it, &k, NULL))
-		if (!g_hash_table_contains(d->core_deps, k)) {
-			ALLOC_GROW(*deps, *ndeps + 1, alloc);
-			(*deps)[(*ndeps)++] = xstrdup(k);
-		}
-	g_hash_table_destroy(all);
-	if (*ndeps > 1)
-		qsort(*deps, *ndeps, sizeof(**deps), cmp_cstrp);
-	return 0;
 }

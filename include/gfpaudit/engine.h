@@ -50,10 +50,6 @@ int engine_analyze_file(struct engine *e, const char *path,
  * (NULL when it has one, or was not asked). */
 const char *engine_pch_problem(const struct engine *e);
 
-/* Before workers fork: look at the files about to be analyzed (with a PCH,
- * the leading #include blocks of their directories, for directory PCHs). */
-void engine_plan_files(struct engine *e, char *const *paths, size_t n);
-
 /* A hash of the contents of the headers in the PCH the engine parses with,
  * or NULL without one: results depend on it (the result cache keys on it). */
 const char *engine_pch_identity(const struct engine *e);

@@ -24,20 +24,8 @@ struct flags_ctx {
  * .pch path, *identity a hash of the contents of every header in it (both
  * owned by the caller).  With a PCH every file is parsed with
  * KBUILD_MODNAME "gfpaudit" (a PCH fixes the macros it was built with). */
-int pch_for_tree(const char *tree, char **out, char **identity, char **source_out);
+int pch_for_tree(const char *tree, char **out, char **identity);
 
-/* Directory PCHs (see pch.c): the core PCH's headers plus those every .c
- * file of one directory includes first.  pch_dirs_plan() reads the leading
- * #include blocks of the directories of `paths` (before workers fork);
- * pch_dirs_for_file() gives the PCH for `path` (*pch owned by the caller) and
- * the headers it holds beyond the core's (the file's extra dependencies), or
- * GA_ENOTFOUND when the file is to use the core PCH (no directory PCH, or
- * another process is building it). */
-struct pch_dirs;
-int pch_dirs_new(const char *tree, const char *core_pch, const char *core_source, struct pch_dirs **out);
-void pch_dirs_free(struct pch_dirs *d);
-void pch_dirs_plan(struct pch_dirs *d, char *const *paths, size_t n);
-int pch_dirs_for_file(struct pch_dirs *d, const char *path, char **pch, char ***deps, size_t *ndeps);
 
 /* The preprocessor flags (-I, -D, -U, -include) kbuild Makefiles add for
  * `path` in `tree` (ccflags-y, subdir-ccflags-y, CFLAGS_f.o; see kbuild.c),
