@@ -57,7 +57,7 @@ gfpaudit: $(OBJS)
 	@$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/analyzer/model/alloc_table.o: $(BUILD)/data/allocators.inc
-$(BUILD)/analyzer/frontend/flags.o: $(BUILD)/data/pch-headers.inc
+$(BUILD)/analyzer/frontend/pch.o: $(BUILD)/data/pch-headers.inc
 # data files become C string literals
 $(BUILD)/data/%.inc: analyzer/data/%.tbl
 	@mkdir -p $(dir $@)

@@ -110,6 +110,18 @@ expect_rc "PCH (default): findings exit 1" 1 "$rc" "$out"
 expect_grep "PCH built once under XDG_CACHE_HOME" "^1$" "$(pchs)"
 plain=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --no-pch --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1)
 expect_grep "--no-pch: the same report" "^$(printf '%s' "$out" | head -1 | sed 's/[][\.*^$]/\\&/g')$" "$plain"
+# tracepoints parse as the kernel's NOTRACE stubs (they never allocate)
+printf '#ifndef NOTRACE\n#error tracepoints would be expanded\n#endif\n' > "$tmp/kt/drv/trace.h"
+printf '#include <linux/gfp.h>\n#include "trace.h"\nstruct page *tr(void) { return alloc_pages_noprof(GFP_KERNEL, 4); }\n' > "$tmp/kt/drv/tr.c"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q -v --no-cache --tree "$tmp/kt" "$tmp/kt/drv/tr.c" 2>&1)
+expect_nogrep "NOTRACE defined for tree files" "parse error" "$out"
+# kbuild ccflags-y reach the parse
+mkdir -p "$tmp/kt/drv/sub/inc"
+printf 'ccflags-y += -I$(src)/inc -DSUB_ORDER=7\n' > "$tmp/kt/drv/sub/Makefile"
+printf '#define SUB_GFP GFP_KERNEL\n' > "$tmp/kt/drv/sub/inc/sub.h"
+printf '#include <linux/gfp.h>\n#include <sub.h>\nstruct page *sb(void) { return alloc_pages_noprof(SUB_GFP, SUB_ORDER); }\n' > "$tmp/kt/drv/sub/s.c"
+out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q -v --sites --no-cache --tree "$tmp/kt" "$tmp/kt/drv/sub/s.c" 2>&1)
+expect_grep "ccflags-y -I and -D from the directory's Makefile" "order 7\.\.7" "$out"
 # a header the PCH holds changes: the PCH is rebuilt and cached results go
 sed -i 's/#endif/#define MINI_POOL_ORDER 6\n#endif/' "$tmp/kt/include/linux/gfp.h"
 printf '#include <linux/gfp.h>\nstruct page *pool(void) { return alloc_pages_noprof(GFP_KERNEL, MINI_POOL_ORDER); }\n' > "$tmp/kt/drv/pool.c"

@@ -130,6 +130,12 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	int argc = 0;
 	if ((rc = flags_for_file(fc, path, &argv, &argc)))
 		return rc;
+	if (debug_on()) {
+		fprintf(stderr, "debug: clang flags for %s:", path);
+		for (int i = 0; i < argc; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fputc('\n', stderr);
+	}
 	struct CXUnsavedFile *uf = xcalloc(nunsaved + 1, sizeof(*uf));
 	size_t nuf = 0;
 	uf[nuf++] = (struct CXUnsavedFile){ path, t->buf, (unsigned long)strlen(t->buf) };

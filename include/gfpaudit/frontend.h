@@ -26,6 +26,13 @@ struct flags_ctx {
  * KBUILD_MODNAME "gfpaudit" (a PCH fixes the macros it was built with). */
 int pch_for_tree(const char *tree, char **out, char **identity);
 
+
+/* The preprocessor flags (-I, -D, -U, -include) kbuild Makefiles add for
+ * `path` in `tree` (ccflags-y, subdir-ccflags-y, CFLAGS_f.o; see kbuild.c),
+ * argv-style and NULL-terminated (free with flags_free).  Never fails: a
+ * file outside the tree or without Makefiles gets none. */
+int kbuild_flags(const char *tree, const char *path, char ***out, int *nout);
+
 /* Check that `tree` is a prepared kernel tree: GA_ETREE with a one-line
  * message saying how to prepare it. */
 int flags_check_tree(const char *tree);
