@@ -22,7 +22,8 @@
 #               scales the times by N (the row says so)
 #
 # The cold run sets GFPAUDIT_PROFILE=1: each worker prints its parse and
-# analysis seconds, summed into the "where the cold time goes" lines.
+# analysis seconds and its peak RSS, kept in $OUT/cold.profile and summed
+# into the "where the cold time goes" lines (with the slowest files).
 #
 # Env: KDIR, J (jobs, default nproc), SCOPE (space-separated subdirectories of
 # the tree; default: the whole tree), TOUCH (20), OUT (build/bench),
@@ -105,10 +106,17 @@ summary() { # name
 
 name=cold; GFPAUDIT_PROFILE=1 audit cold; summary cold
 # where the cold time goes: worker-side parse and analysis, parent-side triage
-awk '/^profile: / { p += $4; a += $8 + $10 + $12 + $6; n++ }
-     END { printf "cold time split: %d files parsed; parse %.1f CPU s, analysis %.1f CPU s (sites, checks, release)\n", n, p, a }' \
-	"$OUT/cold.err" | tee -a "$results"
+grep '^profile: ' "$OUT/cold.err" > "$OUT/cold.profile"
 grep -v '^profile: ' "$OUT/cold.err" > "$OUT/cold.err.tmp" && mv "$OUT/cold.err.tmp" "$OUT/cold.err"
+awk '{ p += $4; a += $6 + $8 + $10 + $12; n++ }
+     END { printf "cold time split: %d files parsed; parse %.1f CPU s, analysis %.1f CPU s (sites, checks, release)\n", n, p, a }' \
+	"$OUT/cold.profile" | tee -a "$results"
+{ echo "slowest parses:"; sort -k4 -rn "$OUT/cold.profile" | head -5 | awk '{ printf "  %s %.2f s\n", $2, $4 }'
+  echo "slowest analyses:"; awk '{ print $6 + $8 + $10 + $12, $2 }' "$OUT/cold.profile" | sort -rn | head -5 |
+	awk '{ printf "  %s %.2f s\n", $2, $1 }'
+  echo "largest worker peaks (RSS so far, MiB):"; awk '$13 == "rss" { print $14, $2 }' "$OUT/cold.profile" |
+	sort -rn | head -3 | awk '{ printf "  %s %d\n", $2, $1 / 1024 }'; } | tee -a "$results"
+
 name=warm; audit warm; summary warm
 
 # touch: append a comment to evenly spaced candidates (replacing the hard link)
