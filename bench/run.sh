@@ -16,7 +16,9 @@
 #               over the same files: sites in files the prefilter skipped;
 #               MISSED_SHARD=K/N runs it on that shard of the files only
 #   spatch      SPATCH_RULES (default rules/*.cocci, or bench/alloc-call.cocci
-#               when rules/ has none), each rule over the same tree
+#               when rules/ has none), each rule over the same tree (-D report,
+#               or context for a rule without report mode);
+#               SPATCH_EVERY=N runs them on every Nth .c file and scales by N
 #   clang       clang -fsyntax-only with gfpaudit's kbuild flags (no PCH) on the
 #               candidates; CLANG_EVERY=N runs every Nth candidate only and
 #               scales the times by N (the row says so)
@@ -27,7 +29,7 @@
 #
 # Env: KDIR, J (jobs, default nproc), SCOPE (space-separated subdirectories of
 # the tree; default: the whole tree), TOUCH (20), OUT (build/bench),
-# MISSED (0/1), MISSED_SHARD, SPATCH_RULES, CLANG_EVERY (1), SKIP (phases to
+# MISSED (0/1), MISSED_SHARD, SPATCH_RULES, SPATCH_EVERY (1), CLANG_EVERY (1), SKIP (phases to
 # skip, e.g. "spatch clang").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +44,7 @@ if [ -z "${MISSED:-}" ]; then [ -n "$SCOPE" ] && MISSED=1 || MISSED=0; fi
 SKIP=${SKIP:-}
 MISSED_SHARD=${MISSED_SHARD:-}
 CLANG_EVERY=${CLANG_EVERY:-1}
+SPATCH_EVERY=${SPATCH_EVERY:-1}
 TIME=/usr/bin/time
 
 die() { echo "bench: $*" >&2; exit 2; }
@@ -150,12 +153,31 @@ fi
 if ! skip spatch && command -v spatch >/dev/null; then
 	rules=${SPATCH_RULES:-$(ls "$top"/rules/*.cocci 2>/dev/null)}
 	[ -n "$rules" ] || rules=$here/alloc-call.cocci
+	# SPATCH_EVERY=N: every Nth .c file of the targets, hard-linked into a
+	# directory of its own (same relative paths), times scaled by N
+	sp_targets=("${targets[@]}")
+	if [ "$SPATCH_EVERY" != 1 ]; then
+		sp=$OUT/spatch-sample
+		rm -rf "$sp"
+		find "${targets[@]}" -name '*.c' -type f | sort | awk -v e="$SPATCH_EVERY" '(NR - 1) % e == 0' |
+			while read -r f; do rel=${f#"$tree"/}; mkdir -p "$sp/$(dirname "$rel")"; ln "$f" "$sp/$rel"; done
+		sp_targets=("$sp")
+	fi
+	nsp=$(find "${sp_targets[@]}" -name '*.c' -type f | wc -l)
 	timed spatch bash -c 'J=$1; shift; rules=$1; shift
 		for r in $rules; do for t in "$@"; do
-			spatch --very-quiet -D context --sp-file "$r" --dir "$t" -j "$J"
-		done; done' spatch "$J" "$rules" "${targets[@]}"
-	row spatch "$(wall spatch)" "$(cpu spatch)" "$nfiles" \
-		"$(echo "$rules" | wc -w) rule(s): $(echo "$rules" | xargs -n1 basename | tr '\n' ' ')"
+			mode=context; grep -q "^virtual report" "$r" && mode=report
+			spatch --very-quiet -D "$mode" --sp-file "$r" --dir "$t" -j "$J"
+		done; done' spatch "$J" "$rules" "${sp_targets[@]}"
+	names="$(echo "$rules" | wc -w) rule(s): $(echo "$rules" | xargs -n1 basename | tr '\n' ' ')"
+	if [ "$SPATCH_EVERY" = 1 ]; then
+		row spatch "$(wall spatch)" "$(cpu spatch)" "$nsp" "$names"
+	else
+		row "spatch (1 in ${SPATCH_EVERY} .c files, times x${SPATCH_EVERY})" \
+			"$(awk -v w="$(wall spatch)" -v e="$SPATCH_EVERY" 'BEGIN { printf "%.0f", w * e }')" \
+			"$(awk -v w="$(cpu spatch)" -v e="$SPATCH_EVERY" 'BEGIN { printf "%.0f", w * e }')" \
+			"$nsp of $nfiles" "measured $(wall spatch) s wall; $names"
+	fi
 fi
 
 if ! skip clang && command -v clang >/dev/null; then
