@@ -2,6 +2,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <jansson.h>
 #include "gfpaudit/engine.h"
@@ -250,9 +251,14 @@ int engine_analyze_file(struct engine *e, const char *path,
 	}
 	double t4 = prof_now();
 	tu_release(&t);
-	if (getenv("GFPAUDIT_PROFILE"))
-		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f\n", rep,
-			t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4);
+	/* GFPAUDIT_PROFILE=1: one line a file (bench/run.sh sums them); rss is
+	 * the process's peak so far, in KiB */
+	if (getenv("GFPAUDIT_PROFILE")) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f rss %ld\n",
+			rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4, ru.ru_maxrss);
+	}
 	free(rep);
 	return 0;
 }

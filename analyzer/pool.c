@@ -1,6 +1,8 @@
-/* Worker processes (see pool.h).  Each child analyzes one file, writes its
- * result as JSON to a pipe and exits; the parent polls the pipes, enforces
- * the per-file timeout and turns a crash or a hang into a failed result. */
+/* Worker processes (see pool.h).  Each worker is a forked child that
+ * analyzes the files the parent sends it, one at a time, and answers each
+ * with one line of JSON; it is replaced after WORKER_FILES files.  The
+ * parent polls the answers, enforces the per-file timeout and turns a crash
+ * or a hang into a failed result for that file (and a new worker). */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -16,14 +18,22 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
+/* One worker process: it analyzes files one at a time as the parent sends
+ * their paths, and answers each with one line of JSON. */
 struct slot {
-	pid_t pid;
-	int fd;
-	size_t index;
+	pid_t pid;          /* 0: no worker right now */
+	int req;            /* parent -> worker: "LEN\nPATH" */
+	int res;            /* worker -> parent: one JSON line per file */
+	unsigned files;     /* files this worker was sent */
+	size_t index;       /* the file it is on (when busy) */
 	struct strbuf out;
 	struct timespec start;
 	int busy;
 };
+
+/* A worker is replaced after this many files: what libclang or the engine
+ * keeps between files cannot grow without bound. */
+#define WORKER_FILES 64
 
 static double since(const struct timespec *t)
 {
@@ -38,7 +48,21 @@ static int test_hooked(const char *path)
 	return (crash && *crash && strstr(path, crash)) || (hang && *hang && strstr(path, hang));
 }
 
-static void child(struct engine *e, const char *path, int fd)
+static int write_all(int fd, const char *s, size_t len)
+{
+	size_t off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, s + off, len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+static void analyze_one(struct engine *e, const char *path, int fd)
 {
 	struct file_result *r = NULL;
 	const char *crash = getenv("GFPAUDIT_TEST_CRASH");
@@ -52,6 +76,7 @@ static void child(struct engine *e, const char *path, int fd)
 	int rc = engine_analyze_file(e, path, NULL, 0, &r);
 	if (rc) {
 		char *rep = engine_report_path(e, path);
+		file_result_free(r);
 		r = xcalloc(1, sizeof(*r));
 		file_result_init(r, rep);
 		r->status = FILE_FAILED;
@@ -60,14 +85,28 @@ static void child(struct engine *e, const char *path, int fd)
 	}
 	json_t *j = file_result_to_json(r);
 	char *s = json_dumps(j, JSON_COMPACT);
-	size_t len = strlen(s), off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, s + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
+	json_decref(j);
+	file_result_free(r);
+	/* compact JSON has no raw newline: it ends the answer */
+	if (!s || write_all(fd, s, strlen(s)) || write_all(fd, "\n", 1))
+		_exit(4);
+	free(s);
+}
+
+/* The worker's loop: until the parent closes the request pipe. */
+static void worker(struct engine *e, int req, int res)
+{
+	FILE *in = fdopen(req, "r");
+	if (!in)
+		_exit(4);
+	size_t len;
+	while (fscanf(in, "%zu", &len) == 1 && fgetc(in) == '\n') {
+		char *path = xmalloc(len + 1);
+		if (fread(path, 1, len, in) != len)
 			_exit(4);
-		off += (size_t)w;
+		path[len] = 0;
+		analyze_one(e, path, res);
+		free(path);
 	}
 	_exit(0);
 }
@@ -135,6 +174,65 @@ static void account(struct pool_stats *st, const struct rusage *ru)
 			  ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 }
 
+/* Start a worker in slot `i`; the child closes every other slot's pipes
+ * (an inherited write end would keep another worker's requests open). */
+static int spawn(struct engine *e, struct slot *slots, int jobs, int i)
+{
+	int rq[2], rs[2];
+	if (pipe(rq) < 0)
+		return err_set(GA_ETOOL, "pipe: %s", strerror(errno));
+	if (pipe(rs) < 0) {
+		close(rq[0]);
+		close(rq[1]);
+		return err_set(GA_ETOOL, "pipe: %s", strerror(errno));
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(rq[0]);
+		close(rq[1]);
+		close(rs[0]);
+		close(rs[1]);
+		return err_set(GA_ETOOL, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		for (int k = 0; k < jobs; k++)
+			if (k != i && slots[k].pid) {
+				close(slots[k].req);
+				close(slots[k].res);
+			}
+		close(rq[1]);
+		close(rs[0]);
+		signal(SIGPIPE, SIG_DFL);
+		worker(e, rq[0], rs[1]);
+	}
+	close(rq[0]);
+	close(rs[1]);
+	slots[i].pid = pid;
+	slots[i].req = rq[1];
+	slots[i].res = rs[0];
+	slots[i].files = 0;
+	slots[i].busy = 0;
+	strbuf_reset(&slots[i].out);
+	return 0;
+}
+
+/* End slot i's worker: politely (close its requests) or with SIGKILL. */
+static int retire(struct slot *s, int force, struct pool_stats *st)
+{
+	struct rusage ru;
+	int status = 0;
+	if (force)
+		kill(s->pid, SIGKILL);
+	close(s->req);
+	close(s->res);
+	if (wait4(s->pid, &status, 0, &ru) > 0)
+		account(st, &ru);
+	s->pid = 0;
+	s->busy = 0;
+	return status;
+}
+
 int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_opts *o)
 {
 	int jobs = o->jobs < 1 ? 1 : o->jobs;
@@ -144,8 +242,9 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 	struct pool_stats st = { 0 };
 	struct progress prog = { .on = !o->quiet && isatty(2) };
 	struct timespec start;
-	struct rusage ru;
 	int rc = 0;
+	/* a worker that died leaves its request pipe without a reader */
+	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	prog.start = start;
 	for (int i = 0; i < jobs; i++)
@@ -169,28 +268,24 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 					continue;
 				}
 			}
-			int p[2];
-			if (pipe(p) < 0) {
-				rc = err_set(GA_ETOOL, "pipe: %s", strerror(errno));
+			if (slots[i].pid && slots[i].files >= WORKER_FILES)
+				retire(&slots[i], 0, &st);
+			if (!slots[i].pid && (rc = spawn(e, slots, jobs, i)))
 				goto out;
+			char head[32];
+			int hl = snprintf(head, sizeof(head), "%zu\n", strlen(paths[next]));
+			if (write_all(slots[i].req, head, (size_t)hl) ||
+			    write_all(slots[i].req, paths[next], strlen(paths[next]))) {
+				/* the worker is gone: a new one takes the file */
+				retire(&slots[i], 1, &st);
+				if ((rc = spawn(e, slots, jobs, i)))
+					goto out;
+				i--;
+				continue;
 			}
-			fflush(NULL);
-			pid_t pid = fork();
-			if (pid < 0) {
-				close(p[0]);
-				close(p[1]);
-				rc = err_set(GA_ETOOL, "fork: %s", strerror(errno));
-				goto out;
-			}
-			if (pid == 0) {
-				close(p[0]);
-				child(e, paths[next], p[1]);
-			}
-			close(p[1]);
-			slots[i].pid = pid;
-			slots[i].fd = p[0];
 			slots[i].index = next++;
 			slots[i].busy = 1;
+			slots[i].files++;
 			st.forked++;
 			strbuf_reset(&slots[i].out);
 			clock_gettime(CLOCK_MONOTONIC, &slots[i].start);
@@ -211,7 +306,7 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 		int map[jobs], np = 0;
 		for (int i = 0; i < jobs; i++)
 			if (slots[i].busy) {
-				pf[np].fd = slots[i].fd;
+				pf[np].fd = slots[i].res;
 				pf[np].events = POLLIN;
 				map[np++] = i;
 			}
@@ -224,55 +319,61 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 		}
 		for (int k = 0; k < np; k++) {
 			struct slot *s = &slots[map[k]];
-			int finished = 0;
+			int eof = 0;
+			char *nl = NULL;
 			if (pr > 0 && (pf[k].revents & (POLLIN | POLLHUP | POLLERR))) {
 				char buf[65536];
-				ssize_t r = read(s->fd, buf, sizeof(buf));
-				if (r > 0)
+				ssize_t r = read(s->res, buf, sizeof(buf));
+				if (r > 0) {
+					size_t old = s->out.len;
 					strbuf_add(&s->out, buf, (size_t)r);
-				else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
-					finished = 1;
+					nl = memchr(s->out.buf + old, '\n', (size_t)r);
+				} else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
+					eof = 1;
+				}
 			}
-			if (!finished && o->timeout_sec > 0 && since(&s->start) > o->timeout_sec) {
-				kill(s->pid, SIGKILL);
-				if (wait4(s->pid, NULL, 0, &ru) > 0)
-					account(&st, &ru);
-				close(s->fd);
+			if (!nl && !eof && o->timeout_sec > 0 && since(&s->start) > o->timeout_sec) {
+				size_t idx = s->index;
+				retire(s, 1, &st);
 				char *why = xasprintf("timed out after %d s (worker killed)", o->timeout_sec);
-				ready[s->index] = failed(e, paths[s->index], why);
+				ready[idx] = failed(e, paths[idx], why);
 				free(why);
-				s->busy = 0;
 				done++;
 				st.timed_out++;
 				progress(&prog, &st, done, n, findings, 0);
 				continue;
 			}
-			if (!finished)
+			if (!nl && !eof)
 				continue;
-			close(s->fd);
-			int status = 0;
-			if (wait4(s->pid, &status, 0, &ru) > 0)
-				account(&st, &ru);
-			s->busy = 0;
-			done++;
+			size_t idx = s->index;
 			struct file_result *res = NULL;
-			if (WIFSIGNALED(status)) {
-				st.crashed++;
-				char *why = xasprintf("analyzer crashed on this file (signal %d: %s)",
-						      WTERMSIG(status), strsignal(WTERMSIG(status)));
-				res = failed(e, paths[s->index], why);
+			done++;
+			if (!nl) {
+				/* the worker died on this file */
+				int status = retire(s, 0, &st);
+				char *why;
+				if (WIFSIGNALED(status)) {
+					st.crashed++;
+					why = xasprintf("analyzer crashed on this file (signal %d: %s)", WTERMSIG(status),
+							strsignal(WTERMSIG(status)));
+				} else {
+					why = xasprintf("worker exited (status %d) without a result", WEXITSTATUS(status));
+				}
+				res = failed(e, paths[idx], why);
 				free(why);
 			} else {
+				s->busy = 0;
 				json_error_t jerr;
-				json_t *j = json_loadb(s->out.buf, s->out.len, 0, &jerr);
+				json_t *j = json_loadb(s->out.buf, (size_t)(nl - s->out.buf), 0, &jerr);
 				if (!j || file_result_from_json(j, &res))
-					res = failed(e, paths[s->index], "worker returned no result");
+					res = failed(e, paths[idx], "worker returned no result");
 				json_decref(j);
-				if (o->store && res->status != FILE_FAILED)
-					o->store(o->data, s->index, paths[s->index], res);
+				if (o->store)
+					o->store(o->data, idx, paths[idx], res);
+				strbuf_reset(&s->out);
 			}
 			findings += res->nfindings;
-			ready[s->index] = res;
+			ready[idx] = res;
 			progress(&prog, &st, done, n, findings, 0);
 		}
 		if (pr == 0)
@@ -281,13 +382,11 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 	progress(&prog, &st, done, n, findings, 1);
 out:
 	for (int i = 0; i < jobs; i++) {
-		if (slots[i].busy) {
-			kill(slots[i].pid, SIGKILL);
-			waitpid(slots[i].pid, NULL, 0);
-			close(slots[i].fd);
-		}
+		if (slots[i].pid)
+			retire(&slots[i], slots[i].busy, &st);
 		strbuf_release(&slots[i].out);
 	}
+	signal(SIGPIPE, old_pipe);
 	for (size_t i = 0; i < n; i++)
 		file_result_free(ready[i]);
 	free(ready);

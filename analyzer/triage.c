@@ -237,7 +237,10 @@ void triage_store(struct triage *t, size_t index, const char *path, const struct
 {
 	(void)index;
 	const char *pend = t->store ? g_hash_table_lookup(t->pending, path) : NULL;
-	if (!pend || r->status == FILE_FAILED)
+	/* a file that failed because of its own text (it parsed, with errors,
+	 * into nothing we understood) fails the same way next time; a crash, a
+	 * timeout or a parse libclang gave up on may not */
+	if (!pend || (r->status == FILE_FAILED && r->parse_errors <= 0))
 		return;
 	struct store_key k = { .path = pend + STORE_HASH_HEX };
 	memcpy(k.context, t->context, sizeof(k.context));

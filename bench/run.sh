@@ -16,17 +16,20 @@
 #               over the same files: sites in files the prefilter skipped;
 #               MISSED_SHARD=K/N runs it on that shard of the files only
 #   spatch      SPATCH_RULES (default rules/*.cocci, or bench/alloc-call.cocci
-#               when rules/ has none), each rule over the same tree
+#               when rules/ has none), each rule over the same tree (-D report,
+#               or context for a rule without report mode);
+#               SPATCH_EVERY=N runs them on every Nth .c file and scales by N
 #   clang       clang -fsyntax-only with gfpaudit's kbuild flags (no PCH) on the
 #               candidates; CLANG_EVERY=N runs every Nth candidate only and
 #               scales the times by N (the row says so)
 #
 # The cold run sets GFPAUDIT_PROFILE=1: each worker prints its parse and
-# analysis seconds, summed into the "where the cold time goes" lines.
+# analysis seconds and its peak RSS, kept in $OUT/cold.profile and summed
+# into the "where the cold time goes" lines (with the slowest files).
 #
 # Env: KDIR, J (jobs, default nproc), SCOPE (space-separated subdirectories of
 # the tree; default: the whole tree), TOUCH (20), OUT (build/bench),
-# MISSED (0/1), MISSED_SHARD, SPATCH_RULES, CLANG_EVERY (1), SKIP (phases to
+# MISSED (0/1), MISSED_SHARD, SPATCH_RULES, SPATCH_EVERY (1), CLANG_EVERY (1), SKIP (phases to
 # skip, e.g. "spatch clang").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,6 +44,7 @@ if [ -z "${MISSED:-}" ]; then [ -n "$SCOPE" ] && MISSED=1 || MISSED=0; fi
 SKIP=${SKIP:-}
 MISSED_SHARD=${MISSED_SHARD:-}
 CLANG_EVERY=${CLANG_EVERY:-1}
+SPATCH_EVERY=${SPATCH_EVERY:-1}
 TIME=/usr/bin/time
 
 die() { echo "bench: $*" >&2; exit 2; }
@@ -105,10 +109,17 @@ summary() { # name
 
 name=cold; GFPAUDIT_PROFILE=1 audit cold; summary cold
 # where the cold time goes: worker-side parse and analysis, parent-side triage
-awk '/^profile: / { p += $4; a += $8 + $10 + $12 + $6; n++ }
-     END { printf "cold time split: %d files parsed; parse %.1f CPU s, analysis %.1f CPU s (sites, checks, release)\n", n, p, a }' \
-	"$OUT/cold.err" | tee -a "$results"
+grep '^profile: ' "$OUT/cold.err" > "$OUT/cold.profile"
 grep -v '^profile: ' "$OUT/cold.err" > "$OUT/cold.err.tmp" && mv "$OUT/cold.err.tmp" "$OUT/cold.err"
+awk '{ p += $4; a += $6 + $8 + $10 + $12; n++ }
+     END { printf "cold time split: %d files parsed; parse %.1f CPU s, analysis %.1f CPU s (sites, checks, release)\n", n, p, a }' \
+	"$OUT/cold.profile" | tee -a "$results"
+{ echo "slowest parses:"; sort -k4 -rn "$OUT/cold.profile" | head -5 | awk '{ printf "  %s %.2f s\n", $2, $4 }'
+  echo "slowest analyses:"; awk '{ print $6 + $8 + $10 + $12, $2 }' "$OUT/cold.profile" | sort -rn | head -5 |
+	awk '{ printf "  %s %.2f s\n", $2, $1 }'
+  echo "largest worker peaks (RSS so far, MiB):"; awk '$13 == "rss" { print $14, $2 }' "$OUT/cold.profile" |
+	sort -rn | head -3 | awk '{ printf "  %s %d\n", $2, $1 / 1024 }'; } | tee -a "$results"
+
 name=warm; audit warm; summary warm
 
 # touch: append a comment to evenly spaced candidates (replacing the hard link)
@@ -142,12 +153,31 @@ fi
 if ! skip spatch && command -v spatch >/dev/null; then
 	rules=${SPATCH_RULES:-$(ls "$top"/rules/*.cocci 2>/dev/null)}
 	[ -n "$rules" ] || rules=$here/alloc-call.cocci
+	# SPATCH_EVERY=N: every Nth .c file of the targets, hard-linked into a
+	# directory of its own (same relative paths), times scaled by N
+	sp_targets=("${targets[@]}")
+	if [ "$SPATCH_EVERY" != 1 ]; then
+		sp=$OUT/spatch-sample
+		rm -rf "$sp"
+		find "${targets[@]}" -name '*.c' -type f | sort | awk -v e="$SPATCH_EVERY" '(NR - 1) % e == 0' |
+			while read -r f; do rel=${f#"$tree"/}; mkdir -p "$sp/$(dirname "$rel")"; ln "$f" "$sp/$rel"; done
+		sp_targets=("$sp")
+	fi
+	nsp=$(find "${sp_targets[@]}" -name '*.c' -type f | wc -l)
 	timed spatch bash -c 'J=$1; shift; rules=$1; shift
 		for r in $rules; do for t in "$@"; do
-			spatch --very-quiet -D context --sp-file "$r" --dir "$t" -j "$J"
-		done; done' spatch "$J" "$rules" "${targets[@]}"
-	row spatch "$(wall spatch)" "$(cpu spatch)" "$nfiles" \
-		"$(echo "$rules" | wc -w) rule(s): $(echo "$rules" | xargs -n1 basename | tr '\n' ' ')"
+			mode=context; grep -q "^virtual report" "$r" && mode=report
+			spatch --very-quiet -D "$mode" --sp-file "$r" --dir "$t" -j "$J"
+		done; done' spatch "$J" "$rules" "${sp_targets[@]}"
+	names="$(echo "$rules" | wc -w) rule(s): $(echo "$rules" | xargs -n1 basename | tr '\n' ' ')"
+	if [ "$SPATCH_EVERY" = 1 ]; then
+		row spatch "$(wall spatch)" "$(cpu spatch)" "$nsp" "$names"
+	else
+		row "spatch (1 in ${SPATCH_EVERY} .c files, times x${SPATCH_EVERY})" \
+			"$(awk -v w="$(wall spatch)" -v e="$SPATCH_EVERY" 'BEGIN { printf "%.0f", w * e }')" \
+			"$(awk -v w="$(cpu spatch)" -v e="$SPATCH_EVERY" 'BEGIN { printf "%.0f", w * e }')" \
+			"$nsp of $nfiles" "measured $(wall spatch) s wall; $names"
+	fi
 fi
 
 if ! skip clang && command -v clang >/dev/null; then

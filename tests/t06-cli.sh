@@ -82,6 +82,13 @@ expect_grep "cold run sees the header's order" "order 2\.\.2" "$out"
 printf '#define ORD 5\n' > "$tmp/inc/x.h"
 out=$("$G" audit -q --cache "$tmp/c.sqlite" --sites "$tmp/inc/a.c" 2>&1)
 expect_grep "a header edit invalidates the cached result" "order 5\.\.5" "$out"
+# a file that fails because of its own text is cached (warm runs skip it)
+printf 'this is not C at all;\nnor is this one\n' > "$tmp/inc/notc.c"
+"$G" audit -q --cache "$tmp/c.sqlite" "$tmp/inc/notc.c" > /dev/null 2>&1
+out=$("$G" audit -v -q --cache "$tmp/c.sqlite" "$tmp/inc/notc.c" 2>&1); rc=$?
+expect_grep "not-C file: answered from the cache the second time" "1 from the cache" "$out"
+expect_grep "not-C file: still reported as failed" "1 failed" "$out"
+expect_rc "not-C file: still exit 3" 3 "$rc" "$out"
 
 # the precompiled header (default with --tree) on a miniature prepared tree
 mk_tree() { # dir: a tree whose linux/gfp.h declares the page allocator

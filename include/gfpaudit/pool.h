@@ -1,4 +1,5 @@
-/* Worker processes: analyze files in forked children, -j at a time, so a
+/* Worker processes: analyze files in forked children, -j at a time, each
+ * child taking files one by one (and replaced after a few dozen), so a
  * libclang crash or hang costs one file.  Results come back as JSON over a
  * pipe (result.h) and are handed to the callback in input order.
  * Test hooks (environment): GFPAUDIT_TEST_CRASH=SUBSTR makes the worker of a
@@ -20,9 +21,9 @@ struct pool_opts {
 	/* Optional: before forking, may answer a file from elsewhere (cache).
 	 * Return a result to use it, NULL to analyze. */
 	struct file_result *(*lookup)(void *data, size_t index, const char *path);
-	/* Optional: called in the parent with each fresh result a worker
-	 * returned (analyzed or skipped; never a failed one: a crash or a
-	 * timeout may not happen again), for the cache. */
+	/* Optional: called in the parent with each result a worker returned
+	 * (never for a crash or a timeout: they may not happen again), for the
+	 * cache, which decides what to keep. */
 	void (*store)(void *data, size_t index, const char *path, const struct file_result *r);
 	/* Optional out: what the run cost. */
 	struct pool_stats *stats;
