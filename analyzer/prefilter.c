@@ -593,7 +593,8 @@ static void collect_headers(const char *dir, GPtrArray *out)
 		if (e->d_name[0] != '.')
 			g_ptr_array_add(names, xstrdup(e->d_name));
 	closedir(d);
-	qsort(names->pdata, names->len, sizeof(char *), cmp_cstr);
+	if (names->len > 1) /* qsort(NULL, 0) is undefined */
+		qsort(names->pdata, names->len, sizeof(char *), cmp_cstr);
 	for (guint i = 0; i < names->len; i++) {
 		char *path = xasprintf("%s/%s", dir, (char *)names->pdata[i]);
 		struct stat st;

@@ -145,7 +145,8 @@ static int list_rules(const char *dir, char ***out, size_t *nout)
 	closedir(d);
 	if (!n)
 		return err_set(GA_EIO, "no .cocci rules in '%s'", dir);
-	qsort(v, n, sizeof(*v), cmp_str);
+	if (n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), cmp_str);
 	*out = v;
 	*nout = n;
 	return 0;
@@ -428,7 +429,9 @@ int cocci_run(const struct cocci_opts *o, char *const *files, size_t n, struct r
 	}
 	/* spatch prints in its own order; the printers go by array order */
 	for (size_t i = 0; i < rep->n; i++)
-		qsort(rep->files[i]->findings, rep->files[i]->nfindings, sizeof(struct finding), cmp_finding);
+		if (rep->files[i]->nfindings > 1)
+			qsort(rep->files[i]->findings, rep->files[i]->nfindings, sizeof(struct finding),
+			      cmp_finding);
 cleanup:
 	free(argv);
 	for (size_t i = 0; i < npaths; i++)

@@ -65,7 +65,8 @@ static size_t *sorted(const struct fix_edits *e)
 	for (size_t i = 0; i < e->n; i++)
 		ix[i] = i;
 	sort_edits_set = e;
-	qsort(ix, e->n, sizeof(*ix), cmp_edit);
+	if (e->n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(ix, e->n, sizeof(*ix), cmp_edit);
 	sort_edits_set = NULL;
 	return ix;
 }

@@ -106,7 +106,8 @@ int kconf_load(struct kconf *out, const char *tree)
 			add(out, &alloc, defaults[i], strlen(defaults[i]));
 		out->source = xstrdup("built-in defaults");
 	}
-	qsort(out->names, out->n, sizeof(*out->names), cmp_str);
+	if (out->n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(out->names, out->n, sizeof(*out->names), cmp_str);
 	return 0;
 }
 

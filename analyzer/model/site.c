@@ -222,7 +222,8 @@ static char *normalize_expr(const char *e, int sort_or)
 			start = i + 1;
 		}
 	}
-	qsort(ops, nops, sizeof(*ops), cmp_strp);
+	if (nops > 1) /* qsort(NULL, 0) is undefined */
+		qsort(ops, nops, sizeof(*ops), cmp_strp);
 	struct strbuf out = STRBUF_INIT;
 	for (size_t i = 0; i < nops; i++) {
 		strbuf_addf(&out, "%s%s", i ? "|" : "", ops[i]);

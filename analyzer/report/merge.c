@@ -128,7 +128,8 @@ static int cmp_files(const void *x, const void *y)
 
 void report_merge_finish(struct report *r)
 {
-	qsort(r->files, r->n, sizeof(*r->files), cmp_files);
+	if (r->n > 1) /* qsort(NULL, 0) is undefined */
+		qsort(r->files, r->n, sizeof(*r->files), cmp_files);
 	size_t a = 0, s = 0, f = 0;
 	for (size_t i = 0; i < r->n; i++)
 		switch (r->files[i]->status) {

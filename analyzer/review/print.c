@@ -307,7 +307,8 @@ char *review_patch_text(const struct review *r, const struct review_patch *p)
 	struct ordered *ord = xcalloc(p->nintroduced ? p->nintroduced : 1, sizeof(*ord));
 	for (size_t i = 0; i < p->nintroduced; i++)
 		ord[i] = (struct ordered){ &p->introduced[i], finding_spot(p, &p->introduced[i].f) };
-	qsort(ord, p->nintroduced, sizeof(*ord), cmp_ordered);
+	if (p->nintroduced > 1) /* qsort(NULL, 0) is undefined */
+		qsort(ord, p->nintroduced, sizeof(*ord), cmp_ordered);
 	struct spot last = { -1, -1, -1 };
 	for (size_t i = 0; i < p->nintroduced; i++) {
 		strbuf_addc(&sb, '\n');
