@@ -499,49 +499,45 @@ out:
 	strbuf_release(&names);
 }
 
+/* One direction of a mix: what flows, from which bit space, into which. */
+struct mix_side {
+	const char *const *bits;  /* named bits of the source space that flow */
+	size_t nbits;
+	const char *(*alias)(struct fnctx *x, const char *bit);
+	bool var;                 /* a whole variable of the source space flows */
+	const struct cx *at;      /* where it appears */
+	const char *bit_fmt;      /* message for a bit: %s bit, %s%s%s target */
+	const char *var_fmt;      /* message for the variable: %s text, %s%s%s target */
+	const char *var_subject;  /* subject for the variable (NULL: its name) */
+};
+
 /* Report gfp bits in an alloc_flags value (to_alloc) or ALLOC bits in a mask. */
 static void mix_report(struct fnctx *x, const struct cx *at, const struct flow *fl, bool to_alloc, const char *target)
 {
+	const struct mix_side side = to_alloc
+		? (struct mix_side){ fl->gfp, fl->ngfp, alias_of_gfp, fl->gfp_var, fl->gfp_at,
+				     "gfp bit '%s' is used as alloc_flags%s%s%s: __GFP_* and ALLOC_* are different bit spaces and ",
+				     "the whole gfp mask '%s' flows into alloc_flags%s%s%s: only the aliased bits may; ", NULL }
+		: (struct mix_side){ fl->alloc, fl->nalloc, alias_of_alloc, fl->alloc_var, fl->alloc_at,
+				     "'%s' is used in a gfp mask%s%s%s: ALLOC_* and __GFP_* are different bit spaces and ",
+				     "alloc_flags value '%s' flows into a gfp mask%s%s%s: ", "alloc_flags" };
+	const char *open = target ? " (" : "", *tgt = target ? target : "", *close = target ? ")" : "";
 	struct strbuf sb = STRBUF_INIT;
 	const char *subject = NULL;
-	if (to_alloc) {
-		for (size_t i = 0; i < fl->ngfp; i++)
-			if (!alias_of_gfp(x, fl->gfp[i])) {
-				subject = fl->gfp[i];
-				break;
-			}
-		if (subject) {
-			strbuf_addf(&sb, "gfp bit '%s' is used as alloc_flags%s%s%s: __GFP_* and ALLOC_* are different bit spaces and ",
-				    subject, target ? " (" : "", target ? target : "", target ? ")" : "");
-			alias_text(x, &sb);
-			value_note(x, &sb, subject, true);
-		} else if (fl->gfp_var) {
-			char *t = cx_text(fl->gfp_at);
-			subject = fl->gfp_at && fl->gfp_at->kind == CX_IDENT ? fl->gfp_at->text : "gfp mask";
-			strbuf_addf(&sb, "the whole gfp mask '%s' flows into alloc_flags%s%s%s: only the aliased bits may; ",
-				    t, target ? " (" : "", target ? target : "", target ? ")" : "");
-			alias_text(x, &sb);
-			free(t);
-		}
-	} else {
-		for (size_t i = 0; i < fl->nalloc; i++)
-			if (!alias_of_alloc(x, fl->alloc[i])) {
-				subject = fl->alloc[i];
-				break;
-			}
-		if (subject) {
-			strbuf_addf(&sb, "'%s' is used in a gfp mask%s%s%s: ALLOC_* and __GFP_* are different bit spaces and ",
-				    subject, target ? " (" : "", target ? target : "", target ? ")" : "");
-			alias_text(x, &sb);
-			value_note(x, &sb, subject, false);
-		} else if (fl->alloc_var) {
-			char *t = cx_text(fl->alloc_at);
-			subject = "alloc_flags";
-			strbuf_addf(&sb, "alloc_flags value '%s' flows into a gfp mask%s%s%s: ", t,
-				    target ? " (" : "", target ? target : "", target ? ")" : "");
-			alias_text(x, &sb);
-			free(t);
-		}
+	for (size_t i = 0; i < side.nbits && !subject; i++)
+		if (!side.alias(x, side.bits[i]))
+			subject = side.bits[i];
+	if (subject) {
+		strbuf_addf(&sb, side.bit_fmt, subject, open, tgt, close);
+		alias_text(x, &sb);
+		value_note(x, &sb, subject, to_alloc);
+	} else if (side.var) {
+		char *t = cx_text(side.at);
+		subject = side.var_subject ? side.var_subject
+			  : side.at && side.at->kind == CX_IDENT ? side.at->text : "gfp mask";
+		strbuf_addf(&sb, side.var_fmt, t, open, tgt, close);
+		alias_text(x, &sb);
+		free(t);
 	}
 	if (subject) {
 		/* one finding per statement line and subject */
