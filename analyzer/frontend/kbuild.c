@@ -56,14 +56,28 @@ static void assign_free(gpointer p)
 	free(a);
 }
 
+/* The tree's auto.conf as CONFIG_X -> "y"/"m".  A worker parses many files
+ * of one tree: the table is kept for the process (reachable, never freed)
+ * and read again only when the tree or the file's stamp changes. */
 static GHashTable *read_config(const char *tree)
 {
-	GHashTable *c = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
+	static char *memo_path;
+	static struct stat memo_st;
+	static GHashTable *memo;
 	char *p = xasprintf("%s/include/config/auto.conf", tree);
-	FILE *f = fopen(p, "r");
-	free(p);
-	if (!f)
+	struct stat st;
+	bool have = stat(p, &st) == 0;
+	if (memo && have && !strcmp(memo_path, p) && st.st_mtim.tv_sec == memo_st.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == memo_st.st_mtim.tv_nsec && st.st_size == memo_st.st_size) {
+		free(p);
+		return g_hash_table_ref(memo);
+	}
+	GHashTable *c = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
+	FILE *f = have ? fopen(p, "r") : NULL;
+	if (!f) {
+		free(p);
 		return c;
+	}
 	char line[4096];
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "CONFIG_", 7))
@@ -74,6 +88,12 @@ static GHashTable *read_config(const char *tree)
 		g_hash_table_insert(c, xstrndup(line, (size_t)(eq - line)), xstrndup(eq + 1, 1));
 	}
 	fclose(f);
+	if (memo)
+		g_hash_table_unref(memo);
+	free(memo_path);
+	memo = g_hash_table_ref(c);
+	memo_path = p;
+	memo_st = st;
 	return c;
 }
 
@@ -367,7 +387,7 @@ int kbuild_flags(const char *tree, const char *path, char ***out, int *nout)
 	for (guint i = dirs->len - 1; !own && i-- > 1;)
 		own = dir_flags(treal, config, g_ptr_array_index(dirs, i), false, NULL, flags, true);
 	g_ptr_array_free(dirs, TRUE);
-	g_hash_table_destroy(config);
+	g_hash_table_unref(config);
 	free(obj);
 	*nout = (int)flags->len;
 	g_ptr_array_add(flags, NULL);

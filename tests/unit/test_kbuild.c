@@ -94,6 +94,12 @@ TEST(kbuild_flags_from_makefiles)
 	CHECK_EQ_STR(f, "-IT/drivers/gpu/include -IT/drivers/gpu/card/../shared -IT/include/bar "
 		     "-IT/drivers/gpu/card/rel");
 	free(f);
+	/* a changed config is read again (the table is kept per process) */
+	put(t, "include/config/auto.conf", "CONFIG_BAR=m\n");
+	f = flags_of(t, "drivers/gpu/card/main.c");
+	CHECK(strstr(f, "-DWITH_FOO") == NULL);
+	CHECK(strstr(f, "-IT/include/bar") != NULL);
+	free(f);
 	/* nothing to say: nothing */
 	f = flags_of(t, "lib/plain.c");
 	CHECK_EQ_STR(f, "");
