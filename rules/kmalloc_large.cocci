@@ -482,6 +482,23 @@ def var_value(o, p):
             best = rhs if op == '=' and cond is None else None
     return best if best is not None else o
 
+def split_top(text, sep):
+    """Pieces of text between the separators not nested in brackets, stripped."""
+    parts, depth, cur = [], 0, ''
+    for ch in text:
+        if ch in '([{':
+            depth += 1
+        elif ch in ')]}':
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur.strip())
+            cur = ''
+        else:
+            cur += ch
+    parts.append(cur.strip())
+    return parts
+
+
 def call_args(text):
     """Name and top-level argument texts of 'name(a, b, ...)'."""
     s = str(text).strip()
@@ -489,19 +506,9 @@ def call_args(text):
     if i < 0 or not s.endswith(')'):
         return None, []
     name, body = s[:i].strip(), s[i + 1:-1]
-    args, depth, cur = [], 0, ''
-    for ch in body:
-        if ch in '([{':
-            depth += 1
-        elif ch in ')]}':
-            depth -= 1
-        if ch == ',' and depth == 0:
-            args.append(cur.strip())
-            cur = ''
-        else:
-            cur += ch
-    if cur.strip():
-        args.append(cur.strip())
+    args = split_top(body, ',')
+    if args and not args[-1]:
+        args.pop()
     return name, args
 
 def retry_kind(o, c, p):
@@ -649,18 +656,7 @@ def drop_flag(g, flag):
     g = str(g).strip()
     while g.startswith('(') and g.endswith(')') and _match_paren(_tokens(g) or [], 0) == len(_tokens(g) or []) - 1:
         g = g[1:-1].strip()
-    parts, depth, cur = [], 0, ''
-    for ch in g:
-        if ch == '(':
-            depth += 1
-        elif ch == ')':
-            depth -= 1
-        if ch == '|' and depth == 0:
-            parts.append(cur.strip())
-            cur = ''
-        else:
-            cur += ch
-    parts.append(cur.strip())
+    parts = split_top(g, '|')
     if flag not in parts or any(('&' in x or '?' in x) for x in parts):
         return None
     rest = [x for x in parts if x != flag]
