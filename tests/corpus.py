@@ -11,7 +11,10 @@ Each case is ordinary kernel-shaped C.  Lines carry markers in // comments:
 Site keys: order=LO..HI or order=?, fallback=KIND, api=NAME, must=F|F (each
 in gfp.must), mustnot=F|F (none in gfp must or may), may=F|F (each in the
 JSON gfp.may list: possible on some paths, not on all), fbmust=F|F (each in
-gfp_fallback_attempts.must, or gfp.must when that key is absent).  Flags are
+the must of every attempt class whose role is "fallback"; of every class when
+none has one), att=LO..HI/ROLE[/+F|F][/-F|F]
+(an attempt class with exactly these orders and role, whose must has every +
+flag and whose may has no - flag; may be given more than once).  Flags are
 written without __GFP_.  Every other // comment in a case is an error: a
 misspelt marker must not pass silently.
 
@@ -31,7 +34,8 @@ The file ends with a comment block:
 For each case the runner (1) parses it with plain clang against
 include/kmodel and fails on any diagnostic, (2) runs the command and compares
 stdout with the block exactly and the exit value, (3) runs
-`gfpaudit audit --format json --sites FILE` and checks every marker against
+`gfpaudit audit --format json --sites FILE` (with the command's
+--allocator-model, if it names one) and checks every marker against
 the sites and findings, and that no site or finding sits on an unmarked line.
 A known-to-fail case that fails is XFAIL (counted as skipped); one that
 passes is XPASS (a failure: drop the tag).  A case that does not parse with
@@ -58,7 +62,8 @@ DEFAULT_COMMAND = "gfpaudit audit $file"
 
 KNOWN_TAGS = {"check-name", "check-command", "check-known-to-fail", "check-exit-value",
               "check-output-start", "check-output-end"}
-SITE_KEYS = {"order", "fallback", "api", "must", "mustnot", "may", "fbmust"}
+SITE_KEYS = {"order", "fallback", "api", "must", "mustnot", "may", "fbmust", "att"}
+ROLES = {"fallback", "last"}
 FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown"}
 RULES = {"costly-no-noretry", "costly-no-fallback", "costly-noretry-compacts",
          "nofail-high-order", "gfp-contradiction", "noretry-without-nowarn",
@@ -106,6 +111,22 @@ def _split_flags(key, val, lineno):
     return [f[6:] if f.startswith("__GFP_") else f for f in flags]
 
 
+def _parse_att(val, lineno):
+    parts = val.split("/")
+    m = re.fullmatch(r"(\d+)\.\.(\d+)", parts[0])
+    if len(parts) < 2 or not m or parts[1] not in ROLES:
+        raise CaseError("line %d: att= must be LO..HI/ROLE[/+F|F][/-F|F], not '%s'" % (lineno, val))
+    att = {"orders": (int(m.group(1)), int(m.group(2))), "role": parts[1], "must": [], "never": []}
+    for p in parts[2:]:
+        if p[:1] == "+":
+            att["must"] = _split_flags("att", p[1:], lineno)
+        elif p[:1] == "-":
+            att["never"] = _split_flags("att", p[1:], lineno)
+        else:
+            raise CaseError("line %d: att= flag sets start with + or -: '%s'" % (lineno, p))
+    return att
+
+
 def _parse_site(text, lineno):
     site = {}
     for tok in text.split():
@@ -114,6 +135,9 @@ def _parse_site(text, lineno):
         key, val = tok.split("=", 1)
         if key not in SITE_KEYS:
             raise CaseError("line %d: unknown site key '%s'" % (lineno, key))
+        if key == "att":
+            site.setdefault("att", []).append(_parse_att(val, lineno))
+            continue
         if key in site:
             raise CaseError("line %d: site key '%s' given twice" % (lineno, key))
         if key == "order":
@@ -324,11 +348,30 @@ def site_mismatch(spec, s):
     for f in spec.get("may", []):
         if f not in may:
             why.append("%s not in gfp.may (set on some paths only)" % f)
+    atts = s.get("attempts") or []
     if "fbmust" in spec:
-        fbm = _flagset(s, "gfp_fallback_attempts", "must") if "gfp_fallback_attempts" in s else must
+        # the classes with a fallback; else every class; else the site's mask
+        fb = [a for a in atts if a.get("role") == "fallback"] or atts or [s]
         for f in spec["fbmust"]:
-            if f not in fbm:
+            if any(f not in _flagset(a, "gfp", "must") for a in fb):
                 why.append("%s not set on every attempt that has a fallback" % f)
+    for want in spec.get("att", []):
+        lo, hi = want["orders"]
+        hit = [a for a in atts if a.get("role") == want["role"] and
+               ((a.get("orders") or {}).get("lo"), (a.get("orders") or {}).get("hi")) == (lo, hi)]
+        if not hit:
+            why.append("no %s attempt class at orders %d..%d (have: %s)" % (
+                want["role"], lo, hi, ", ".join("%s..%s/%s" % ((a.get("orders") or {}).get("lo"),
+                                                            (a.get("orders") or {}).get("hi"), a.get("role"))
+                                                 for a in atts)))
+            continue
+        a = hit[0]
+        for f in want["must"]:
+            if f not in _flagset(a, "gfp", "must"):
+                why.append("%s not in the must of the %s class %d..%d" % (f, want["role"], lo, hi))
+        for f in want["never"]:
+            if f in _flagset(a, "gfp", "may"):
+                why.append("%s can be set in the %s class %d..%d" % (f, want["role"], lo, hi))
     return "; ".join(why) if why else None
 
 
@@ -389,7 +432,10 @@ def run_case(case, gfpaudit):
     if rc != case.exit_value:
         errs.append("exit value %d, expected %d%s" % (rc, case.exit_value,
                     (" (stderr: %s)" % err.strip().split("\n")[-1]) if err.strip() else ""))
-    jrc, jout, jerr = run_command(case, gfpaudit, "gfpaudit audit --format json --sites $file")
+    # the markers are checked against the same allocator model the command used
+    m = re.search(r"--allocator-model[ =](\S+)", case.command)
+    model = " --allocator-model " + m.group(1) if m else ""
+    jrc, jout, jerr = run_command(case, gfpaudit, "gfpaudit audit --format json --sites%s $file" % model)
     try:
         data = json.loads(jout)
     except ValueError as e:

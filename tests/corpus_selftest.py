@@ -87,7 +87,8 @@ CASES = [
     variant("fail-mustnot-may", "FAIL", data=edit(lambda d: d["sites"][0]["gfp"]["may"].append("__GFP_NORETRY"))),
     variant("fail-may", "FAIL", data=edit(lambda d: d["sites"][1]["gfp"].update(may=[]))),
     variant("fail-fbmust", "FAIL", data=edit(lambda d: d["sites"][1].update(
-        gfp_fallback_attempts={"must": [], "may": ["__GFP_NORETRY"]}))),
+        attempts=[{"orders": {"lo": 1, "hi": 5}, "role": "fallback",
+                   "gfp": {"must": [], "may": ["__GFP_NORETRY"]}}]))),
     variant("fail-fallback", "FAIL", data=edit(lambda d: d["sites"][0].update(fallback="order-loop"))),
     variant("fail-no-site", "FAIL", data=edit(lambda d: d["sites"].pop())),
     variant("fail-extra-finding", "FAIL",

@@ -57,7 +57,8 @@ def main():
                     return f"must {sorted(must)}"
                 if "mustnot" in cons and flags(cons["mustnot"]) & may:
                     return f"may {sorted(flags(cons['mustnot']) & may)}"
-                fbm = set(s.get("gfp_fallback_attempts", s["gfp"])["must"])
+                fb = [a for a in s.get("attempts", []) if a["role"] == "fallback"]
+                fbm = set.intersection(*[set(a["gfp"]["must"]) for a in fb]) if fb else set(s["gfp"]["must"])
                 if "fbmust" in cons and not flags(cons["fbmust"]) <= fbm:
                     return f"fallback-attempts must {sorted(fbm)}"
                 return ""

@@ -112,9 +112,9 @@ if [ -f "$kdir/mm/filemap.c" ]; then
 	out=$("$G" explain --tree "$kdir" "$kdir/mm/filemap.c:$fl" 2>&1)
 	rc=$?
 	if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q "^mm/filemap.c:$fl:[0-9]*: 'filemap_alloc_folio' in __filemap_get_folio()" &&
-	   printf '%s\n' "$out" | grep -Eq "^  orders ([5-9]|1[0-9])\.\.4 \(attempts with a fallback\): .*compaction" &&
+	   printf '%s\n' "$out" | grep -Eq "^  orders ([5-9]|1[0-9])\.\.4 \(attempts with a fallback, when order > min_order\): .*compaction" &&
 	   printf '%s\n' "$out" | grep -q "      mm/page_alloc.c:$line: .*direct compaction (async" &&
-	   printf '%s\n' "$out" | grep -q "^  order 0 (last attempt)"; then
+	   printf '%s\n' "$out" | grep -Eq "^  orders? ([0-9]+\.\.)?0 \(last attempt, when order == min_order\)"; then
 		ok "explain mm/filemap.c:$fl lists the costly orders of the loop"
 	else
 		bad "explain mm/filemap.c:$fl (exit $rc)" "$out"

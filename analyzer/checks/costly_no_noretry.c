@@ -1,8 +1,9 @@
 /* costly-no-noretry: an opportunistic costly attempt that may stall.
  *
- * Finds: a site whose order can exceed PAGE_ALLOC_COSTLY_ORDER, whose attempts
- * that have a fallback after them may set __GFP_DIRECT_RECLAIM and do not
- * always set __GFP_NORETRY.
+ * Finds: a site with an attempt class above PAGE_ALLOC_COSTLY_ORDER that has a
+ * fallback after it, may set __GFP_DIRECT_RECLAIM and does not always set
+ * __GFP_NORETRY (classes: see attempts.h).  Never at a kvmalloc-family call:
+ * that attempt and its mask belong to the helper.
  * Why: the caller can live without the large block (it has a fallback), yet
  * the allocator will run direct compaction and reclaim, and retry, for it.
  * This is the iomap/filemap buffered-write regression (pgbench 0.75x).
@@ -15,16 +16,22 @@
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
-	if (!site_can_be_costly(s, ctx->facts->costly_order))
+	int costly = ctx->facts->costly_order;
+	/* a kvmalloc-family call: the kmalloc attempt and its mask are the helper's */
+	if (s->kind == API_KV || !site_can_be_costly(s, costly))
 		return;
-	if (s->fallback == FB_NONE || s->fallback == FB_UNKNOWN)
+	for (size_t i = 0; i < s->natt; i++) {
+		const struct attempt *a = &s->att[i];
+		if (a->role != ROLE_FALLBACK || !a->orders.known || a->orders.hi <= costly)
+			continue;
+		if (!gfp_may(a->gfp, GFPB(DIRECT_RECLAIM)) || gfp_must(a->gfp, GFPB(NORETRY)))
+			continue;
+		char *d = describe_attempt(s, a);
+		check_report(c, s, ctx, "%s: the attempt has a fallback yet may enter direct reclaim "
+			     "without '__GFP_NORETRY', so it can stall in compaction and reclaim", d);
+		free(d);
 		return;
-	if (!gfp_may(s->gfp_fallback, GFPB(DIRECT_RECLAIM)) || gfp_must(s->gfp_fallback, GFPB(NORETRY)))
-		return;
-	char *d = describe_site(s);
-	check_report(c, s, ctx, "%s: the attempt has a fallback yet may enter direct reclaim "
-		     "without '__GFP_NORETRY', so it can stall in compaction and reclaim", d);
-	free(d);
+	}
 }
 
 const struct check check_costly_no_noretry = {

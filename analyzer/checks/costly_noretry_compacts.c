@@ -1,9 +1,9 @@
 /* costly-noretry-compacts: __GFP_NORETRY does not keep a costly attempt
  * out of direct compaction on this tree.
  *
- * Finds: a site whose attempts above PAGE_ALLOC_COSTLY_ORDER carry
- * __GFP_NORETRY (the attempts that have a fallback, or every attempt) and
- * may carry __GFP_DIRECT_RECLAIM, on a tree whose page allocator still runs
+ * Finds: a site with an attempt class above PAGE_ALLOC_COSTLY_ORDER that
+ * always carries __GFP_NORETRY and may carry __GFP_DIRECT_RECLAIM (classes:
+ * see attempts.h), on a tree whose page allocator still runs
  * direct compaction for such requests (read from its mm/page_alloc.c by the
  * slow-path model, see slowpath.h; the built-in "later" model does not).
  * Runs only when there is a tree (or --allocator-model names a model): the
@@ -24,27 +24,40 @@
 #include "gfpaudit/strbuf.h"
 #include "describe.h"
 
+/* The highest costly class that always has NORETRY and may direct-reclaim. */
+static const struct attempt *costly_noretry_class(const struct site *s, int costly)
+{
+	const struct attempt *best = NULL;
+	for (size_t i = 0; i < s->natt; i++) {
+		const struct attempt *a = &s->att[i];
+		if (!a->orders.known || a->orders.hi <= costly || !gfp_must(a->gfp, GFPB(NORETRY)) ||
+		    !gfp_may(a->gfp, GFPB(DIRECT_RECLAIM)))
+			continue;
+		if (!best || a->orders.hi > best->orders.hi)
+			best = a;
+	}
+	return best;
+}
+
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
 	const struct slowpath_model *m = ctx->facts->model;
 	int costly = ctx->facts->costly_order;
 	/* a statement about the analyzed tree's allocator: without a tree (and
-	 * without --allocator-model) there is no such allocator to speak of */
-	if (!m || m->assumed || !site_can_be_costly(s, costly))
+	 * without --allocator-model) there is no such allocator to speak of.
+	 * At a kvmalloc-family call the attempt is the helper's: it is judged
+	 * where the helper is defined. */
+	if (!m || m->assumed || s->kind == API_KV || !site_can_be_costly(s, costly))
 		return;
-	/* the mask of the costly attempts */
-	struct gfp_bits g = s->gfp_fallback;
-	if (!gfp_must(g, GFPB(NORETRY)) && !gfp_must(s->gfp, GFPB(NORETRY)))
+	const struct attempt *a = costly_noretry_class(s, costly);
+	if (!a)
 		return;
-	if (gfp_must(s->gfp, GFPB(NORETRY)))
-		g = s->gfp;
-	if (!gfp_may(g, GFPB(DIRECT_RECLAIM)))
-		return;
+	struct gfp_bits g = a->gfp;
 	/* __GFP_THISNODE and __GFP_NOFAIL change the answer only where an
 	 * allocator exempts them (the "later" model keeps compacting for THP's
 	 * THISNODE attempt): a mask that merely may carry them is judged without */
 	g.may &= ~((GFPB(THISNODE) | GFPB(NOFAIL)) & ~g.must);
-	int lo = s->order.lo > costly ? s->order.lo : costly + 1, hi = s->order.hi;
+	int lo = a->orders.lo > costly ? a->orders.lo : costly + 1, hi = a->orders.hi;
 	struct sp_outcome o;
 	slowpath_simulate(m, g, hi, &o);
 	if (o.compacts == SP_NO) {
@@ -52,7 +65,7 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 		return;
 	}
 	const struct sp_fact *first = &m->facts[SPF_COMPACT_FIRST], *bail = &m->facts[SPF_CN_BAIL_SKIPPED];
-	char *d = describe_site(s);
+	char *d = describe_attempt(s, a);
 	char *where = first->file ? xasprintf("%s:%d", first->file, first->line) : xasprintf("built-in model %s", m->name);
 	char *orders = lo == hi ? xasprintf("order %d", lo) : xasprintf("orders %d..%d", lo, hi);
 	struct finding *f = check_report(c, s, ctx,

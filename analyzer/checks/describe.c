@@ -23,6 +23,18 @@ void describe_flags(struct strbuf *sb, uint64_t set)
 		strbuf_adds(sb, "0");
 }
 
+static void describe_mask(struct strbuf *sb, struct gfp_bits g)
+{
+	strbuf_adds(sb, "gfp must ");
+	describe_flags(sb, g.must);
+	if (g.may == GFP_ALL_BITS)
+		strbuf_adds(sb, ", may any");
+	else if (g.may & ~g.must) {
+		strbuf_adds(sb, ", may ");
+		describe_flags(sb, g.may & ~g.must);
+	}
+}
+
 char *describe_site(const struct site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -30,14 +42,35 @@ char *describe_site(const struct site *s)
 	describe_order(&sb, s);
 	if (s->kind == API_SLAB && s->size.known)
 		strbuf_addf(&sb, " (size %lld..%lld)", (long long)s->size.lo, (long long)s->size.hi);
-	strbuf_adds(&sb, "; gfp must ");
-	describe_flags(&sb, s->gfp.must);
-	if (s->gfp.may == GFP_ALL_BITS)
-		strbuf_adds(&sb, ", may any");
-	else if (s->gfp.may & ~s->gfp.must) {
-		strbuf_adds(&sb, ", may ");
-		describe_flags(&sb, s->gfp.may & ~s->gfp.must);
+	strbuf_adds(&sb, "; ");
+	describe_mask(&sb, s->gfp);
+	strbuf_addf(&sb, "; fallback %s", fallback_name(s->fallback));
+	return strbuf_detach(&sb);
+}
+
+char *describe_attempt(const struct site *s, const struct attempt *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "'%s' can request ", s->api);
+	describe_order(&sb, s);
+	if (s->kind == API_SLAB && s->size.known)
+		strbuf_addf(&sb, " (size %lld..%lld)", (long long)s->size.lo, (long long)s->size.hi);
+	bool split = false; /* name the class only when the classes differ */
+	for (size_t i = 1; i < s->natt; i++)
+		split |= s->att[i].gfp.must != s->att[0].gfp.must || s->att[i].gfp.may != s->att[0].gfp.may;
+	if (split && a->orders.known) {
+		if (a->orders.lo == a->orders.hi)
+			strbuf_addf(&sb, "; its attempts at order %d (", a->orders.lo);
+		else
+			strbuf_addf(&sb, "; its attempts at orders %d..%d (", a->orders.lo, a->orders.hi);
+		strbuf_adds(&sb, a->role == ROLE_FALLBACK ? "with a fallback after them" : "the last attempt");
+		if (a->when)
+			strbuf_addf(&sb, ", when %s", a->when);
+		strbuf_adds(&sb, ") get ");
+	} else {
+		strbuf_adds(&sb, "; ");
 	}
+	describe_mask(&sb, a->gfp);
 	strbuf_addf(&sb, "; fallback %s", fallback_name(s->fallback));
 	return strbuf_detach(&sb);
 }

@@ -14,7 +14,7 @@ struct finding *check_report_at(const struct check *c, struct check_ctx *ctx, co
 	s.col = col;
 	s.function = xstrdup(function ? function : "");
 	s.api = xstrdup(subject ? subject : "");
-	s.gfp = s.gfp_fallback = gfp_const(0);
+	s.gfp = gfp_const(0);
 	s.fallback = FB_UNKNOWN;
 	s.gfp_expr = xstrdup(expr ? expr : "");
 	struct strbuf sb = STRBUF_INIT;

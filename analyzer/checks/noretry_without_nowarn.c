@@ -1,7 +1,7 @@
 /* noretry-without-nowarn: a NORETRY high-order attempt that will warn.
  *
- * Finds: a site of order above 0 whose mask always has __GFP_NORETRY and can
- * never have __GFP_NOWARN.
+ * Finds: an attempt class of order above 0 whose mask always has
+ * __GFP_NORETRY and can never have __GFP_NOWARN.
  * Why: a NORETRY attempt is expected to fail; without NOWARN every failure
  * dumps an allocation-failure splat.  Upstream pairs them.
  * Known false positives: callers that want the splat on purpose (rare).
@@ -12,13 +12,17 @@
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
-	if (!gfp_must(s->gfp, GFPB(NORETRY)) || gfp_may(s->gfp, GFPB(NOWARN)))
+	for (size_t i = 0; i < s->natt; i++) {
+		const struct attempt *a = &s->att[i];
+		if (!gfp_must(a->gfp, GFPB(NORETRY)) || gfp_may(a->gfp, GFPB(NOWARN)))
+			continue;
+		if (!a->orders.known || a->orders.hi == 0)
+			continue;
+		char *d = describe_attempt(s, a);
+		check_report(c, s, ctx, "%s: a '__GFP_NORETRY' attempt is expected to fail; add '__GFP_NOWARN'", d);
+		free(d);
 		return;
-	if (!s->order.known || s->order.hi == 0)
-		return;
-	char *d = describe_site(s);
-	check_report(c, s, ctx, "%s: a '__GFP_NORETRY' attempt is expected to fail; add '__GFP_NOWARN'", d);
-	free(d);
+	}
 }
 
 const struct check check_noretry_without_nowarn = {

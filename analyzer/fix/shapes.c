@@ -39,6 +39,13 @@ struct shape {
 	struct strbuf *note;
 };
 
+/* Every attempt with a fallback after it already has __GFP_NOWARN. */
+static bool fallback_must_nowarn(const struct site *s)
+{
+	struct gfp_bits g;
+	return site_role_mask(s, ROLE_FALLBACK, -1, &g) && gfp_must(g, GFPB(NOWARN));
+}
+
 static int refuse(struct shape *sh, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int refuse(struct shape *sh, const char *fmt, ...)
 {
@@ -1083,7 +1090,7 @@ static int conditional_mask(struct shape *sh, const char *what, const char *body
 		open_block(sh, out);
 	/* a mask that already says __GFP_NOWARN for these attempts does not
 	 * need it again */
-	if (range_has_tok(sh, tb, te, "__GFP_NOWARN") || gfp_must(s->gfp_fallback, GFPB(NOWARN)))
+	if (range_has_tok(sh, tb, te, "__GFP_NOWARN") || fallback_must_nowarn(s))
 		body_fmt = body_fmt_nowarn;
 	if (!reuse && fresh_block) {
 		/* the call opens its block: declare and set the mask right there */

@@ -294,6 +294,75 @@ static bool aval_is_unknown(const struct aval *a)
 }
 
 static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st);
+
+/* ---- attempt classes (eval_assume) ---- */
+
+static int ptr_cmp(const void *a, const void *b)
+{
+	const struct node *x = *(const struct node *const *)a, *y = *(const struct node *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+static bool is_tied(const struct eval_ctx *cx, const struct node *n)
+{
+	const struct eval_assume *a = cx->assume;
+	if (!a || !n || n->var < 0 || n->var != a->var || !a->ntied)
+		return false;
+	return bsearch(&n, a->tied, a->ntied, sizeof(*a->tied), ptr_cmp) != NULL;
+}
+
+/* A read of the class variable that sees the value the call passes: the
+ * path goes on only where that value is in the class. */
+static void narrow_tied(struct eval_ctx *cx, const struct node *n, struct state *st)
+{
+	if (st->dead || !is_tied(cx, n))
+		return;
+	struct interval cur = st->v[n->var].iv, k = cx->assume->iv;
+	int64_t lo = cur.lo > k.lo ? cur.lo : k.lo, hi = cur.hi < k.hi ? cur.hi : k.hi;
+	if (lo > hi)
+		st->dead = true;
+	else
+		st->v[n->var].iv = iv_norm(iv_range(lo, hi));
+}
+
+static const char *mirror_op(const char *op);
+
+/* The truth of comparison `c` when it compares a tied read of the class
+ * variable with the class's relation variable: 1, 0, or -1 (not decided). */
+static int assume_cmp(const struct eval_ctx *cx, struct node *c)
+{
+	const struct eval_assume *a = cx->assume;
+	if (!a || a->rel == REL_NONE || a->rel_var < 0 || !c || c->nkids != 2 || !c->op)
+		return -1;
+	struct node *l = node_strip(c->kids[0]), *r = node_strip(c->kids[1]);
+	const char *op = c->op;
+	if (!l || !r)
+		return -1;
+	if (r->kind == CXCursor_DeclRefExpr && is_tied(cx, r)) {
+		struct node *t = l;
+		l = r;
+		r = t;
+		op = mirror_op(op);
+	}
+	if (l->kind != CXCursor_DeclRefExpr || !is_tied(cx, l) || r->kind != CXCursor_DeclRefExpr ||
+	    r->var != a->rel_var)
+		return -1;
+	bool gt = a->rel == REL_GT, eq = a->rel == REL_EQ, lt = a->rel == REL_LT;
+	if (!strcmp(op, ">")) return gt;
+	if (!strcmp(op, ">=")) return gt || eq;
+	if (!strcmp(op, "<")) return lt;
+	if (!strcmp(op, "<=")) return lt || eq;
+	if (!strcmp(op, "==")) return eq;
+	if (!strcmp(op, "!=")) return !eq;
+	return -1;
+}
+
+static bool is_cmp_op(const char *op)
+{
+	return op && (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
+		      !strcmp(op, "==") || !strcmp(op, "!="));
+}
+
 static void exec(struct eval_ctx *cx, struct node *n, struct state *st);
 
 static struct aval type_bounded(struct node *n, struct aval a)
@@ -402,6 +471,29 @@ static bool const_leaf(struct node *n, long long *v)
 	}
 }
 
+/* A comparison (or && / ||) whose operand intervals decide it: 1, 0, or -1. */
+static int cmp_decided(const char *op, struct interval a, struct interval b)
+{
+	if (!a.known || !b.known)
+		return -1;
+	if (!strcmp(op, "&&") || !strcmp(op, "||")) {
+		bool az = a.lo == 0 && a.hi == 0, bz = b.lo == 0 && b.hi == 0;
+		bool anz = a.lo > 0 || a.hi < 0, bnz = b.lo > 0 || b.hi < 0;
+		if (!strcmp(op, "&&"))
+			return az || bz ? 0 : anz && bnz ? 1 : -1;
+		return anz || bnz ? 1 : az && bz ? 0 : -1;
+	}
+	bool lt = a.hi < b.lo, gt = a.lo > b.hi, le = a.hi <= b.lo, ge = a.lo >= b.hi;
+	bool eq = iv_is_const(a) && iv_is_const(b) && a.lo == b.lo;
+	if (!strcmp(op, "<")) return lt ? 1 : ge ? 0 : -1;
+	if (!strcmp(op, ">")) return gt ? 1 : le ? 0 : -1;
+	if (!strcmp(op, "<=")) return le ? 1 : gt ? 0 : -1;
+	if (!strcmp(op, ">=")) return ge ? 1 : lt ? 0 : -1;
+	if (!strcmp(op, "==")) return eq ? 1 : lt || gt ? 0 : -1;
+	if (!strcmp(op, "!=")) return eq ? 0 : lt || gt ? 1 : -1;
+	return -1;
+}
+
 static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, struct aval b)
 {
 	struct aval r = aval_unknown();
@@ -468,7 +560,10 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 	} else if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=") ||
 		   !strcmp(op, "==") || !strcmp(op, "!=") || !strcmp(op, "&&") || !strcmp(op, "||")) {
 		r.iv = iv_range(0, 1);
-		if (iv_is_const(a.iv) && iv_is_const(b.iv)) {
+		int d = cmp_decided(op, a.iv, b.iv);
+		if (d >= 0)
+			r.iv = iv_const(d);
+		else if (iv_is_const(a.iv) && iv_is_const(b.iv)) {
 			int64_t x = a.iv.lo, y = b.iv.lo;
 			int v = !strcmp(op, "<") ? x < y : !strcmp(op, ">") ? x > y : !strcmp(op, "<=") ? x <= y :
 				!strcmp(op, ">=") ? x >= y : !strcmp(op, "==") ? x == y : !strcmp(op, "!=") ? x != y :
@@ -589,6 +684,11 @@ static struct interval side_value(struct eval_ctx *cx, struct node *n, const str
 
 static void refine_cmp(struct eval_ctx *cx, struct node *c, struct state *st, bool truth)
 {
+	int t = assume_cmp(cx, c);
+	if (t >= 0 && t != (int)truth) {
+		st->dead = true;
+		return;
+	}
 	struct node *l = c->kids[0], *r = c->kids[1];
 	int64_t lo_off, ro_off;
 	int lv = side_var(l, &lo_off), rv = side_var(r, &ro_off);
@@ -1010,6 +1110,20 @@ static bool compile_time_cond(struct node *c)
 	return false;
 }
 
+/* A condition whose value the interpreter knows on every path (under an
+ * attempt class `order > min_order && order > 3`, a derived `costly`; a
+ * mask test on a known mask) has one branch only. */
+static void prune_decided(const struct eval_ctx *cx, struct aval cv, struct state *t, struct state *e)
+{
+	(void)cx;
+	if (!iv_is_const(cv.iv))
+		return;
+	if (cv.iv.lo)
+		e->dead = true;
+	else
+		t->dead = true;
+}
+
 static struct aval eval_cond_op(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (n->nkids != 3)
@@ -1020,6 +1134,7 @@ static struct aval eval_cond_op(struct eval_ctx *cx, struct node *n, struct stat
 	struct state t = st_copy(st), e = st_copy(st);
 	refine(cx, n->kids[0], &t, true);
 	refine(cx, n->kids[0], &e, false);
+	prune_decided(cx, cv, &t, &e);
 	struct aval a = eval(cx, n->kids[1], &t);
 	struct aval b = eval(cx, n->kids[2], &e);
 	struct aval r;
@@ -1066,6 +1181,9 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 	switch (n->kind) {
 	case CXCursor_DeclRefExpr:
 		if (n->var >= 0 && !st->dead) {
+			narrow_tied(cx, n, st);
+			if (st->dead)
+				return aval_unknown();
 			return st->v[n->var];
 		}
 		return type_bounded(n, aval_unknown());
@@ -1099,6 +1217,9 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 		} else {
 			struct aval a = eval(cx, n->kids[0], st);
 			struct aval b = eval(cx, n->kids[1], st);
+			int t = is_cmp_op(n->op) ? assume_cmp(cx, n) : -1;
+			if (t >= 0)
+				return aval_const(cx->tu, t);
 			return binop(cx, n->op, a, b);
 		}
 	case CXCursor_CompoundAssignOperator:
@@ -1154,6 +1275,7 @@ static void exec_if(struct eval_ctx *cx, struct node *n, struct state *st)
 	struct state t = st_copy(st), e = st_copy(st);
 	refine(cx, cond, &t, true);
 	refine(cx, cond, &e, false);
+	prune_decided(cx, cv, &t, &e);
 	exec(cx, then_s, &t);
 	if (else_s)
 		exec(cx, else_s, &e);
@@ -1190,6 +1312,13 @@ static void loop_run(struct eval_ctx *cx, struct state *st, struct node *cond, s
 			refine(cx, cond, &cur, true);
 		}
 		fr.cont.dead = true;
+		if (body && body == cx->capture_at && cx->captured && !cur.dead) {
+			if (cx->has_captured)
+				st_join_into(cx->captured, &cur);
+			else
+				*cx->captured = st_copy(&cur);
+			cx->has_captured = true;
+		}
 		exec(cx, body, &cur);
 		st_join_into(&cur, &fr.cont);
 		if (inc)
@@ -1230,6 +1359,8 @@ static void exec_switch(struct eval_ctx *cx, struct node *n, struct state *st)
 	if (n->nkids < 2)
 		return;
 	eval(cx, n->kids[0], st);
+	int64_t off;
+	int swvar = side_var(n->kids[0], &off);
 	struct node *body = n->kids[n->nkids - 1];
 	struct loop_frame fr = { .brk = st_copy(st), .cont = st_copy(st), .up = cx->loops };
 	fr.brk.dead = true;
@@ -1240,13 +1371,37 @@ static void exec_switch(struct eval_ctx *cx, struct node *n, struct state *st)
 	struct state cur = st_copy(st);
 	cur.dead = true;
 	bool has_default = false;
+	/* `default:` is entered only with values no case names */
+	struct state dflt = st_copy(st);
+	for (int round = 0; swvar >= 0 && !off && round < 2; round++)
+		for (unsigned i = 0; body->kind == CXCursor_CompoundStmt && i < body->nkids; i++)
+			for (struct node *s = body->kids[i]; s && s->kind == CXCursor_CaseStmt;
+			     s = s->nkids ? s->kids[s->nkids - 1] : NULL) {
+				long long k;
+				if (s->nkids == 2 && tu_eval_int(node_strip(s->kids[0])->cur, &k))
+					refine_var(&dflt, swvar, 0, "!=", iv_const(k), true);
+				else
+					break;
+			}
 	/* each case label is reachable from the entry */
 	for (unsigned i = 0; body->kind == CXCursor_CompoundStmt && i < body->nkids; i++) {
 		struct node *s = body->kids[i];
 		while (s && (s->kind == CXCursor_CaseStmt || s->kind == CXCursor_DefaultStmt)) {
+			long long k;
 			if (s->kind == CXCursor_DefaultStmt)
 				has_default = true;
-			st_join_into(&cur, &entry);
+			if (s->kind == CXCursor_CaseStmt && swvar >= 0 && !off && s->nkids == 2 &&
+			    tu_eval_int(node_strip(s->kids[0])->cur, &k)) {
+				/* `case K:` is entered only with the value K */
+				struct state e2 = st_copy(&entry);
+				refine_var(&e2, swvar, 0, "==", iv_const(k), true);
+				st_join_into(&cur, &e2);
+				st_free(&e2);
+			} else if (s->kind == CXCursor_DefaultStmt) {
+				st_join_into(&cur, &dflt);
+			} else {
+				st_join_into(&cur, &entry);
+			}
 			s = s->nkids ? s->kids[s->nkids - 1] : NULL;
 		}
 		if (s)
@@ -1258,7 +1413,8 @@ static void exec_switch(struct eval_ctx *cx, struct node *n, struct state *st)
 		st_join_into(&outer->cont, &fr.cont);
 	st_join_into(&cur, &fr.brk);
 	if (!has_default)
-		st_join_into(&cur, &entry);
+		st_join_into(&cur, &dflt);
+	st_free(&dflt);
 	memcpy(st->v, cur.v, (size_t)st->n * sizeof(struct aval));
 	st->dead = cur.dead;
 	cx->loops = outer;
@@ -1437,6 +1593,36 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 	cx->nlabels = cx->labels_alloc = 0;
 	if (cx->budget <= 0 && debug_on())
 		fprintf(stderr, "debug: budget exhausted in %s\n", f->name ? f->name : "?");
+	st_free(&st);
+	return 0;
+}
+
+void eval_state_free(struct state *s)
+{
+	st_free(s);
+}
+
+int eval_region(struct eval_ctx *cx, struct node *stmt, const struct state *entry)
+{
+	struct state st = st_copy(entry);
+	struct loop_frame fr = { .brk = st_copy(entry), .cont = st_copy(entry), .up = NULL };
+	fr.brk.dead = fr.cont.dead = true;
+	struct loop_frame *outer = cx->loops;
+	cx->loops = &fr;
+	if (cx->budget <= 0)
+		cx->budget = 1000000;
+	cx->labels = NULL;
+	cx->nlabels = cx->labels_alloc = 0;
+	exec(cx, stmt, &st);
+	for (int i = 0; i < cx->nlabels; i++)
+		if (cx->labels[i].has)
+			st_free(&cx->labels[i].st);
+	free(cx->labels);
+	cx->labels = NULL;
+	cx->nlabels = cx->labels_alloc = 0;
+	cx->loops = outer;
+	st_free(&fr.brk);
+	st_free(&fr.cont);
 	st_free(&st);
 	return 0;
 }

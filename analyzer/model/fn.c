@@ -390,3 +390,20 @@ void node_for_parts(struct node *f, struct node **init, struct node **cond,
 			*init = p[0];
 	}
 }
+
+bool node_modifies(const struct node *n, int v)
+{
+	if (v < 0)
+		return false;
+	if (n->kind == CXCursor_UnaryOperator && n->op && (!strcmp(n->op, "--") || !strcmp(n->op, "++")) &&
+	    n->nkids == 1) {
+		const struct node *k = node_strip(n->kids[0]);
+		return k && k->kind == CXCursor_DeclRefExpr && k->var == v;
+	}
+	if ((n->kind == CXCursor_CompoundAssignOperator ||
+	     (n->kind == CXCursor_BinaryOperator && n->op && !strcmp(n->op, "="))) && n->nkids == 2) {
+		const struct node *k = node_strip(n->kids[0]);
+		return k && k->kind == CXCursor_DeclRefExpr && k->var == v;
+	}
+	return false;
+}

@@ -122,8 +122,17 @@ static void site_fields_to_json(json_t *o, const struct site *s)
 		json_object_set_new(o, "size", json_pack("{s:o,s:o}",
 			"lo", bound(s->size.known, s->size.lo), "hi", bound(s->size.known, s->size.hi)));
 	json_object_set_new(o, "gfp", gfp_to_json(s->gfp));
-	if (s->gfp_fallback.must != s->gfp.must || s->gfp_fallback.may != s->gfp.may)
-		json_object_set_new(o, "gfp_fallback_attempts", gfp_to_json(s->gfp_fallback));
+	json_t *att = json_array();
+	for (size_t i = 0; i < s->natt; i++) {
+		const struct attempt *a = &s->att[i];
+		json_t *x = json_pack("{s:{s:o,s:o},s:s,s:o}",
+			"orders", "lo", bound(a->orders.known, a->orders.lo), "hi", bound(a->orders.known, a->orders.hi),
+			"role", attempt_role_name(a->role), "gfp", gfp_to_json(a->gfp));
+		if (a->when)
+			json_object_set_new(x, "when", json_string(a->when));
+		json_array_append_new(att, x);
+	}
+	json_object_set_new(o, "attempts", att);
 	json_object_set_new(o, "fallback", json_string(fallback_name(s->fallback)));
 	json_object_set_new(o, "gfp_expr", str_or_null(s->gfp_expr));
 	json_object_set_new(o, "order_expr", str_or_null(s->order_expr));
@@ -170,12 +179,31 @@ int site_from_json(const json_t *j, struct site *s)
 	if (json_object_get(j, "size"))
 		s->size = interval_from_json(json_object_get(j, "size"));
 	s->gfp = gfp_from_json(json_object_get(j, "gfp"));
-	s->gfp_fallback = json_object_get(j, "gfp_fallback_attempts") ?
-		gfp_from_json(json_object_get(j, "gfp_fallback_attempts")) : s->gfp;
 	char *fb = get_str(j, "fallback");
 	int fbk = fb ? fallback_lookup(fb) : -1;
 	s->fallback = fbk < 0 ? FB_UNKNOWN : (enum fallback_kind)fbk;
 	free(fb);
+	const json_t *att = json_object_get(j, "attempts");
+	if (json_array_size(att)) {
+		size_t k;
+		json_t *a;
+		json_array_foreach(att, k, a) {
+			struct interval ao = interval_from_json(json_object_get(a, "orders"));
+			const char *role = json_string_value(json_object_get(a, "role"));
+			const char *when = json_string_value(json_object_get(a, "when"));
+			site_add_attempt(s, (struct order_range){ (int)ao.lo, (int)ao.hi, ao.known },
+					 role && !strcmp(role, "last") ? ROLE_LAST : ROLE_FALLBACK,
+					 gfp_from_json(json_object_get(a, "gfp")), when);
+		}
+	} else {
+		/* JSON written before attempt classes: one mask for the attempts
+		 * with a fallback ("gfp_fallback_attempts"), the site's for the rest */
+		site_default_attempts(s);
+		const json_t *old = json_object_get(j, "gfp_fallback_attempts");
+		for (size_t k = 0; old && k < s->natt; k++)
+			if (s->att[k].role == ROLE_FALLBACK)
+				s->att[k].gfp = gfp_from_json(old);
+	}
 	s->gfp_expr = get_str(j, "gfp_expr");
 	s->order_expr = get_str(j, "order_expr");
 	size_t i;

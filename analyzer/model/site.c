@@ -35,7 +35,7 @@ const char *api_kind_name(enum api_kind k)
 void site_init(struct site *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->gfp = s->gfp_fallback = gfp_unknown();
+	s->gfp = gfp_unknown();
 	s->size = iv_unknown();
 	s->fallback = FB_NONE;
 }
@@ -53,6 +53,9 @@ void site_release(struct site *s)
 		free(s->ev[i].note);
 	}
 	free(s->ev);
+	for (size_t i = 0; i < s->natt; i++)
+		free(s->att[i].when);
+	free(s->att);
 	site_init(s);
 }
 
@@ -71,6 +74,63 @@ void site_copy(struct site *d, const struct site *s)
 	d->nev = d->ev_alloc = 0;
 	for (size_t i = 0; i < s->nev; i++)
 		site_add_evidence(d, s->ev[i].file, s->ev[i].line, s->ev[i].note);
+	d->att = NULL;
+	d->natt = 0;
+	for (size_t i = 0; i < s->natt; i++)
+		site_add_attempt(d, s->att[i].orders, s->att[i].role, s->att[i].gfp, s->att[i].when);
+}
+
+const char *attempt_role_name(enum attempt_role r)
+{
+	return r == ROLE_FALLBACK ? "fallback" : "last";
+}
+
+void site_add_attempt(struct site *s, struct order_range orders, enum attempt_role role,
+		      struct gfp_bits gfp, const char *when)
+{
+	s->att = xrealloc(s->att, (s->natt + 1) * sizeof(*s->att));
+	s->att[s->natt++] = (struct attempt){ orders, role, gfp, dup_or_null(when) };
+}
+
+void site_default_attempts(struct site *s)
+{
+	for (size_t i = 0; i < s->natt; i++)
+		free(s->att[i].when);
+	s->natt = 0;
+	struct order_range r = s->order;
+	switch (s->fallback) {
+	case FB_ORDER_LOOP:
+		if (r.known && r.hi > r.lo) {
+			site_add_attempt(s, (struct order_range){ r.lo + 1, r.hi, true }, ROLE_FALLBACK, s->gfp, NULL);
+			r.hi = r.lo;
+		}
+		site_add_attempt(s, r, r.known ? ROLE_LAST : ROLE_FALLBACK, s->gfp, NULL);
+		break;
+	case FB_LOWER_ORDER:
+	case FB_VMALLOC:
+	case FB_KVMALLOC:
+		site_add_attempt(s, r, ROLE_FALLBACK, s->gfp, NULL);
+		break;
+	default:
+		site_add_attempt(s, r, ROLE_LAST, s->gfp, NULL);
+		break;
+	}
+}
+
+bool site_role_mask(const struct site *s, enum attempt_role role, int above, struct gfp_bits *out)
+{
+	bool any = false;
+	struct gfp_bits g = { 0, 0 };
+	for (size_t i = 0; i < s->natt; i++) {
+		const struct attempt *a = &s->att[i];
+		if (a->role != role || (above >= 0 && a->orders.known && a->orders.hi <= above))
+			continue;
+		g = any ? gfp_join(g, a->gfp) : a->gfp;
+		any = true;
+	}
+	if (any)
+		*out = g;
+	return any;
 }
 
 void site_add_evidence(struct site *s, const char *file, int line, const char *note)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include "gfpaudit/sites.h"
 #include "gfpaudit/eval.h"
+#include "gfpaudit/attempts.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -36,6 +37,10 @@ struct fn_scan {
 	size_t n, alloc;
 	struct binding *bind;   /* collect arguments of calls to these */
 	size_t nbind;
+	struct summary_cache *cache;
+	const struct aval *args; /* what the run bound the parameters to */
+	unsigned nargs;
+	bool kv_def;             /* the function is a kvmalloc-family helper's definition */
 };
 
 /* ---- argument resolution ---- */
@@ -249,12 +254,7 @@ static void vars_in(const struct node *n, int *vars, int *nv, int max)
  * at or after byte offset `after` (0: anywhere). */
 static const struct node *modifies_after(const struct node *n, int v, unsigned after)
 {
-	if (((n->kind == CXCursor_UnaryOperator && n->op && (!strcmp(n->op, "--") || !strcmp(n->op, "++")) &&
-	      n->nkids == 1 && node_strip(n->kids[0])->var == v && node_strip(n->kids[0])->kind == CXCursor_DeclRefExpr) ||
-	     ((n->kind == CXCursor_CompoundAssignOperator ||
-	       (n->kind == CXCursor_BinaryOperator && n->op && !strcmp(n->op, "="))) &&
-	      n->nkids == 2 && node_strip(n->kids[0])->kind == CXCursor_DeclRefExpr &&
-	      node_strip(n->kids[0])->var == v)) && n->off >= after)
+	if (node_modifies(n, v) && n->off >= after)
 		return n;
 	for (unsigned i = 0; i < n->nkids; i++) {
 		const struct node *m = modifies_after(n->kids[i], v, after);
@@ -492,6 +492,7 @@ struct floor_info {
 	int var;
 	char *text;
 	struct interval k;
+	int rhs_var; /* F is a local variable (a symbolic floor), else -1 */
 };
 
 /* The loop's floor: the order the loop stops at, from `V-- > F`, `V > F`,
@@ -522,8 +523,10 @@ static void loop_floor(const struct tu *t, struct node *loop, int v, struct floo
 	if (strcmp(cond->op, ">") && strcmp(cond->op, ">="))
 		return;
 	long long k;
+	struct node *rhs = node_strip(cond->kids[1]);
 	fl->have = true;
 	fl->var = v;
+	fl->rhs_var = rhs && rhs->kind == CXCursor_DeclRefExpr && rhs->var >= 0 && rhs->var != v ? rhs->var : -1;
 	fl->text = node_text(t, node_strip(cond->kids[1]));
 	fl->k = iv_unknown();
 	if (tu_eval_int(node_strip(cond->kids[1])->cur, &k))
@@ -534,19 +537,60 @@ static void loop_floor(const struct tu *t, struct node *loop, int v, struct floo
 	}
 }
 
-/* Does the context "order > floor" (attempts with a fallback after them)
- * or "order > costly" (the costly attempts) imply the fact "var > K"? */
-static bool fact_implied_by(const struct fact *f, int order_var, const struct floor_info *fl, int costly)
+/* ---- attempt classes: the runs read what this call saw ---- */
+
+static void scan_reset(void *data)
 {
-	if (f->var < 0 || f->var != order_var)
-		return false;
-	if (fl && fl->have && fl->var == order_var) {
-		if (fl->text && f->k_text && !strcmp(fl->text, f->k_text))
-			return true;
-		if (iv_is_const(fl->k) && f->k.known && f->k.hi <= fl->k.lo)
-			return true;
+	struct fn_scan *s = data;
+	free(s->recs);
+	s->recs = NULL;
+	s->n = s->alloc = 0;
+}
+
+static bool scan_probe(void *data, const struct node *call, struct gfp_bits *g, struct order_range *o)
+{
+	struct fn_scan *s = data;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct call_rec *r = &s->recs[i];
+		if (r->call != call)
+			continue;
+		*g = r->has_gfp ? r->gfp.g : gfp_unknown();
+		g->must |= r->ent->adds;
+		g->may |= g->must;
+		*o = r->has_order ? aval_order(&r->order, s->tu->facts.max_order) : (struct order_range){ 0, 0, false };
+		return true;
 	}
-	return f->k.known && f->k.hi <= costly;
+	return false;
+}
+
+static void site_attempts(struct fn_scan *s, struct call_rec *r, struct site *st, int order_var,
+			  const struct node *oa, const struct floor_info *fl)
+{
+	const struct tu *t = s->tu;
+	struct fn_scan s2 = { .tu = t, .o = s->o, .fn = s->fn, .cache = s->cache };
+	struct attempt_env env = {
+		.cx = { .tu = t, .fn = s->fn, .on_call = on_call, .data = &s2, .cache = s->cache,
+			.is_allocator = is_alloc_name },
+		.reset = scan_reset,
+		.probe = scan_probe,
+	};
+	const struct node *os = oa ? node_strip((struct node *)oa) : NULL;
+	struct attempt_plan p = {
+		.call = r->call,
+		.var = os && os->kind == CXCursor_DeclRefExpr && os->var == order_var ? order_var : -1,
+		.costly = t->facts.costly_order,
+		.floor_var = fl->have && fl->var == order_var ? fl->rhs_var : -1,
+		.has_floor_k = fl->have && fl->var == order_var && iv_is_const(fl->k),
+		.floor_k = fl->k.lo,
+		.args = s->args,
+		.nargs = s->nargs,
+	};
+	if (st->kind == API_KV) {
+		site_default_attempts(st);
+		return;
+	}
+	attempts_build(&env, &p, st);
+	scan_reset(&s2);
 }
 
 static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result *out)
@@ -613,12 +657,16 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			sz.pdep |= r->count.pdep;
 		}
 		st->size = sz.iv;
-		if (sz.pdep && sz.iv.known &&
+		if (sz.pdep && sz.iv.known && !s->kv_def &&
 		    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order)
 			sz.iv = iv_unknown(); /* the callers decide the size */
 		/* a bound of 1 GiB or more only says "an int": not a bound */
 		if (sz.iv.known && sz.iv.hi >= (1LL << 30))
 			sz.iv = iv_unknown();
+		if (s->kv_def)
+			site_add_evidence(st, file, (int)r->call->line,
+					  "size: the kvmalloc helper's attempt, for callers passing GFP_KERNEL "
+					  "and a costly size");
 		if (sz.iv.known && sz.iv.lo >= 0) {
 			long long kmcs = t->kmalloc_max_cache_size;
 			if (e->kind == API_EXACT) {
@@ -660,7 +708,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	char *lv = NULL;
 	struct node *target = result_target(r->call, &lv, t);
 	st->result_lvalue = lv;
-	struct floor_info fl = { 0 };
+	struct floor_info fl = { .rhs_var = -1 };
 	st->fallback = FB_NONE;
 	if (e->kind == API_KV) {
 		st->fallback = gfp_may(st->gfp, GFPB(DIRECT_RECLAIM)) ? FB_KVMALLOC : FB_NONE;
@@ -765,17 +813,8 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	 * order would have made the function a wrapper instead.) */
 	(void)target;
 
-	/* the mask of the costly attempts that have a fallback */
-	st->gfp_fallback = st->gfp;
-	for (int k = 0; r->has_gfp && k < r->gfp.ncf; k++) {
-		const struct cond_bits *c = &r->gfp.cf[k];
-		if (!fact_implied_by(&c->f, order_var, &fl, tf->costly_order))
-			continue;
-		st->gfp_fallback.must = (st->gfp_fallback.must | c->set) & ~c->clr;
-		st->gfp_fallback.may = (st->gfp_fallback.may | c->set) & ~c->clr;
-	}
-	if (e->kind == API_KV)
-		st->gfp_fallback = st->gfp;
+	/* the mask of each attempt class */
+	site_attempts(s, r, st, order_var, oa, &fl);
 	free(fl.text);
 
 	if (r->has_gfp)
@@ -995,6 +1034,45 @@ static bool calls_any(const struct node *n, const struct binding *b, size_t nb)
 	return false;
 }
 
+/* A kvmalloc-family helper defined in this file (mm/util.c): its own
+ * kmalloc attempt is judged here, once, as its callers make it: a
+ * GFP_KERNEL mask and a size above PAGE_ALLOC_COSTLY_ORDER.  Fills `args`
+ * (nparams entries) and returns true when f is one. */
+static bool kv_definition_args(const struct tu *t, const struct alloc_table *tab, const struct fn_model *f,
+			       struct aval **out)
+{
+	const struct alloc_entry *e = f->name ? alloc_table_find(tab, f->name) : NULL;
+	if (!e || e->kind != API_KV || !f->in_main || !f->nparams || e->size.how != ARG_PARAM || !e->size.text)
+		return false;
+	const struct tree_facts *tf = &t->facts;
+	int ps = tf->page_shift ? tf->page_shift : 12;
+	struct aval *a = xcalloc((size_t)f->nparams, sizeof(*a));
+	bool have_size = false, have_gfp = false;
+	for (int i = 0; i < f->nparams; i++)
+		a[i] = aval_unknown();
+	for (int v = 0; v < f->nvars; v++) {
+		const struct fn_var *fv = &f->vars[v];
+		if (fv->param < 0 || fv->param >= f->nparams)
+			continue;
+		if (!strcmp(fv->name, e->size.text)) {
+			a[fv->param].iv = iv_range(((int64_t)1 << (ps + tf->costly_order)) + 1,
+						   (int64_t)1 << (ps + tf->max_order));
+			have_size = true;
+		} else if (fv->is_gfp && !have_gfp) {
+			uint64_t canon = GFPB(DIRECT_RECLAIM) | GFPB(KSWAPD_RECLAIM) | GFPB(IO) | GFPB(FS);
+			a[fv->param].g = gfp_const(canon);
+			a[fv->param].iv = iv_const((int64_t)gfp_table_from_canon(&t->gfp, canon));
+			have_gfp = true;
+		}
+	}
+	if (!have_size || !have_gfp) {
+		free(a);
+		return false;
+	}
+	*out = a;
+	return true;
+}
+
 static int cmp_site(const void *a, const void *b)
 {
 	const struct site *x = a, *y = b;
@@ -1049,14 +1127,22 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 					has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
 			if (!has_alloc_call(f->body, o->table))
 				continue;
-			struct fn_scan s = { .tu = t, .o = o, .fn = f };
+			struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache };
 			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
 					       .cache = cache, .is_allocator = is_alloc_name };
 			const struct binding *mine = NULL;
 			for (size_t b = 0; b < nbind; b++)
 				if (bind[b].seen && !strcmp(bind[b].name, f->name ? f->name : ""))
 					mine = &bind[b];
-			eval_function(&cx, mine ? mine->args : NULL, mine ? mine->nargs : 0);
+			s.args = mine ? mine->args : NULL;
+			s.nargs = mine ? mine->nargs : 0;
+			struct aval *kvargs = NULL;
+			if (kv_definition_args(t, o->table, f, &kvargs)) {
+				s.kv_def = true;
+				s.args = kvargs;
+				s.nargs = (unsigned)f->nparams;
+			}
+			eval_function(&cx, s.args, s.nargs);
 			if (!wrapper_done[i] && promote_wrapper(&s)) {
 				wrapper_done[i] = true;
 				new_wrappers = true;
@@ -1064,6 +1150,7 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 			for (size_t k = 0; k < s.n; k++) {
 				build_site(&s, &s.recs[k], out);
 			}
+			free(kvargs);
 			/* a wrapper's (or an allocator API's) own site has its order
 			 * from the caller: unknown here */
 			if (wrapper_done[i] || (f->name && alloc_table_find(o->table, f->name)))
@@ -1077,7 +1164,7 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 										      s.recs[m].order.gparam >= 0)) ||
 							     (s.recs[m].has_size && s.recs[m].size.param >= 0)))
 								param_order = true;
-						if (param_order)
+						if (param_order && !s.kv_def)
 							out->sites[k].order.known = false;
 					}
 			free(s.recs);

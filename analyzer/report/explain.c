@@ -6,29 +6,6 @@
 #include "gfpaudit/result.h"
 #include "gfpaudit/strbuf.h"
 
-/* The mask of the attempt at `order`: in an order loop the attempts above
- * the floor are the ones with a fallback after them. */
-static struct gfp_bits mask_at(const struct site *s, int order, const char **role)
-{
-	switch (s->fallback) {
-	case FB_ORDER_LOOP:
-		if (s->order.known && order > s->order.lo) {
-			*role = "attempts with a fallback";
-			return s->gfp_fallback;
-		}
-		*role = "last attempt";
-		return s->gfp;
-	case FB_LOWER_ORDER:
-	case FB_VMALLOC:
-	case FB_KVMALLOC:
-		*role = "attempts with a fallback";
-		return s->gfp_fallback;
-	default:
-		*role = "every attempt";
-		return s->gfp;
-	}
-}
-
 static bool same_outcome(const struct explain_group *a, const struct sp_outcome *o, const struct sp_flags *f,
 			 struct gfp_bits g, const char *role)
 {
@@ -47,45 +24,57 @@ static bool same_outcome(const struct explain_group *a, const struct sp_outcome 
 	return true;
 }
 
+static const char *role_text(const struct attempt *a, bool only)
+{
+	if (a->role == ROLE_FALLBACK)
+		return "attempts with a fallback";
+	return only ? "every attempt" : "last attempt";
+}
+
 int explain_site(const struct slowpath_model *m, const struct site *s, struct explanation *x)
 {
 	memset(x, 0, sizeof(*x));
 	x->site = s;
 	x->model = m;
 	x->order_known = s->order.known;
-	int hi, lo;
-	if (s->order.known) {
-		hi = s->order.hi;
-		lo = s->order.lo;
-	} else {
-		/* unknown: one order of each class */
-		hi = m->costly_order + 1;
-		lo = 0;
-	}
-	if (hi > 20)
-		hi = 20;
-	if (lo < 0)
-		lo = 0;
-	for (int o = hi; o >= lo; o--) {
-		const char *role;
-		struct gfp_bits g = mask_at(s, o, &role);
-		struct sp_outcome out;
-		struct sp_flags fl;
-		slowpath_simulate(m, g, o, &out);
-		slowpath_alloc_flags(m, g, o, &fl);
-		if (x->n && same_outcome(&x->g[x->n - 1], &out, &fl, g, role)) {
-			x->g[x->n - 1].lo = o;
-			sp_outcome_release(&out);
-			sp_flags_release(&fl);
-			continue;
+	/* one pass per attempt class (attempts.h): the same classes the rules judge */
+	for (size_t k = 0; k < s->natt; k++) {
+		const struct attempt *a = &s->att[k];
+		const char *role = role_text(a, s->natt == 1);
+		int hi, lo;
+		if (s->order.known && a->orders.known) {
+			hi = a->orders.hi;
+			lo = a->orders.lo;
+		} else {
+			/* unknown: one order of each class */
+			hi = m->costly_order + 1;
+			lo = 0;
 		}
-		ALLOC_GROW(x->g, x->n + 1, x->alloc);
-		struct explain_group *gr = &x->g[x->n++];
-		gr->hi = gr->lo = o;
-		gr->role = role;
-		gr->gfp = g;
-		gr->out = out;
-		gr->flags = fl;
+		if (hi > 20)
+			hi = 20;
+		if (lo < 0)
+			lo = 0;
+		size_t first = x->n;
+		for (int o = hi; o >= lo; o--) {
+			struct sp_outcome out;
+			struct sp_flags fl;
+			slowpath_simulate(m, a->gfp, o, &out);
+			slowpath_alloc_flags(m, a->gfp, o, &fl);
+			if (x->n > first && same_outcome(&x->g[x->n - 1], &out, &fl, a->gfp, role)) {
+				x->g[x->n - 1].lo = o;
+				sp_outcome_release(&out);
+				sp_flags_release(&fl);
+				continue;
+			}
+			ALLOC_GROW(x->g, x->n + 1, x->alloc);
+			struct explain_group *gr = &x->g[x->n++];
+			gr->hi = gr->lo = o;
+			gr->role = role;
+			gr->when = a->when;
+			gr->gfp = a->gfp;
+			gr->out = out;
+			gr->flags = fl;
+		}
 	}
 	return 0;
 }
@@ -151,9 +140,12 @@ void explain_print_text(const struct explanation *x, FILE *f, bool verbose)
 	fprintf(f, "  gfp:        %s\n", sb.buf);
 	strbuf_reset(&sb);
 	fprintf(f, "  fallback:   %s\n", fallback_name(s->fallback));
-	if (s->gfp_fallback.must != s->gfp.must || s->gfp_fallback.may != s->gfp.may) {
-		gfp_text(&sb, s->gfp_fallback);
-		fprintf(f, "  gfp of the attempts with a fallback: %s\n", sb.buf);
+	for (size_t i = 0; s->natt > 1 && i < s->natt; i++) {
+		const struct attempt *a = &s->att[i];
+		gfp_text(&sb, a->gfp);
+		if (a->orders.known)
+			fprintf(f, "  attempts:   %d..%d %s%s%s%s: gfp %s\n", a->orders.hi, a->orders.lo,
+				role_text(a, false), a->when ? " (" : "", a->when ? a->when : "", a->when ? ")" : "", sb.buf);
 		strbuf_reset(&sb);
 	}
 	char *d = slowpath_model_describe(m);
@@ -163,7 +155,8 @@ void explain_print_text(const struct explanation *x, FILE *f, bool verbose)
 		const struct explain_group *g = &x->g[i];
 		strbuf_reset(&sb);
 		orders_text(&sb, g, x);
-		fprintf(f, "  %s (%s): %s\n", sb.buf, g->role, g->out.summary);
+		fprintf(f, "  %s (%s%s%s): %s\n", sb.buf, g->role, g->when ? ", when " : "", g->when ? g->when : "",
+			g->out.summary);
 		strbuf_reset(&sb);
 		for (size_t k = 0; k < g->flags.n; k++)
 			strbuf_addf(&sb, "%s%s%s", k ? " " : "", g->flags.f[k].name,
@@ -277,6 +270,8 @@ json_t *explain_to_json(const struct explanation *x)
 				       "gfp", "must", flags_json(g->gfp.must), "may", flags_json(g->gfp.may & ~g->gfp.must),
 				       "summary", g->out.summary);
 		json_object_set_new(gj, "order_known", json_boolean(x->order_known));
+		if (g->when)
+			json_object_set_new(gj, "when", json_string(g->when));
 		json_t *fl = json_array();
 		for (size_t k = 0; k < g->flags.n; k++)
 			json_array_append_new(fl, json_pack("{s:s,s:s,s:o,s:o}", "name", g->flags.f[k].name,

@@ -82,11 +82,23 @@ char *site_format_line(const struct site *s)
 		strbuf_adds(&sb, "*");
 	else
 		flags(&sb, s->gfp.may & ~s->gfp.must);
-	if (s->gfp_fallback.must != s->gfp.must || s->gfp_fallback.may != s->gfp.may) {
-		strbuf_adds(&sb, " fallback-attempts-must=");
-		flags(&sb, s->gfp_fallback.must);
-	}
 	strbuf_addf(&sb, " fallback=%s", fallback_name(s->fallback));
+	/* the classes, when the mask or the role differ by order (attempts.h) */
+	for (size_t i = 0; s->natt > 1 && i < s->natt; i++) {
+		const struct attempt *a = &s->att[i];
+		strbuf_addf(&sb, "%s", i ? "; " : " attempts: ");
+		if (a->orders.known)
+			strbuf_addf(&sb, "%d..%d ", a->orders.lo, a->orders.hi);
+		strbuf_addf(&sb, "%s", attempt_role_name(a->role));
+		if (a->when)
+			strbuf_addf(&sb, " (%s)", a->when);
+		strbuf_adds(&sb, " must=");
+		flags(&sb, a->gfp.must);
+		if (s->gfp.may & ~a->gfp.may) { /* what this class can never have */
+			strbuf_adds(&sb, " never=");
+			flags(&sb, s->gfp.may & ~a->gfp.may);
+		}
+	}
 	return strbuf_detach(&sb);
 }
 

@@ -53,6 +53,22 @@ struct state {
 	bool dead;
 };
 
+/* An attempt class (see attempts.h): what one run of the interpreter
+ * assumes about the order a call requests.  Reads of `var` that see the
+ * value the call passes (the `tied` uses) are narrowed to `iv`; a path on
+ * which that is impossible does not reach the call in this class.  With
+ * `rel_var` >= 0, the same reads also compare with that variable as `rel`
+ * says (a symbolic floor such as min_order). */
+enum eval_rel { REL_NONE, REL_GT, REL_EQ, REL_LT };
+struct eval_assume {
+	int var;
+	struct interval iv;
+	int rel_var;
+	enum eval_rel rel;
+	const struct node *const *tied; /* sorted by address */
+	size_t ntied;
+};
+
 struct eval_ctx;
 /* Called for every call expression reached in the analyzed function (not in
  * summarized helpers), with the state before the call and its arguments'
@@ -79,6 +95,12 @@ struct eval_ctx {
 	int nlabels, labels_alloc;
 	bool backward_changed;         /* a goto back changed a label seen earlier */
 	int budget; /* statements left; the walk stops (soundly: unknown) at 0 */
+	const struct eval_assume *assume; /* NULL: no attempt class */
+	/* When set, the state at each entry to this loop body is joined into
+	 * *captured (has_captured tells whether any was). */
+	const struct node *capture_at;
+	struct state *captured;
+	bool has_captured;
 };
 
 struct summary_cache *summary_cache_new(void);
@@ -87,6 +109,11 @@ void summary_cache_free(struct summary_cache *c);
 /* Run the interpreter over cx->fn with parameters unknown (or bound to
  * `args` when non-NULL).  Returns 0. */
 int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs);
+
+/* Run the interpreter over one statement (a loop body) from `entry`, once:
+ * break, continue and gotos out of it end the path.  Returns 0. */
+int eval_region(struct eval_ctx *cx, struct node *stmt, const struct state *entry);
+void eval_state_free(struct state *s);
 
 /* Helpers for users of the values. */
 struct aval aval_unknown(void);

@@ -14,6 +14,7 @@
 struct explain_group {
 	int hi, lo;
 	const char *role;      /* "attempts with a fallback", "last attempt", "every attempt" */
+	const char *when;      /* the class's symbolic condition (lent from the site), or NULL */
 	struct gfp_bits gfp;   /* mask of these attempts */
 	struct sp_outcome out; /* at order hi (the same for every order of the group) */
 	struct sp_flags flags;

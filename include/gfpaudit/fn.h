@@ -67,6 +67,8 @@ bool node_contains(const struct node *n, const struct node *x);
 /* Normalized source text of a node (whitespace collapsed; expansion text
  * for macro-expanded nodes), owned. */
 char *node_text(const struct tu *t, const struct node *n);
+/* Is `n` itself a write of local v: v--, v++, v op= x, v = x (not a decl)? */
+bool node_modifies(const struct node *n, int v);
 /* For-loop parts (any may be NULL). */
 void node_for_parts(struct node *f, struct node **init, struct node **cond,
 		    struct node **inc, struct node **body);

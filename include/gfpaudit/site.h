@@ -31,6 +31,21 @@ enum api_kind {
 };
 const char *api_kind_name(enum api_kind k);
 
+/* One attempt class: the orders of the site that get one mask and play one
+ * role (see attempts.h for how they are cut). */
+enum attempt_role {
+	ROLE_FALLBACK, /* something retries smaller (or vmalloc) after it fails */
+	ROLE_LAST,     /* a failure here is the caller's failure */
+};
+const char *attempt_role_name(enum attempt_role r); /* "fallback", "last" */
+
+struct attempt {
+	struct order_range orders;
+	enum attempt_role role;
+	struct gfp_bits gfp;
+	char *when; /* "order > min_order" when a symbolic floor cuts it, else NULL */
+};
+
 struct evidence {
 	char *file;   /* relative path as reported */
 	int line;
@@ -45,10 +60,10 @@ struct site {
 	enum api_kind kind;
 
 	struct gfp_bits gfp;       /* join over every path to the call */
-	/* The mask of the attempts that have a fallback after them (in an order
-	 * loop: the attempts above the loop's floor).  Equal to gfp when every
-	 * attempt has the same fallback. */
-	struct gfp_bits gfp_fallback;
+	/* The attempt classes, ordered by role (fallback first) then orders
+	 * from high to low; never empty once the model built the site. */
+	struct attempt *att;
+	size_t natt;
 	struct order_range order;  /* requested order (for slab: page-allocator order) */
 	struct interval size;      /* bytes, for API_SLAB/API_KV/API_EXACT */
 	enum fallback_kind fallback;
@@ -73,6 +88,16 @@ void site_init(struct site *s);
 void site_release(struct site *s);
 void site_copy(struct site *dst, const struct site *src);
 void site_add_evidence(struct site *s, const char *file, int line, const char *note);
+/* Append an attempt class (strings copied). */
+void site_add_attempt(struct site *s, struct order_range orders, enum attempt_role role,
+		      struct gfp_bits gfp, const char *when);
+/* The classes a site has when nothing in its function cuts the orders:
+ * one mask (s->gfp) for all; in an order loop the attempts above the lowest
+ * order have a fallback, the lowest is the last.  Replaces any classes. */
+void site_default_attempts(struct site *s);
+/* The join of the masks of the classes with role `role` whose orders reach
+ * above `above` (-1: any); false (and *out untouched) when there is none. */
+bool site_role_mask(const struct site *s, enum attempt_role role, int above, struct gfp_bits *out);
 /* Page-allocator orders of the tree the site came from. */
 #define PAGE_ALLOC_COSTLY_ORDER_DEFAULT 3
 bool site_can_be_costly(const struct site *s, int costly_order);

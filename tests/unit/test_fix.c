@@ -299,7 +299,7 @@ static void mk_site(struct site *s, const char *src, const char *after, const ch
 	s->kind = API_PAGES;
 	s->gfp = (struct gfp_bits){ GFPB(DIRECT_RECLAIM) | GFPB(KSWAPD_RECLAIM) | GFPB(IO) | GFPB(FS),
 				    GFPB(DIRECT_RECLAIM) | GFPB(KSWAPD_RECLAIM) | GFPB(IO) | GFPB(FS) };
-	s->gfp_fallback = s->gfp;
+	site_default_attempts(s);
 	s->function = xstrdup("case_fn");
 }
 
@@ -462,7 +462,10 @@ TEST(fix_shape_strip_reuses_local_mask)
 		"\t\t\talloc_gfp |= __GFP_NOWARN;\n"
 		"\t\tfolio = filemap_alloc_folio(alloc_gfp, order);\n") != NULL);
 	/* the analysis already sees NOWARN on those attempts: not added again */
-	s.gfp_fallback.must |= GFPB(NOWARN) | GFPB(NORETRY);
+	site_default_attempts(&s);
+	for (size_t i = 0; i < s.natt; i++)
+		if (s.att[i].role == ROLE_FALLBACK)
+			s.att[i].gfp.must |= GFPB(NOWARN) | GFPB(NORETRY);
 	CHECK_EQ_INT(shape(FIX_STRIP_DIRECT_RECLAIM, src, &s, 0, &p, &n), 0);
 	CHECK(strstr(p.buf,
 		"\t\t\talloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;\n"

@@ -385,8 +385,11 @@ static struct site filemap_like(void)
 	s.api = xstrdup("filemap_alloc_folio");
 	s.order = (struct order_range){ 0, 9, true };
 	s.gfp = gfp_unknown();
-	s.gfp_fallback = (struct gfp_bits){ GFPB(NORETRY) | GFPB(NOWARN), GFP_ALL_BITS };
 	s.fallback = FB_ORDER_LOOP;
+	/* the attempts above the floor get NORETRY|NOWARN, the floor keeps the mask */
+	site_add_attempt(&s, (struct order_range){ 1, 9, true }, ROLE_FALLBACK,
+			 (struct gfp_bits){ GFPB(NORETRY) | GFPB(NOWARN), GFP_ALL_BITS }, "order > min_order");
+	site_add_attempt(&s, (struct order_range){ 0, 9, true }, ROLE_LAST, gfp_unknown(), "order == min_order");
 	return s;
 }
 
@@ -429,18 +432,19 @@ TEST(rule_costly_noretry_compacts)
 	CHECK_EQ_INT(run_rule(later, &s, &r), 0);
 	file_result_release(&r);
 	/* the fixed caller: no direct reclaim for the costly attempts */
-	s.gfp_fallback.may &= ~GFPB(DIRECT_RECLAIM);
+	s.att[0].gfp.may &= ~GFPB(DIRECT_RECLAIM);
 	file_result_init(&r, "mm/filemap.c");
 	CHECK_EQ_INT(run_rule(m, &s, &r), 0);
 	file_result_release(&r);
 	/* no NORETRY on the costly attempts: another rule's business */
-	s.gfp_fallback = gfp_unknown();
+	s.att[0].gfp = gfp_unknown();
 	file_result_init(&r, "mm/filemap.c");
 	CHECK_EQ_INT(run_rule(m, &s, &r), 0);
 	file_result_release(&r);
 	/* not costly */
-	s.gfp_fallback = (struct gfp_bits){ GFPB(NORETRY), GFP_ALL_BITS };
+	s.att[0].gfp = (struct gfp_bits){ GFPB(NORETRY), GFP_ALL_BITS };
 	s.order.hi = 3;
+	s.att[0].orders.hi = s.att[1].orders.hi = 3;
 	file_result_init(&r, "mm/filemap.c");
 	CHECK_EQ_INT(run_rule(m, &s, &r), 0);
 	file_result_release(&r);

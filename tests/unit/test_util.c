@@ -71,8 +71,10 @@ TEST(result_json_roundtrip)
 	s->api = xstrdup("alloc_pages");
 	s->order = (struct order_range){ 0, 9, true };
 	s->gfp = (struct gfp_bits){ GFPB(NORETRY), GFPB(NORETRY) | GFPB(DIRECT_RECLAIM) };
-	s->gfp_fallback = s->gfp;
 	s->fallback = FB_ORDER_LOOP;
+	site_add_attempt(s, (struct order_range){ 1, 9, true }, ROLE_FALLBACK,
+			 (struct gfp_bits){ GFPB(NORETRY), GFPB(NORETRY) }, "order > min_order");
+	site_add_attempt(s, (struct order_range){ 0, 9, true }, ROLE_LAST, s->gfp, NULL);
 	site_add_evidence(s, "mm/x.c", 8, "order: order = 9");
 	json_t *j = file_result_to_json(&r);
 	struct file_result *back = NULL;
@@ -84,6 +86,14 @@ TEST(result_json_roundtrip)
 		CHECK(back->sites[0].gfp.may == s->gfp.may);
 		CHECK(back->sites[0].fallback == FB_ORDER_LOOP);
 		CHECK_EQ_INT(back->sites[0].nev, 1);
+		CHECK_EQ_INT((int)back->sites[0].natt, 2);
+		if (back->sites[0].natt == 2) {
+			const struct attempt *a = back->sites[0].att;
+			CHECK(a[0].role == ROLE_FALLBACK && a[0].orders.lo == 1 && a[0].orders.hi == 9);
+			CHECK(a[0].gfp.must == GFPB(NORETRY) && a[0].gfp.may == GFPB(NORETRY));
+			CHECK(a[0].when && !strcmp(a[0].when, "order > min_order"));
+			CHECK(a[1].role == ROLE_LAST && !a[1].when && a[1].gfp.may == s->gfp.may);
+		}
 	}
 	file_result_free(back);
 	json_decref(j);

@@ -1,0 +1,34 @@
+/*
+ * `>=` spelling of the costly test, and a mistake in it: `order >= 5` and
+ * `order < 3` leave orders 3 and 4 with direct reclaim and no NORETRY while
+ * a fallback follows; order 4 is costly and is reported.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+
+struct page *ge_alloc(unsigned int order)
+{
+	struct page *page;
+
+	if (order > 8)
+		order = 8;
+	for (; order > 0; order--) {
+		gfp_t g = GFP_KERNEL | __GFP_NOWARN;
+
+		if (order >= PAGE_ALLOC_COSTLY_ORDER + 2)
+			g &= ~__GFP_DIRECT_RECLAIM;
+		else if (order >= 2 && order < PAGE_ALLOC_COSTLY_ORDER)
+			g |= __GFP_NORETRY;
+		page = alloc_pages(g, order); // warn: costly-no-noretry // site: fallback=order-loop att=5..8/fallback/-DIRECT_RECLAIM att=4..4/fallback/-NORETRY att=2..2/fallback/+NORETRY
+		if (page)
+			return page;
+	}
+	return alloc_pages(GFP_KERNEL, 0); // ok
+}
+/*
+ * check-name: >= spelling; the class 4..4 keeps direct reclaim without NORETRY
+ *
+ * check-output-start
+ * corpus/attempt-ge-hit.c:22:10: warning: 'alloc_pages' can request order 1..8; its attempts at order 4 (with a fallback after them) get gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
+ * check-output-end
+ */
