@@ -1,6 +1,7 @@
 /* Rules.  One rule a file under analyzer/checks/, listed once in
  * analyzer/checks/list.h.  A rule subscribes to the events it needs (a site
- * was modelled; a function body was modelled) instead of walking the AST. */
+ * was modelled; the whole file, for rules that read it as written) instead
+ * of walking the AST. */
 #ifndef GFPAUDIT_CHECK_H
 #define GFPAUDIT_CHECK_H
 #include <stdarg.h>
@@ -9,7 +10,6 @@
 #include "gfpaudit/finding.h"
 #include "gfpaudit/result.h"
 
-struct fn_model; /* model/fn.h: a modelled function body */
 struct slowpath_model; /* slowpath.h: what the tree's page allocator does */
 
 /* What the checks may read about the tree the file belongs to. */
@@ -43,7 +43,6 @@ struct check {
 	enum severity severity;
 	const char *summary; /* one line, for --help, README, SARIF */
 	void (*on_site)(const struct check *c, const struct site *s, struct check_ctx *ctx);
-	void (*on_function)(const struct check *c, const struct fn_model *fn, struct check_ctx *ctx);
 	void (*on_file)(const struct check *c, const struct check_file *f, struct check_ctx *ctx);
 };
 

@@ -80,7 +80,6 @@ enum fix_kind {
 	FIX__COUNT
 };
 const char *fix_kind_name(enum fix_kind k);
-int fix_kind_lookup(const char *name); /* -1 if unknown */
 
 /* What a shape reads.  `site` byte ranges index `text`. */
 struct fix_ctx {
