@@ -9,19 +9,8 @@
 #include <stdint.h>
 #include "gfpaudit/finding.h"
 #include "gfpaudit/result.h"
+#include "gfpaudit/source.h"
 
-struct slowpath_model; /* slowpath.h: what the tree's page allocator does */
-
-/* What the checks may read about the tree the file belongs to. */
-struct tree_facts {
-	int costly_order;   /* PAGE_ALLOC_COSTLY_ORDER as evaluated (3) */
-	int max_order;      /* MAX_PAGE_ORDER / MAX_ORDER as evaluated */
-	int page_shift;
-	/* The allocator model of the tree (read from its mm/page_alloc.c, or a
-	 * built-in), loaded once per run by the engine; NULL: none loaded, and
-	 * the rules that need it stay quiet. */
-	const struct slowpath_model *model;
-};
 
 /* A whole file, for rules that read it as written rather than through the
  * site model (the gfp/alloc_flags consistency rules). */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gfpaudit/result.h"
+#include "gfpaudit/source.h"
 
 struct engine_opts {
 	const char *tree;       /* prepared kernel tree, or NULL: kmodel headers */
@@ -27,12 +28,6 @@ struct engine_opts {
 	int verbose;
 };
 
-/* An in-memory file that replaces the one on disk (staged blob, patched file). */
-struct unsaved_file {
-	const char *path; /* absolute, or relative to the tree */
-	const char *contents;
-	size_t len;
-};
 
 struct engine;
 

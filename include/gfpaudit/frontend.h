@@ -5,9 +5,8 @@
 #define GFPAUDIT_FRONTEND_H
 #include <stdbool.h>
 #include <clang-c/Index.h>
-#include "gfpaudit/engine.h"
 #include "gfpaudit/gfp.h"
-#include "gfpaudit/check.h"
+#include "gfpaudit/source.h"
 
 /* Where flags come from. */
 struct flags_ctx {
