@@ -28,7 +28,6 @@ struct engine_opts {
 	int verbose;
 };
 
-
 struct engine;
 
 /* 0, GA_ETREE (tree not prepared: err_last() says how to prepare it),
