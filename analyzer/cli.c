@@ -55,6 +55,13 @@ static void free_env_allocators(void)
 	env_allocators = NULL;
 }
 
+void cli_add_allocator(struct cli_common *c, const char *file)
+{
+	if (c->nallocators < CLI_MAX_ALLOCATORS)
+		c->allocators[c->nallocators] = file;
+	c->nallocators++;
+}
+
 int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -65,9 +72,12 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 	if (env && *env && !env_allocators) {
 		char *dup = env_allocators = xstrdup(env), *save = NULL;
 		atexit(free_env_allocators);
-		for (char *w = strtok_r(dup, ":", &save); w && c->nallocators < 15; w = strtok_r(NULL, ":", &save))
-			c->allocators[c->nallocators++] = w;
+		for (char *w = strtok_r(dup, ":", &save); w; w = strtok_r(NULL, ":", &save))
+			cli_add_allocator(c, w);
 	}
+	if (c->nallocators > CLI_MAX_ALLOCATORS)
+		return err_set(GA_EINVAL, "too many allocator tables (%d; at most %d, --allocators and "
+			       "$GFPAUDIT_ALLOCATORS together)", c->nallocators, CLI_MAX_ALLOCATORS);
 	c->allocators[c->nallocators] = NULL;
 	o->allocator_files = c->allocators;
 	o->tree = c->tree;

@@ -163,10 +163,7 @@ int cmd_audit(int argc, char **argv)
 		case 'E': c.enable = optarg; break;
 		case 'D': c.disable = optarg; break;
 		case 'S': c.severity = optarg; break;
-		case 'A':
-			if (c.nallocators < 14)
-				c.allocators[c.nallocators++] = optarg;
-			break;
+		case 'A': cli_add_allocator(&c, optarg); break;
 		case 'T': timeout = atoi(optarg); break;
 		case 'M': c.allocator_model = optarg; break;
 		case 'W': want_pch = 2; break;

@@ -121,10 +121,7 @@ int cmd_explain(int argc, char **argv)
 		case 'f': c.format = optarg; break;
 		case 'M': model_choice = optarg; break;
 		case 'J': from_json = optarg; break;
-		case 'A':
-			if (c.nallocators < 14)
-				c.allocators[c.nallocators++] = optarg;
-			break;
+		case 'A': cli_add_allocator(&c, optarg); break;
 		case 'v': c.verbose++; break;
 		case 'm': model_only = 1; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;

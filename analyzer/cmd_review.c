@@ -73,10 +73,7 @@ int cmd_review(int argc, char **argv)
 		case 'F': from = optarg; break;
 		case 'E': c.enable = optarg; break;
 		case 'D': c.disable = optarg; break;
-		case 'A':
-			if (c.nallocators < 14)
-				c.allocators[c.nallocators++] = optarg;
-			break;
+		case 'A': cli_add_allocator(&c, optarg); break;
 		case 'o': output = optarg; break;
 		case 'q': c.quiet = 1; break;
 		case 'v': c.verbose++; break;

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <jansson.h>
 #include "gfpaudit/pool.h"
+#include "gfpaudit/pipeline.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -73,7 +74,7 @@ static void analyze_one(struct engine *e, const char *path, int fd)
 	if (hang && *hang && strstr(path, hang))
 		for (;;)
 			pause();
-	int rc = engine_analyze_file(e, path, NULL, 0, &r);
+	int rc = pipeline_analyze_file(e, path, NULL, 0, &r);
 	if (rc) {
 		char *rep = engine_report_path(e, path);
 		file_result_free(r);

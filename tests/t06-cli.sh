@@ -53,6 +53,13 @@ printf 'drv_get_pages  nonsense\n' > "$tmp/bad.tbl"
 out=$("$G" audit --allocators "$tmp/bad.tbl" "$tmp/w.c" 2>&1); rc=$?
 expect_rc "bad allocator table: usage" 2 "$rc"
 expect_grep "bad table line named" "bad.tbl:1:" "$out"
+# 15 tables are taken, the 16th is refused (not dropped without a word)
+many=() && for i in $(seq 14); do many+=(--allocators "$tmp/alloc.tbl"); done
+out=$(GFPAUDIT_ALLOCATORS="$tmp/alloc.tbl" "$G" audit -q "${many[@]}" "$tmp/w.c" 2>&1); rc=$?
+expect_rc "15 allocator tables: analyzed" 1 "$rc" "$out"
+out=$(GFPAUDIT_ALLOCATORS="$tmp/alloc.tbl:$tmp/alloc.tbl" "$G" audit -q "${many[@]}" "$tmp/w.c" 2>&1); rc=$?
+expect_rc "16 allocator tables: usage" 2 "$rc" "$out"
+expect_grep "16 allocator tables: said why" "too many allocator tables" "$out"
 
 "$G" audit -q --format json --sites "$tmp/a.c" -p "$tmp/compile_commands.json" > "$tmp/o.json" 2>/dev/null
 check=$(python3 - "$tmp/o.json" <<'PY'

@@ -2,20 +2,17 @@
 # Whole-tree machinery: SARIF (validated against the official 2.1.0 schema),
 # the result cache, baselines, shards and merge, the prefilter, and the worker
 # pool surviving an injected crash and hang.  Needs only the binary and
-# python3-jsonschema (Debian); the kernel tree is not used here.
+# python3-jsonschema (Debian; a failure without it); the kernel tree is not
+# used here.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 G=${GFPAUDIT:-$here/../gfpaudit}
 data=$here/data/scale
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-pass=0 fail=0 skip=0
+. "$here/lib/assert.sh"
 # never touch the user's own cache
 export XDG_CACHE_HOME=$out/xdg
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; [ $# -gt 1 ] && echo "     $2"; }
-sk() { skip=$((skip + 1)); echo "skip $1: $2"; }
-check() { local name=$1; shift; if "$@"; then ok "$name"; else no "$name"; fi; }
 
 # Debian's python3 carries python3-jsonschema; prefer it over another python
 # that may come first on PATH.
@@ -25,18 +22,20 @@ for p in /usr/bin/python3 python3; do
 done
 validate() { "$PY" "$here/sarif-validate.py" "$@"; }
 
-# ---- SARIF ----
 if [ -z "$PY" ]; then
-	sk "sarif validates" "python3-jsonschema is not installed"
-else
-	# the validator must reject a broken log (else the checks below prove nothing)
-	echo '{"runs": [{"tool": {"driver": {}}}]}' > "$out/broken.sarif"
-	if validate "$out/broken.sarif" 2>/dev/null; then no "validator rejects a log without version and driver name"
-	else ok "validator rejects a log without version and driver name"; fi
+	fail "python3 with jsonschema (Debian python3-jsonschema; make deps installs it)"
+	finish
+fi
 
-	"$G" audit -q --format sarif "$data" > "$out/audit.sarif" 2>"$out/audit.err"
-	check "audit --format sarif validates" validate "$out/audit.sarif"
-	check "sarif has one run with the rule table" "$PY" - "$out/audit.sarif" <<'PYEOF'
+# ---- SARIF ----
+# the validator must reject a broken log (else the checks below prove nothing)
+echo '{"runs": [{"tool": {"driver": {}}}]}' > "$out/broken.sarif"
+if validate "$out/broken.sarif" 2>/dev/null; then fail "validator rejects a log without version and driver name"
+else ok "validator rejects a log without version and driver name"; fi
+
+"$G" audit -q --format sarif "$data" > "$out/audit.sarif" 2>"$out/audit.err"
+check "audit --format sarif validates" validate "$out/audit.sarif"
+check "sarif has one run with the rule table" "$PY" - "$out/audit.sarif" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 run, = d["runs"]
@@ -45,13 +44,11 @@ assert any(r["id"] == "costly-no-noretry" for r in rules), rules
 assert all(r["defaultConfiguration"]["level"] in ("note", "warning", "error") for r in rules)
 assert "files" in run["properties"]
 PYEOF
-fi
 
 # ---- cache ----
 # a run's "files" counts, as "analyzed skipped failed cached prefiltered"
 counts() { "$PY" -c 'import json,sys; f=json.load(open(sys.argv[1]))["files"]; print(f["analyzed"], f["skipped"], f["failed"], f["cached"], f["prefiltered"])' "$1"; }
 workers() { sed -n 's/.* \([0-9]*\) parsed by workers.*/\1/p' "$1"; }
-PY=${PY:-python3}
 cp -r "$data" "$out/src"
 nfiles=$(ls "$out/src"/*.c | wc -l)
 rm -rf "$out/xdg"
@@ -110,9 +107,7 @@ assert d["findings"] == []' "$out/b1.json"
 check "baseline: the summary on stderr" grep -q "baseline: 0 new, 0 unchanged, 1 resolved" "$out/b1.err"
 check "baseline: nothing new, exit 0" test $rc = 0
 "$G" audit --no-cache --format sarif --baseline "$out/base.json" "$out/src/quiet.c" > "$out/b2.sarif" 2>/dev/null
-if [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null; then
-	check "baseline: sarif with resolved findings validates" validate "$out/b2.sarif"
-fi
+check "baseline: sarif with resolved findings validates" validate "$out/b2.sarif"
 "$G" audit --no-cache --format json --baseline "$out/b2.sarif" "$out/src/quiet.c" > "$out/b3.json" 2>/dev/null
 check "baseline: a SARIF run is a baseline too" "$PY" -c '
 import json, sys
@@ -158,7 +153,7 @@ if command -v parallel >/dev/null; then
 	"$G" merge -q "$out"/p[1-4].json > "$out/pmerged.json"
 	check "GNU parallel: 4 shards on 2 jobs, merged, equal the unsharded run" diff -u "$out/all.json" "$out/pmerged.json"
 else
-	sk "GNU parallel shards" "parallel is not installed"
+	skip "GNU parallel shards" "parallel is not installed"
 fi
 
 # ---- SARIF with findings, fixes and a baseline, through merge (hand-made run) ----
@@ -183,9 +178,7 @@ cat > "$out/run.json" <<'JSON'
 JSON
 "$G" merge -q --format sarif --tree "$tree" "$out/run.json" > "$out/rich.sarif"
 check "merge: exit 1 with findings" test $? = 1
-if [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null; then
-	check "sarif with findings, fixes, evidence, notifications, baseline validates" validate "$out/rich.sarif"
-fi
+check "sarif with findings, fixes, evidence, notifications, baseline validates" validate "$out/rich.sarif"
 check "sarif: the fix, location, fingerprint and root are all there" "$PY" - "$out/rich.sarif" "$tree" <<'PYEOF'
 import json, sys
 d = json.load(open(sys.argv[1])); run, = d["runs"]
@@ -268,9 +261,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]["results"]
 reps = [rep for x in r for f in x.get("fixes", []) for c in f["artifactChanges"] for rep in c["replacements"]]
 assert reps and all("startLine" in p["deletedRegion"] for p in reps), r' "$out/fix.sarif"
-if [ -n "$PY" ] && "$PY" -c 'import jsonschema' 2>/dev/null; then
-	check "sarif with the engine's fixes validates" validate "$out/fix.sarif"
-fi
+check "sarif with the engine's fixes validates" validate "$out/fix.sarif"
 
 # ---- progress line: on a terminal only, and not with -q ----
 "$G" audit --no-cache "$tree" > /dev/null 2> "$out/prog0.err"
@@ -282,7 +273,7 @@ if command -v script >/dev/null; then
 	script -qefc "'$G' audit -q --no-cache '$tree'" /dev/null > "$out/prog2.out" 2>&1
 	check "progress: -q silences it on a terminal too" sh -c "! grep -q 'files/s' '$out/prog2.out'"
 else
-	sk "progress on a terminal" "script (bsdutils) is not installed"
+	skip "progress on a terminal" "script (bsdutils) is not installed"
 fi
 
 # ---- workers: an injected crash and hang cost one file each ----
@@ -311,5 +302,4 @@ GFPAUDIT_TEST_CRASH=grow.c "$G" audit -v -q --format json "$out/src" > /dev/null
 check "a crash is not cached: the next run parses the file again" test "$(workers "$out/w3.err")" -ge 1
 
 echo
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+finish

@@ -5,22 +5,18 @@
 # a hunk that does not apply, path traversal, plain `diff -u`, oversized
 # messages, a 50 MB attachment generated here), runs the real binary and
 # checks exit codes, JSON, the reply mbox headers and that the repository is
-# never written.  Ends with "N passed, N failed".
+# never written.  Ends with "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 GFPAUDIT=${GFPAUDIT:-$here/../gfpaudit}
 T=$(mktemp -d /tmp/gfpaudit-t50.XXXXXX)
 [ -n "${KEEP:-}" ] && echo "keeping $T" || trap 'rm -rf "$T"' EXIT
-pass=0 fail=0 skip=0
+. "$here/lib/assert.sh"
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-not_ok() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && sed 's/^/     /' <<<"$2" | head -40; }
-# check DESC CMD...: one case
-check() { local d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 # py DESC FILE SCRIPT: a python3 assertion script over FILE (JSON or mbox)
 py() {
 	local d=$1 f=$2 s=$3 out
-	if out=$(python3 -c "$s" "$f" 2>&1); then ok "$d"; else not_ok "$d" "$out"; fi
+	if out=$(python3 -c "$s" "$f" 2>&1); then ok "$d"; else fail "$d" "$out"; fi
 }
 
 review() { # review OUTFILE ERRFILE ARGS... -> sets rc
@@ -495,7 +491,6 @@ fi
 # ---- the repository was never written ----
 snap1=$(snapshot)
 if [ "$snap0" = "$snap1" ]; then ok "repository untouched: work tree, index, refs, objects"; else
-	not_ok "repository untouched: work tree, index, refs, objects" "$(diff <(echo "$snap0") <(echo "$snap1"))"; fi
+	fail "repository untouched: work tree, index, refs, objects" "$(diff <(echo "$snap0") <(echo "$snap1"))"; fi
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+finish

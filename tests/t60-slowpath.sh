@@ -8,8 +8,7 @@
 #  - the built-in "later" model says they do not;
 #  - explain on __filemap_get_folio()'s filemap_alloc_folio() site lists the
 #    costly orders its loop can try, text and JSON;
-#  - through the engine (once it runs the on_file hooks and passes the model:
-#    see README "Allocator model"): 6.12 mm/page_alloc.c has no consistency
+#  - through the engine (see README "Allocator model"): 6.12 mm/page_alloc.c has no consistency
 #    finding, the folded-capability corpus case has one, and
 #    costly-noretry-compacts fires on filemap.c unless --allocator-model later.
 # Last line: "N passed, N failed, N skipped".
@@ -19,10 +18,7 @@ root=$(cd "$here/.." && pwd)
 G=${GFPAUDIT:-$root/gfpaudit}
 kdir=${KDIR:-$root/build/linux-6.12}
 k61=$root/build/linux-6.1
-pass=0 fail=0 skip=0
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/     /' | head -20; fail=$((fail + 1)); }
-skipped() { echo "skip $1: $2"; skip=$((skip + 1)); }
+. "$here/lib/assert.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -41,7 +37,7 @@ check_tree_model() { # name dir
 	line=$(first_compaction_line "$dir")
 	bl=$(bail_line "$dir")
 	if [ -z "$line" ] || [ -z "$bl" ]; then
-		bad "$name: grep found no compaction/bail line in $dir/mm/page_alloc.c"
+		fail "$name: grep found no compaction/bail line in $dir/mm/page_alloc.c"
 		return
 	fi
 	out=$("$G" explain --model --tree "$dir" 2>&1)
@@ -50,7 +46,7 @@ check_tree_model() { # name dir
 	   printf '%s\n' "$out" | grep -q "gives up when compaction was skipped or deferred: mm/page_alloc.c:$bl$"; then
 		ok "$name: model read from the tree: costly NORETRY still compacts (mm/page_alloc.c:$line, bail-out at $bl)"
 	else
-		bad "$name: model" "$out"
+		fail "$name: model" "$out"
 	fi
 	out=$("$G" explain --model --format json --tree "$dir" 2>&1)
 	if printf '%s' "$out" | python3 -c '
@@ -62,7 +58,7 @@ assert w["file"] == "mm/page_alloc.c" and w["line"] == int(sys.argv[1]), w
 ' "$line" 2>"$tmp/err"; then
 		ok "$name: model as json"
 	else
-		bad "$name: model as json" "$(cat "$tmp/err")"
+		fail "$name: model as json" "$(cat "$tmp/err")"
 	fi
 }
 
@@ -70,7 +66,7 @@ assert w["file"] == "mm/page_alloc.c" and w["line"] == int(sys.argv[1]), w
 if [ -f "$kdir/mm/page_alloc.c" ]; then
 	check_tree_model 6.12 "$kdir"
 else
-	skipped "6.12 model" "no tree at $kdir (make kernel)"
+	skip "6.12 model" "no tree at $kdir (make kernel)"
 fi
 
 # ---- 6.1: two files of Debian's source are enough for the model ----
@@ -84,7 +80,7 @@ fi
 if [ -f "$k61/mm/page_alloc.c" ]; then
 	check_tree_model 6.1 "$k61"
 else
-	skipped "6.1 model" "linux-source-6.1 is not installed (apt-get install linux-source-6.1)"
+	skip "6.1 model" "linux-source-6.1 is not installed (apt-get install linux-source-6.1)"
 fi
 
 # ---- built-ins ----
@@ -93,17 +89,17 @@ if printf '%s\n' "$out" | grep -q "^allocator model: built-in later" &&
    printf '%s\n' "$out" | grep -qx "costly __GFP_NORETRY requests with direct reclaim: skip direct compaction (built-in later)"; then
 	ok "built-in later: costly NORETRY skips compaction"
 else
-	bad "built-in later" "$out"
+	fail "built-in later" "$out"
 fi
 out=$("$G" explain --model 2>&1)
 if printf '%s\n' "$out" | grep -q "^allocator model: built-in 6.12 (no kernel tree given)" &&
    printf '%s\n' "$out" | grep -q "still enter direct compaction (built-in 6.12)"; then
 	ok "built-in 6.12 without a tree, and it says why"
 else
-	bad "built-in 6.12" "$out"
+	fail "built-in 6.12" "$out"
 fi
 "$G" explain --model --allocator-model 5.4 >/dev/null 2>&1
-[ $? = 2 ] && ok "unknown --allocator-model is a usage error" || bad "unknown --allocator-model exit"
+[ $? = 2 ] && ok "unknown --allocator-model is a usage error" || fail "unknown --allocator-model exit"
 
 # ---- explain on the page cache's folio loop ----
 if [ -f "$kdir/mm/filemap.c" ]; then
@@ -117,7 +113,7 @@ if [ -f "$kdir/mm/filemap.c" ]; then
 	   printf '%s\n' "$out" | grep -Eq "^  orders? ([0-9]+\.\.)?0 \(last attempt, when order == min_order\)"; then
 		ok "explain mm/filemap.c:$fl lists the costly orders of the loop"
 	else
-		bad "explain mm/filemap.c:$fl (exit $rc)" "$out"
+		fail "explain mm/filemap.c:$fl (exit $rc)" "$out"
 	fi
 	out=$("$G" explain --format json --tree "$kdir" "$kdir/mm/filemap.c:$fl" 2>&1)
 	if printf '%s' "$out" | python3 -c '
@@ -135,18 +131,18 @@ assert d["model"]["name"] == "tree"
 ' "$line" 2>"$tmp/err"; then
 		ok "explain --format json: costly group 4..N with compaction at mm/page_alloc.c:$line"
 	else
-		bad "explain --format json" "$(cat "$tmp/err")"
+		fail "explain --format json" "$(cat "$tmp/err")"
 	fi
 else
-	skipped "explain on mm/filemap.c" "no tree at $kdir"
+	skip "explain on mm/filemap.c" "no tree at $kdir"
 fi
 # a saved site (no parse): the same explanation, and a line without a site
 out=$("$G" explain --from-json "$here/data/filemap-site.json" mm/filemap.c:1944 2>&1)
 printf '%s\n' "$out" | grep -Eq "^  orders 9\.\.4 \(attempts with a fallback\): .*compaction" &&
-	ok "explain --from-json" || bad "explain --from-json" "$out"
+	ok "explain --from-json" || fail "explain --from-json" "$out"
 "$G" explain --from-json "$here/data/filemap-site.json" mm/filemap.c:1 >/dev/null 2>"$tmp/err"
 [ $? = 2 ] && grep -q "no allocation site at mm/filemap.c:1; sites in this file are at lines 1944" "$tmp/err" &&
-	ok "explain on a line without a site: exit 2, names the sites" || bad "explain on a line without a site" "$(cat "$tmp/err")"
+	ok "explain on a line without a site: exit 2, names the sites" || fail "explain on a line without a site" "$(cat "$tmp/err")"
 
 # ---- through the engine's rule hooks ----
 if command -v objdump >/dev/null && objdump -d --no-show-raw-insn "$G" | grep -q "call.*<checks_run_file>"; then
@@ -155,27 +151,26 @@ if command -v objdump >/dev/null && objdump -d --no-show-raw-insn "$G" | grep -q
 			"$kdir/mm/page_alloc.c" 2>&1)
 		rc=$?
 		[ $rc = 0 ] && [ -z "$out" ] && ok "6.12 mm/page_alloc.c: no consistency finding" ||
-			bad "6.12 mm/page_alloc.c consistency (exit $rc)" "$out"
+			fail "6.12 mm/page_alloc.c consistency (exit $rc)" "$out"
 		fl=$(grep -n "folio = filemap_alloc_folio(alloc_gfp, order);" "$kdir/mm/filemap.c" | head -1 | cut -d: -f1)
 		out=$("$G" audit -q --tree "$kdir" --enable costly-noretry-compacts "$kdir/mm/filemap.c" 2>&1)
 		printf '%s\n' "$out" | grep -q "^mm/filemap.c:$fl:.*mm/page_alloc.c:$(first_compaction_line "$kdir").*\[costly-noretry-compacts\]$" &&
-			ok "costly-noretry-compacts on mm/filemap.c:$fl" || bad "costly-noretry-compacts on filemap.c" "$out"
+			ok "costly-noretry-compacts on mm/filemap.c:$fl" || fail "costly-noretry-compacts on filemap.c" "$out"
 		out=$("$G" audit -q --tree "$kdir" --allocator-model later --enable costly-noretry-compacts "$kdir/mm/filemap.c" 2>&1)
-		printf '%s\n' "$out" | grep -q "costly-noretry-compacts" && bad "--allocator-model later still reports" "$out" ||
+		printf '%s\n' "$out" | grep -q "costly-noretry-compacts" && fail "--allocator-model later still reports" "$out" ||
 			ok "costly-noretry-compacts quiet with --allocator-model later"
 	else
-		skipped "engine checks on 6.12" "no tree at $kdir"
+		skip "engine checks on 6.12" "no tree at $kdir"
 	fi
 	ml=$(grep -n "// warn: gfp-derived-divergence" "$root/corpus/mm-divergence-folded.c" | cut -d: -f1)
 	out=$("$G" audit -q --enable gfp-derived-divergence "$root/corpus/mm-divergence-folded.c" 2>&1)
 	printf '%s\n' "$out" | grep -q "mm-divergence-folded.c:$ml:.*'can_direct_reclaim'.*\[gfp-derived-divergence\]" &&
-		ok "corpus folded capability through the engine" || bad "corpus folded capability through the engine" "$out"
+		ok "corpus folded capability through the engine" || fail "corpus folded capability through the engine" "$out"
 else
 	for t in "6.12 mm/page_alloc.c consistency" "costly-noretry-compacts on filemap.c" \
 		 "costly-noretry-compacts with later" "corpus folded capability through the engine"; do
-		skipped "$t" "the engine does not call checks_run_file()/pass the model yet (engine integration pending)"
+		skip "$t" "the engine does not call checks_run_file()/pass the model yet (engine integration pending)"
 	done
 fi
 
-echo "$pass passed, $fail failed, $skip skipped"
-[ "$fail" = 0 ]
+finish

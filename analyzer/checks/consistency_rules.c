@@ -5,12 +5,16 @@
 #include "gfpaudit/slowpath.h"
 #include "gfpaudit/strbuf.h"
 
-/* The last file analyzed (workers analyze one file at a time). */
+/* The last file analyzed (workers analyze one file at a time), keyed by
+ * its text, not by where the text lives: the fix stage re-analyzes patched
+ * copies of a file under the same path, and a freed buffer's address comes
+ * back for the next one. */
 static struct {
 	char *path;
-	const char *contents;
+	char *contents;
 	size_t len;
 	const struct slowpath_model *model;
+	bool sparse;
 	struct cons_result r;
 	bool valid;
 } cache;
@@ -18,27 +22,31 @@ static struct {
 static const struct cons_result *analyze(const struct check_file *f, const struct check_ctx *ctx)
 {
 	const struct slowpath_model *m = ctx->facts ? ctx->facts->model : NULL;
-	if (cache.valid && !strcmp(cache.path, f->path) && cache.contents == f->contents &&
-	    cache.len == f->len && cache.model == m)
+	bool sparse = f->on_disk || !f->contents;
+	if (cache.valid && !strcmp(cache.path, f->path) && !cache.contents == !f->contents &&
+	    cache.len == f->len && (!f->contents || !memcmp(cache.contents, f->contents, f->len)) &&
+	    cache.model == m && cache.sparse == sparse)
 		return &cache.r;
 	if (cache.valid) {
 		cons_result_release(&cache.r);
 		free(cache.path);
+		free(cache.contents);
 		cache.valid = false;
 	}
 	struct cons_opts o = {
 		.rules = CONS_DIVERGENCE | CONS_STALE | CONS_MIX,
 		.model = m,
-		.sparse = f->on_disk || !f->contents,
+		.sparse = sparse,
 		.tree = m ? m->tree : NULL,
 		.include_dir = GFPAUDIT_KMODEL_DIR,
 	};
 	if (consistency_check(f->path, f->contents, f->len, &o, &cache.r))
 		memset(&cache.r, 0, sizeof(cache.r)); /* unreadable: the engine reports the file */
 	cache.path = xstrdup(f->path);
-	cache.contents = f->contents;
+	cache.contents = f->contents ? xstrndup(f->contents, f->len) : NULL;
 	cache.len = f->len;
 	cache.model = m;
+	cache.sparse = sparse;
 	cache.valid = true;
 	return &cache.r;
 }

@@ -13,28 +13,6 @@ void describe_order(struct strbuf *sb, const struct site *s)
 		strbuf_addf(sb, "order %d..%d", s->order.lo, s->order.hi);
 }
 
-void describe_flags(struct strbuf *sb, uint64_t set)
-{
-	int n = 0;
-	for (int i = 0; i < GFPF__COUNT; i++)
-		if (set & ((uint64_t)1 << i))
-			strbuf_addf(sb, "%s%s", n++ ? "|" : "", gfp_flag_name(i));
-	if (!n)
-		strbuf_adds(sb, "0");
-}
-
-static void describe_mask(struct strbuf *sb, struct gfp_bits g)
-{
-	strbuf_adds(sb, "gfp must ");
-	describe_flags(sb, g.must);
-	if (g.may == GFP_ALL_BITS)
-		strbuf_adds(sb, ", may any");
-	else if (g.may & ~g.must) {
-		strbuf_adds(sb, ", may ");
-		describe_flags(sb, g.may & ~g.must);
-	}
-}
-
 char *describe_site(const struct site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -42,8 +20,8 @@ char *describe_site(const struct site *s)
 	describe_order(&sb, s);
 	if (s->kind == API_SLAB && s->size.known)
 		strbuf_addf(&sb, " (size %lld..%lld)", (long long)s->size.lo, (long long)s->size.hi);
-	strbuf_adds(&sb, "; ");
-	describe_mask(&sb, s->gfp);
+	strbuf_adds(&sb, "; gfp ");
+	gfp_bits_text(&sb, s->gfp);
 	strbuf_addf(&sb, "; fallback %s", fallback_name(s->fallback));
 	return strbuf_detach(&sb);
 }
@@ -66,11 +44,11 @@ char *describe_attempt(const struct site *s, const struct attempt *a)
 		strbuf_adds(&sb, a->role == ROLE_FALLBACK ? "with a fallback after them" : "the last attempt");
 		if (a->when)
 			strbuf_addf(&sb, ", when %s", a->when);
-		strbuf_adds(&sb, ") get ");
+		strbuf_adds(&sb, ") get gfp ");
 	} else {
-		strbuf_adds(&sb, "; ");
+		strbuf_adds(&sb, "; gfp ");
 	}
-	describe_mask(&sb, a->gfp);
+	gfp_bits_text(&sb, a->gfp);
 	strbuf_addf(&sb, "; fallback %s", fallback_name(s->fallback));
 	return strbuf_detach(&sb);
 }

@@ -3,7 +3,6 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/site.h"
 void describe_order(struct strbuf *sb, const struct site *s);
-void describe_flags(struct strbuf *sb, uint64_t set);
 /* "'alloc_pages' can request order 4; gfp must ..., may ...; fallback none" */
 char *describe_site(const struct site *s);
 /* "'alloc_pages' can request order 0..10; its attempts at orders 4..10 (with

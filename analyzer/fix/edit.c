@@ -400,10 +400,3 @@ const char *fix_kind_name(enum fix_kind k)
 	return (unsigned)k < FIX__COUNT ? names[k] : "unknown";
 }
 
-int fix_kind_lookup(const char *name)
-{
-	for (int k = 0; k < FIX__COUNT; k++)
-		if (!strcmp(fix_kind_name(k), name))
-			return k;
-	return -1;
-}

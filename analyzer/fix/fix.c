@@ -3,8 +3,9 @@
  *
  * Verification, in order: the shape's edits apply; the diff printed from
  * them applies with libgit2 and gives the same text (so what the user sees
- * is what was checked); the engine analyzes the patched text as an unsaved
- * file with no more parse errors than before; the finding is gone at the
+ * is what was checked); re-analysis of the patched text (the caller's
+ * callback: fix/ does not call the engine) gives no more parse errors than
+ * before; the finding is gone at the
  * patched call; and no (rule, function, api) has more findings than before.
  */
 #include <stdarg.h>
@@ -15,7 +16,6 @@
 #include <unistd.h>
 #include <git2.h>
 #include "gfpaudit/fix.h"
-#include "gfpaudit/engine.h"
 #include "gfpaudit/err.h"
 #include "lex.h"
 
@@ -104,25 +104,17 @@ static size_t count_key(const struct file_result *r, const char *rule, const cha
 	return n;
 }
 
-/* 0 kept; 1 dropped (why in *why); < 0 engine failure. */
-static int reanalyze(struct engine *e, const char *path, const struct strbuf *patched,
-		     const char *text, const struct file_result *r, const struct finding *f,
-		     const struct fix_edits *edits, const struct fix_opts *o, struct verify_cache *cache,
-		     struct strbuf *why)
+/* 0 kept; 1 dropped (why in *why); < 0 re-analysis failure. */
+static int reanalyze(const struct strbuf *patched, const char *text, const struct file_result *r,
+		     const struct finding *f, const struct fix_edits *edits, const struct fix_opts *o,
+		     struct verify_cache *cache, struct strbuf *why)
 {
 	struct file_result *nr = NULL;
 	for (size_t i = 0; i < cache->n && !nr; i++)
 		if (!strcmp(cache->v[i].text, patched->buf))
 			nr = cache->v[i].r;
 	if (!nr) {
-		size_t nu = 0, extra = o ? o->nunsaved : 0;
-		struct unsaved_file *u = xcalloc(extra + 1, sizeof(*u));
-		for (size_t i = 0; i < extra; i++)
-			if (strcmp(o->unsaved[i].path, path))
-				u[nu++] = o->unsaved[i];
-		u[nu++] = (struct unsaved_file){ path, patched->buf, patched->len };
-		int rc = engine_analyze_file(e, path, u, nu, &nr);
-		free(u);
+		int rc = o->reanalyze(o->reanalyze_data, patched->buf, patched->len, &nr);
 		if (rc)
 			return rc;
 		ALLOC_GROW(cache->v, cache->n + 1, cache->alloc);
@@ -166,7 +158,7 @@ static int reanalyze(struct engine *e, const char *path, const struct strbuf *pa
 	return 0;
 }
 
-static int candidates(struct engine *e, const char *path, const char *text, size_t len,
+static int candidates(const char *path, const char *text, size_t len,
 		      const struct file_result *r, struct finding *f, const struct fix_opts *o,
 		      struct verify_cache *cache)
 {
@@ -216,8 +208,8 @@ static int candidates(struct engine *e, const char *path, const char *text, size
 			say(o, f, kind, "dropped: the diff does not give the edited text");
 			goto next;
 		}
-		if (e && !(o && o->no_reanalysis)) {
-			int vr = reanalyze(e, path, &patched, text, r, f, &edits, o, cache, &why);
+		if (o && o->reanalyze) {
+			int vr = reanalyze(&patched, text, r, f, &edits, o, cache, &why);
 			if (vr < 0) {
 				rc = vr;
 				fix_edits_release(&edits);
@@ -247,24 +239,24 @@ next:
 	return rc;
 }
 
-int fix_candidates(struct engine *e, const char *path, const char *text, size_t len,
-		   const struct file_result *r, struct finding *f, const struct fix_opts *o)
+int fix_candidates(const char *path, const char *text, size_t len, const struct file_result *r,
+		   struct finding *f, const struct fix_opts *o)
 {
 	struct verify_cache cache = { 0 };
-	int rc = candidates(e, path, text, len, r, f, o, &cache);
+	int rc = candidates(path, text, len, r, f, o, &cache);
 	cache_release(&cache);
 	return rc;
 }
 
-int fix_file(struct engine *e, const char *path, const char *text, size_t len,
-	     struct file_result *r, const struct fix_opts *o)
+int fix_file(const char *path, const char *text, size_t len, struct file_result *r,
+	     const struct fix_opts *o)
 {
 	struct verify_cache cache = { 0 };
 	int rc = 0;
 	/* findings are compared against r as it was: candidates only add
 	 * fixes, they never add or remove findings */
 	for (size_t i = 0; i < r->nfindings && !rc; i++)
-		rc = candidates(e, path, text, len, r, &r->findings[i], o, &cache);
+		rc = candidates(path, text, len, r, &r->findings[i], o, &cache);
 	cache_release(&cache);
 	return rc;
 }

@@ -136,14 +136,6 @@ size_t toks_at(const struct toks *t, size_t pos)
 	return lo;
 }
 
-size_t toks_before(const struct toks *t, size_t pos)
-{
-	size_t i = toks_at(t, pos);
-	while (i > 0 && t->v[i - 1].end > pos)
-		i--;
-	return i == 0 ? NONE : i - 1;
-}
-
 size_t toks_match(const struct toks *t, size_t i)
 {
 	static const char open[] = "([{", close[] = ")]}";

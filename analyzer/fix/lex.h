@@ -36,8 +36,6 @@ bool tok_is(const struct toks *t, size_t i, const char *s);
 char *tok_str(const struct toks *t, size_t i);
 /* First token whose begin is >= pos (t->n when none). */
 size_t toks_at(const struct toks *t, size_t pos);
-/* Last token whose end is <= pos, or (size_t)-1. */
-size_t toks_before(const struct toks *t, size_t pos);
 /* Index of the token matching the bracket at i ("(" "[" "{" forwards,
  * ")" "]" "}" backwards), or (size_t)-1.  Directive tokens are skipped. */
 size_t toks_match(const struct toks *t, size_t i);

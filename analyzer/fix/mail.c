@@ -17,6 +17,7 @@
 #include <git2.h>
 #include "gfpaudit/fix.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/fs.h"
 
 #ifndef GFPAUDIT_VERSION
 #define GFPAUDIT_VERSION "0.1"
@@ -144,43 +145,6 @@ static const char *rule_why(const char *rule)
 	return "";
 }
 
-/* Append `text` wrapped at 72 columns. */
-static void add_wrapped(struct strbuf *sb, const char *text)
-{
-	size_t col = 0;
-	const char *p = text;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		const char *w = p;
-		while (*p && *p != ' ')
-			p++;
-		size_t wl = (size_t)(p - w);
-		if (!wl)
-			break;
-		if (col && col + 1 + wl > 72) {
-			strbuf_addc(sb, '\n');
-			col = 0;
-		} else if (col) {
-			strbuf_addc(sb, ' ');
-			col++;
-		}
-		strbuf_add(sb, w, wl);
-		col += wl;
-	}
-	strbuf_addc(sb, '\n');
-}
-
-static void flags_text(struct strbuf *sb, uint64_t set)
-{
-	int n = 0;
-	for (int i = 0; i < GFPF__COUNT; i++)
-		if (set & ((uint64_t)1 << i))
-			strbuf_addf(sb, "%s%s", n++ ? " | " : "", gfp_flag_name(i));
-	if (!n)
-		strbuf_adds(sb, "no flag");
-}
-
 static void describe_facts(struct strbuf *sb, const struct finding *f)
 {
 	const struct site *s = &f->site;
@@ -196,12 +160,12 @@ static void describe_facts(struct strbuf *sb, const struct finding *f)
 	else if (s->size.known)
 		strbuf_addf(sb, " (%lld bytes)", (long long)s->size.lo);
 	strbuf_adds(sb, ". The mask always has ");
-	flags_text(sb, s->gfp.must);
+	gfp_flags_text(sb, s->gfp.must, " | ", "no flag");
 	if (s->gfp.may == GFP_ALL_BITS)
 		strbuf_adds(sb, " and may have any other flag");
 	else if (s->gfp.may & ~s->gfp.must) {
 		strbuf_adds(sb, " and on some paths ");
-		flags_text(sb, s->gfp.may & ~s->gfp.must);
+		gfp_flags_text(sb, s->gfp.may & ~s->gfp.must, " | ", "no flag");
 	}
 	static const char *const fb[] = {
 		[FB_NONE] = "nothing falls back when it fails",
@@ -378,15 +342,15 @@ int fix_mail_format(const struct fix_mail_opts *o, const struct finding *f, cons
 	strbuf_addf(out, "\nSubject: [PATCH] %s\n\n", subject);
 
 	describe_facts(&para, f);
-	add_wrapped(out, para.buf);
+	strbuf_add_wrapped(out, para.buf, 72);
 	strbuf_addc(out, '\n');
 	if (*rule_why(f->rule)) {
-		add_wrapped(out, rule_why(f->rule));
+		strbuf_add_wrapped(out, rule_why(f->rule), 72);
 		strbuf_addc(out, '\n');
 	}
 	strbuf_reset(&para);
 	strbuf_addf(&para, "This change (%s): %s.", x->kind, x->reason ? x->reason : "");
-	add_wrapped(out, para.buf);
+	strbuf_add_wrapped(out, para.buf, 72);
 	strbuf_addc(out, '\n');
 	if (s->nev) {
 		strbuf_adds(out, "Evidence:\n");
@@ -398,7 +362,7 @@ int fix_mail_format(const struct fix_mail_opts *o, const struct finding *f, cons
 	strbuf_reset(&para);
 	strbuf_addf(&para, "Found by gfpaudit (rule %s); the patched file was analyzed again and the "
 		    "finding is gone with no new one. Review and test it before sending.", f->rule);
-	add_wrapped(out, para.buf);
+	strbuf_add_wrapped(out, para.buf, 72);
 	if (!o->no_blame && s->file && s->line > 0 && !fix_blame_line(o, s->file, s->line, &fixes))
 		strbuf_addf(out, "\nFixes: %s\n", fixes.buf);
 	strbuf_adds(out, "---\n");
@@ -413,27 +377,6 @@ int fix_mail_format(const struct fix_mail_opts *o, const struct finding *f, cons
 	free(from);
 	free(subject);
 	return 0;
-}
-
-static int mkdir_p(const char *dir)
-{
-	char *p = xstrdup(dir);
-	int rc = 0;
-	for (char *s = p + 1; ; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-			*s = '\0';
-			if (mkdir(p, 0777) && errno != EEXIST) {
-				rc = err_set(GA_EIO, "cannot create '%s': %s", p, strerror(errno));
-				break;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return rc;
 }
 
 /* git format-patch's file name: subject characters other than [A-Za-z0-9._]
@@ -463,7 +406,7 @@ static char *slug(const char *subject)
 int fix_mail_write_dir(const char *dir, const struct fix_mail_opts *o,
 		       struct file_result *const *results, size_t n, size_t *count)
 {
-	int rc = mkdir_p(dir);
+	int rc = fs_mkdir_p(dir, 0777);
 	*count = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct file_result *r = results[i];

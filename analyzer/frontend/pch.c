@@ -18,6 +18,7 @@
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/fs.h"
 
 static bool exists(const char *p)
 {
@@ -243,17 +244,6 @@ static char *pch_dir(void)
 			   : xasprintf("%s/.cache/gfpaudit/pch", home && *home ? home : "/tmp");
 }
 
-static void mkdir_p(char *dir)
-{
-	for (char *p = dir + 1; *p; p++)
-		if (*p == '/') {
-			*p = 0;
-			mkdir(dir, 0755);
-			*p = '/';
-		}
-	mkdir(dir, 0755);
-}
-
 /* The PCH of `source` read as a header in directory `src_dir`: reused when
  * its inputs kept their stamps, else built. */
 static int pch_get(const char *tree, const char *src_dir, const char *source, char **out, char **identity)
@@ -276,7 +266,7 @@ static int pch_get(const char *tree, const char *src_dir, const char *source, ch
 	struct stat ps;
 	char *id = stat(path, &ps) == 0 && ps.st_size > 0 ? pch_check_deps(deps) : NULL;
 	if (!id) {
-		mkdir_p(dir);
+		fs_mkdir_p(dir, 0755); /* best effort: the build says what fails */
 		char *src = xasprintf("%s/gfpaudit-pch.h", src_dir);
 		rc = pch_build(tree, src, source, path, deps);
 		free(src);

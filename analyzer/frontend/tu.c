@@ -273,13 +273,6 @@ bool tu_main_range(const struct tu *t, CXCursor c, unsigned *begin, unsigned *en
 	return true;
 }
 
-char *tu_text(const struct tu *t, unsigned b, unsigned e)
-{
-	if (b > e || e > t->main_len)
-		return xstrdup("");
-	return xstrndup(t->main_text + b, e - b);
-}
-
 /* analyzer/frontend/opcode.cc */
 const char *gfpaudit_cursor_operator(CXCursor c, int *postfix);
 

@@ -153,19 +153,3 @@ int cmacro_eval_expr(const struct cmacro *m, const struct cx *e, int64_t *out)
 	return cx_eval(e, &env, out) ? GA_EINVAL : 0;
 }
 
-const char *cmacro_where(const struct cmacro *m, const char *name, int *line)
-{
-	for (size_t i = m->nfiles; i-- > 0;) {
-		const struct cdefine *d = csrc_define(m->files[i], name);
-		if (d) {
-			*line = d->line;
-			return m->files[i]->path;
-		}
-		const struct cenum *en = csrc_enum(m->files[i], name);
-		if (en) {
-			*line = en->line;
-			return m->files[i]->path;
-		}
-	}
-	return NULL;
-}

@@ -17,11 +17,6 @@ static const char *const defaults[] = {
 	"CONFIG_CONTIG_ALLOC", "CONFIG_PAGE_OWNER", "CONFIG_SLAB_OBJ_EXT", NULL,
 };
 
-const char *const *kconf_default_names(void)
-{
-	return defaults;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

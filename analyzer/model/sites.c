@@ -1172,9 +1172,6 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		if (!new_wrappers)
 			break;
 	}
-	if (o->on_function)
-		for (size_t i = 0; i < fns.n; i++)
-			o->on_function(o->data, fns.f[i]);
 	/* one site per written call (alloc_hooks can expand a call twice) */
 	if (out->nsites > first_site)
 		qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);

@@ -813,16 +813,6 @@ static enum sp_tri t_not(enum sp_tri a)
 	return (enum sp_tri)(SP_YES - a);
 }
 
-char *slowpath_fact_ref(const struct slowpath_model *m, enum sp_fact_id id)
-{
-	const struct sp_fact *x = &m->facts[id];
-	if (!x->present)
-		return xstrdup("");
-	if (!x->file)
-		return xasprintf(" [built-in %s]", m->name);
-	return xasprintf(" [%s:%d]", x->file, x->line);
-}
-
 static void step(struct sp_outcome *o, const struct slowpath_model *m, enum sp_fact_id id,
 		 enum sp_tri when, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

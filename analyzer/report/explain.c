@@ -89,28 +89,6 @@ void explanation_release(struct explanation *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static void flags_text(struct strbuf *sb, uint64_t set)
-{
-	int n = 0;
-	for (int i = 0; i < GFPF__COUNT; i++)
-		if (set & ((uint64_t)1 << i))
-			strbuf_addf(sb, "%s%s", n++ ? "|" : "", gfp_flag_name(i));
-	if (!n)
-		strbuf_adds(sb, "0");
-}
-
-static void gfp_text(struct strbuf *sb, struct gfp_bits g)
-{
-	strbuf_adds(sb, "must ");
-	flags_text(sb, g.must);
-	if (g.may == GFP_ALL_BITS)
-		strbuf_adds(sb, ", may any");
-	else if (g.may & ~g.must) {
-		strbuf_adds(sb, ", may ");
-		flags_text(sb, g.may & ~g.must);
-	}
-}
-
 static void orders_text(struct strbuf *sb, const struct explain_group *g, const struct explanation *x)
 {
 	if (!x->order_known) {
@@ -136,13 +114,13 @@ void explain_print_text(const struct explanation *x, FILE *f, bool verbose)
 			s->order.hi > m->costly_order ? " (costly above PAGE_ALLOC_COSTLY_ORDER)" : "");
 	else
 		fprintf(f, "  order:      unknown\n");
-	gfp_text(&sb, s->gfp);
+	gfp_bits_text(&sb, s->gfp);
 	fprintf(f, "  gfp:        %s\n", sb.buf);
 	strbuf_reset(&sb);
 	fprintf(f, "  fallback:   %s\n", fallback_name(s->fallback));
 	for (size_t i = 0; s->natt > 1 && i < s->natt; i++) {
 		const struct attempt *a = &s->att[i];
-		gfp_text(&sb, a->gfp);
+		gfp_bits_text(&sb, a->gfp);
 		if (a->orders.known)
 			fprintf(f, "  attempts:   %d..%d %s%s%s%s: gfp %s\n", a->orders.hi, a->orders.lo,
 				role_text(a, false), a->when ? " (" : "", a->when ? a->when : "", a->when ? ")" : "", sb.buf);

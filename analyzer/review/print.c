@@ -74,32 +74,10 @@ int review_print_json(const struct review *r, FILE *out)
 
 /* ---- review prose ---- */
 
-/* Fill paragraphs to 72 columns, the width of kernel mail. */
+/* Paragraphs filled to 72 columns, the width of kernel mail. */
 static void wrap(struct strbuf *sb, const char *text)
 {
-	size_t col = 0;
-	const char *p = text;
-	while (*p) {
-		while (*p == ' ')
-			p++;
-		const char *e = p;
-		while (*e && *e != ' ')
-			e++;
-		size_t n = (size_t)(e - p);
-		if (!n)
-			break;
-		if (col && col + 1 + n > 72) {
-			strbuf_addc(sb, '\n');
-			col = 0;
-		} else if (col) {
-			strbuf_addc(sb, ' ');
-			col++;
-		}
-		strbuf_add(sb, p, n);
-		col += n;
-		p = e;
-	}
-	strbuf_addc(sb, '\n');
+	strbuf_add_wrapped(sb, text, 72);
 }
 
 static void size_text(struct strbuf *sb, int order)

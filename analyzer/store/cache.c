@@ -14,6 +14,7 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/fs.h"
 
 /* Bump when the table layout or the meaning of a column changes. */
 #define STORE_SCHEMA "1"
@@ -49,30 +50,20 @@ char *store_default_path(void)
 	return NULL;
 }
 
+/* The directory that holds `file`. */
 static int mkdirs(const char *file)
 {
-	char *dir = xstrdup(file);
-	char *slash = strrchr(dir, '/');
-	int rc = 0;
-	if (!slash || slash == dir) {
-		free(dir);
+	const char *slash = strrchr(file, '/');
+	if (!slash || slash == file)
 		return 0;
-	}
-	*slash = 0;
-	for (char *p = dir + 1; ; p++) {
-		if (*p == '/' || !*p) {
-			char c = *p;
-			*p = 0;
-			if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
-				rc = err_set(GA_EIO, "cache: cannot create '%s': %s", dir, strerror(errno));
-				break;
-			}
-			*p = c;
-			if (!c)
-				break;
-		}
-	}
+	char *dir = xstrndup(file, (size_t)(slash - file));
+	int rc = fs_mkdir_p(dir, 0777);
 	free(dir);
+	if (rc) {
+		char *why = xstrdup(err_last());
+		rc = err_set(rc, "cache: %s", why);
+		free(why);
+	}
 	return rc;
 }
 

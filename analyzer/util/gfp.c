@@ -1,5 +1,6 @@
 #include <string.h>
 #include "gfpaudit/gfp.h"
+#include "gfpaudit/strbuf.h"
 
 static const char *const names[] = {
 #define X(n) "__GFP_" #n,
@@ -40,4 +41,26 @@ uint64_t gfp_table_from_canon(const struct gfp_table *t, uint64_t canon)
 		if (canon & ((uint64_t)1 << i))
 			out |= t->value[i];
 	return out;
+}
+
+void gfp_flags_text(struct strbuf *sb, uint64_t set, const char *sep, const char *none)
+{
+	int n = 0;
+	for (int i = 0; i < GFPF__COUNT; i++)
+		if (set & ((uint64_t)1 << i))
+			strbuf_addf(sb, "%s%s", n++ ? sep : "", names[i]);
+	if (!n)
+		strbuf_adds(sb, none);
+}
+
+void gfp_bits_text(struct strbuf *sb, struct gfp_bits g)
+{
+	strbuf_adds(sb, "must ");
+	gfp_flags_text(sb, g.must, "|", "0");
+	if (g.may == GFP_ALL_BITS)
+		strbuf_adds(sb, ", may any");
+	else if (g.may & ~g.must) {
+		strbuf_adds(sb, ", may ");
+		gfp_flags_text(sb, g.may & ~g.must, "|", "0");
+	}
 }

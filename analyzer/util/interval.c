@@ -18,14 +18,6 @@ struct interval iv_join(struct interval a, struct interval b)
 	return (struct interval){ mn(a.lo, b.lo), mx(a.hi, b.hi), a.known && b.known };
 }
 
-struct interval iv_meet(struct interval a, struct interval b)
-{
-	struct interval r = { mx(a.lo, b.lo), mn(a.hi, b.hi), a.known || b.known };
-	if (r.lo > r.hi) /* contradiction: keep the narrower operand, stay sound */
-		return b.known ? b : a;
-	return r;
-}
-
 struct interval iv_add(struct interval a, struct interval b)
 {
 	return (struct interval){ sat((__int128)a.lo + b.lo), sat((__int128)a.hi + b.hi), a.known && b.known };
@@ -100,11 +92,6 @@ struct interval iv_or(struct interval a, struct interval b)
 struct interval iv_min(struct interval a, struct interval b)
 {
 	return (struct interval){ mn(a.lo, b.lo), mn(a.hi, b.hi), a.known && b.known };
-}
-
-struct interval iv_max(struct interval a, struct interval b)
-{
-	return (struct interval){ mx(a.lo, b.lo), mx(a.hi, b.hi), a.known && b.known };
 }
 
 int64_t get_order_of(int64_t size, int page_shift)

@@ -135,3 +135,30 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 		return err_set(GA_EIO, "cannot read '%s'", path);
 	return 0;
 }
+
+void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t width)
+{
+	size_t col = 0;
+	const char *p = text;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		const char *e = p;
+		while (*e && *e != ' ')
+			e++;
+		size_t n = (size_t)(e - p);
+		if (!n)
+			break;
+		if (col && col + 1 + n > width) {
+			strbuf_addc(sb, '\n');
+			col = 0;
+		} else if (col) {
+			strbuf_addc(sb, ' ');
+			col++;
+		}
+		strbuf_add(sb, p, n);
+		col += n;
+		p = e;
+	}
+	strbuf_addc(sb, '\n');
+}

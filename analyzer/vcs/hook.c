@@ -13,6 +13,7 @@
 #include "gfpaudit/vcs.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/fs.h"
 
 #define CHAINED "pre-commit.gfpaudit-chained"
 #define SAVED "pre-commit.gfpaudit-saved"
@@ -91,27 +92,6 @@ static int hook_kind(const char *path)
 	return ours;
 }
 
-static int mkdirs(const char *dir)
-{
-	char *d = xstrdup(dir);
-	int rc = 0;
-	for (char *p = d + 1; ; p++) {
-		if (*p == '/' || !*p) {
-			char c = *p;
-			*p = 0;
-			if (mkdir(d, 0777) < 0 && errno != EEXIST) {
-				rc = err_set(GA_EIO, "cannot create %s: %s", d, strerror(errno));
-				break;
-			}
-			*p = c;
-			if (!c)
-				break;
-		}
-	}
-	free(d);
-	return rc;
-}
-
 /* Write through a temporary file and rename, so a failed write never leaves
  * a half hook that blocks commits. */
 static int write_hook(const char *path, const char *text)
@@ -151,7 +131,7 @@ int vcs_hook_install(struct vcs *v, const char *bin, unsigned flags,
 	hook = xasprintf("%s/pre-commit", dir);
 	chained = xasprintf("%s/" CHAINED, dir);
 	saved = xasprintf("%s/" SAVED, dir);
-	if ((rc = mkdirs(dir)))
+	if ((rc = fs_mkdir_p(dir, 0777)))
 		goto cleanup;
 	int kind = hook_kind(hook);
 	enum vcs_hook_outcome oc = VCS_HOOK_INSTALLED;

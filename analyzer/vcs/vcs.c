@@ -90,12 +90,6 @@ int vcs_config_path(struct vcs *v, const char *key, char **out)
 	return rc;
 }
 
-const char *vcs_status_name(enum vcs_status s)
-{
-	static const char *const names[] = { "added", "modified", "deleted", "renamed", "copied", "other" };
-	return (unsigned)s <= VCS_OTHER ? names[s] : "other";
-}
-
 void vcs_diff_init(struct vcs_diff *d) { memset(d, 0, sizeof(*d)); }
 
 void vcs_diff_release(struct vcs_diff *d)

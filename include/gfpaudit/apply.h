@@ -1,6 +1,7 @@
 /* Apply mailed patches to a git tree in memory (libgit2).
  *
- * Trust model (DESIGN.md): the patches are untrusted.  Nothing here writes
+ * Trust model (README, "Reviewing mailed patch series"): the patches are
+ * untrusted.  Nothing here writes
  * a work tree, an index file or a ref: new blobs and trees go to an
  * in-memory object store (libgit2 mempack) stacked on the repository's
  * object database and vanish with the apply_repo.  Paths are checked before

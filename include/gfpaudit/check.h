@@ -1,6 +1,7 @@
 /* Rules.  One rule a file under analyzer/checks/, listed once in
  * analyzer/checks/list.h.  A rule subscribes to the events it needs (a site
- * was modelled; a function body was modelled) instead of walking the AST. */
+ * was modelled; the whole file, for rules that read it as written) instead
+ * of walking the AST. */
 #ifndef GFPAUDIT_CHECK_H
 #define GFPAUDIT_CHECK_H
 #include <stdarg.h>
@@ -8,20 +9,8 @@
 #include <stdint.h>
 #include "gfpaudit/finding.h"
 #include "gfpaudit/result.h"
+#include "gfpaudit/source.h"
 
-struct fn_model; /* model/fn.h: a modelled function body */
-struct slowpath_model; /* slowpath.h: what the tree's page allocator does */
-
-/* What the checks may read about the tree the file belongs to. */
-struct tree_facts {
-	int costly_order;   /* PAGE_ALLOC_COSTLY_ORDER as evaluated (3) */
-	int max_order;      /* MAX_PAGE_ORDER / MAX_ORDER as evaluated */
-	int page_shift;
-	/* The allocator model of the tree (read from its mm/page_alloc.c, or a
-	 * built-in), loaded once per run by the engine; NULL: none loaded, and
-	 * the rules that need it stay quiet. */
-	const struct slowpath_model *model;
-};
 
 /* A whole file, for rules that read it as written rather than through the
  * site model (the gfp/alloc_flags consistency rules). */
@@ -43,7 +32,6 @@ struct check {
 	enum severity severity;
 	const char *summary; /* one line, for --help, README, SARIF */
 	void (*on_site)(const struct check *c, const struct site *s, struct check_ctx *ctx);
-	void (*on_function)(const struct check *c, const struct fn_model *fn, struct check_ctx *ctx);
 	void (*on_file)(const struct check *c, const struct check_file *f, struct check_ctx *ctx);
 };
 

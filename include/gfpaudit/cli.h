@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include "gfpaudit/engine.h"
 
+/* Allocator tables a run takes, --allocators and $GFPAUDIT_ALLOCATORS together. */
+#define CLI_MAX_ALLOCATORS 15
+
 /* Options every analyzing command accepts. */
 struct cli_common {
 	const char *tree, *compdb, *format;
 	const char *enable, *disable;
-	const char *allocators[16];
-	int nallocators;
+	const char *allocators[CLI_MAX_ALLOCATORS + 1]; /* NULL-terminated */
+	int nallocators;    /* may exceed CLI_MAX_ALLOCATORS: cli_engine_opts refuses */
 	int verbose, quiet;
 	const char *severity; /* threshold for exit 1 */
 	const char *allocator_model; /* --allocator-model: NULL (auto) or a built-in (slowpath.h) */
@@ -19,8 +22,12 @@ struct cli_common {
 /* Apply --enable/--disable lists ("a,b") to the default mask. GA_EINVAL with
  * a message naming the unknown rule. */
 int cli_rule_mask(const char *enable, const char *disable, uint64_t *out);
+/* Add an --allocators file (counted beyond CLI_MAX_ALLOCATORS, for
+ * cli_engine_opts to refuse). */
+void cli_add_allocator(struct cli_common *c, const char *file);
 /* Fill engine options from the common options (allocator files include
- * $GFPAUDIT_ALLOCATORS). */
+ * $GFPAUDIT_ALLOCATORS).  GA_EINVAL for an unknown rule or more than
+ * CLI_MAX_ALLOCATORS allocator tables. */
 int cli_engine_opts(struct cli_common *c, struct engine_opts *out);
 /* Print the rule list (id, severity, summary) for --help. */
 void cli_print_rules(FILE *f);

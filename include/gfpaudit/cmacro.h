@@ -19,8 +19,6 @@ struct cmacro {
 
 /* 0 and *out, or GA_ENOTFOUND (no such name) / GA_EINVAL (not evaluable). */
 int cmacro_eval(const struct cmacro *m, const char *name, int64_t *out);
-/* Where `name` is defined: file path and line, or NULL. */
-const char *cmacro_where(const struct cmacro *m, const char *name, int *line);
 /* Evaluate an expression of one of the files with macro names resolved. */
 int cmacro_eval_expr(const struct cmacro *m, const struct cx *e, int64_t *out);
 

@@ -1,7 +1,8 @@
 /* The analysis engine: one file in, one file_result out.
  *
- * scan -> parse (frontend/) -> model (model/) -> checks (checks/) -> fixes.
- * Front ends (cmd_*.c) only choose files and printers; they all call this.
+ * scan -> parse (frontend/) -> model (model/) -> checks (checks/); the fix
+ * stage runs after it (pipeline.h).  Front ends (cmd_*.c) only choose files
+ * and printers; they all call this.
  */
 #ifndef GFPAUDIT_ENGINE_H
 #define GFPAUDIT_ENGINE_H
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gfpaudit/result.h"
+#include "gfpaudit/source.h"
 
 struct engine_opts {
 	const char *tree;       /* prepared kernel tree, or NULL: kmodel headers */
@@ -16,20 +18,14 @@ struct engine_opts {
 	const char *kmodel_dir; /* model headers; NULL: the compiled-in default */
 	const char **allocator_files; /* extra allocator tables, NULL-terminated */
 	uint64_t rules;         /* enabled rules, bit = check index (check.h) */
-	bool fixes;             /* compute candidate fixes (when fix/ exists) */
+	bool fixes;             /* pipeline_analyze_file: run the fix stage after
+				 * the engine (the engine itself never fixes) */
 	bool pch;               /* with a tree: parse through a precompiled header
 				 * of the common kernel headers (built once per tree) */
 	bool pch_optional;      /* a PCH that cannot be built is not an error:
 				 * parse without it (engine_pch_problem says why) */
 	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
 	int verbose;
-};
-
-/* An in-memory file that replaces the one on disk (staged blob, patched file). */
-struct unsaved_file {
-	const char *path; /* absolute, or relative to the tree */
-	const char *contents;
-	size_t len;
 };
 
 struct engine;
@@ -45,6 +41,21 @@ void engine_free(struct engine *e);
 int engine_analyze_file(struct engine *e, const char *path,
 			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out);
+
+/* What the engine read of the main file, for the stages after it: the fix
+ * stage edits this text and sizes orders against the tree's
+ * PAGE_ALLOC_COSTLY_ORDER. */
+struct engine_source {
+	char *text;        /* the file as parsed (from disk or the unsaved copy);
+			    * NULL when the file was not analyzed; caller frees */
+	size_t len;
+	int costly_order;  /* as evaluated in the file (0: unknown) */
+};
+
+/* engine_analyze_file that also fills *src (zeroed first) for an analyzed file. */
+int engine_analyze_source(struct engine *e, const char *path,
+			  const struct unsaved_file *unsaved, size_t nunsaved,
+			  struct file_result **out, struct engine_source *src);
 
 /* With opts.pch and opts.pch_optional: why the engine parses without a PCH
  * (NULL when it has one, or was not asked). */

@@ -80,7 +80,6 @@ enum fix_kind {
 	FIX__COUNT
 };
 const char *fix_kind_name(enum fix_kind k);
-int fix_kind_lookup(const char *name); /* -1 if unknown */
 
 /* What a shape reads.  `site` byte ranges index `text`. */
 struct fix_ctx {
@@ -110,34 +109,34 @@ size_t fix_rank(const char *rule, const struct fix_ctx *c, struct fix_plan *out,
 
 /* ---- candidates ----------------------------------------------------- */
 
-struct engine;
-struct unsaved_file;
+/* Re-analysis for verification: analyze `text` (len bytes) as the new
+ * contents of the file the findings came from.  0 with *out filled (the
+ * caller frees it; analyzed, skipped or failed alike), or a negative code
+ * when the analysis itself cannot go on.  The fix stage does not know the
+ * engine: whoever runs it passes this in (pipeline.h). */
+typedef int (*fix_reanalyze_fn)(void *data, const char *text, size_t len, struct file_result **out);
 
 struct fix_opts {
 	int verbose;          /* > 0: say on stderr why candidates were dropped */
 	int costly_order;     /* 0: PAGE_ALLOC_COSTLY_ORDER_DEFAULT */
 	size_t max_per_finding; /* 0: no limit */
-	/* Skip the re-analysis step (unit tests without an engine).  The diff
-	 * still has to apply with libgit2 and give the edited text. */
-	bool no_reanalysis;
-	/* The unsaved files the original analysis used (staged headers...):
-	 * passed again on re-analysis, with `path` replaced by the patched text. */
-	const struct unsaved_file *unsaved;
-	size_t nunsaved;
+	/* NULL: no re-analysis (the diff still has to apply with libgit2 and
+	 * give the edited text); it must not compute fixes itself. */
+	fix_reanalyze_fn reanalyze;
+	void *reanalyze_data;
 };
 
 /* Compute, verify and attach (finding_add_fix) the candidate fixes of every
- * finding in r, which holds the result of analyzing `path` whose text is
- * text[0..len) (the file as the engine read it).  `e` re-analyzes patched
- * texts as unsaved files; it must not compute fixes itself (pass an engine
- * whose opts.fixes is false, or guard the recursion).  Returns 0, or a
- * negative code only when the engine fails; findings without a verified
- * candidate are left without fixes. */
-int fix_file(struct engine *e, const char *path, const char *text, size_t len,
-	     struct file_result *r, const struct fix_opts *o);
+ * finding in r, which holds the result of analyzing the file whose text is
+ * text[0..len) (the file as the engine read it; `path` is where it was
+ * read, the diffs name r->file, else path).  Returns 0, or a negative code
+ * only when re-analysis fails; findings without a verified candidate are
+ * left without fixes. */
+int fix_file(const char *path, const char *text, size_t len, struct file_result *r,
+	     const struct fix_opts *o);
 /* The same for one finding f of r. */
-int fix_candidates(struct engine *e, const char *path, const char *text, size_t len,
-		   const struct file_result *r, struct finding *f, const struct fix_opts *o);
+int fix_candidates(const char *path, const char *text, size_t len, const struct file_result *r,
+		   struct finding *f, const struct fix_opts *o);
 
 /* ---- mails ---------------------------------------------------------- */
 

@@ -1,7 +1,6 @@
 /* A modelled function body: a mirror of libclang's cursors for one function
  * definition, with parent links, operators and local-variable ids resolved
- * once.  The interpreter (eval.c), site discovery and on_function checks all
- * read this instead of walking libclang again.  Lives in an arena that is
+ * once.  The interpreter (eval.c) and site discovery read this instead of walking libclang again.  Lives in an arena that is
  * dropped with the function. */
 #ifndef GFPAUDIT_FN_H
 #define GFPAUDIT_FN_H

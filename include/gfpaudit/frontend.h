@@ -5,9 +5,8 @@
 #define GFPAUDIT_FRONTEND_H
 #include <stdbool.h>
 #include <clang-c/Index.h>
-#include "gfpaudit/engine.h"
 #include "gfpaudit/gfp.h"
-#include "gfpaudit/check.h"
+#include "gfpaudit/source.h"
 
 /* Where flags come from. */
 struct flags_ctx {
@@ -78,8 +77,6 @@ bool tu_main_loc(const struct tu *t, CXCursor c, unsigned *line, unsigned *col, 
 /* Spelling range [begin, end) of a cursor in the main file as written, when
  * both ends are spelled there (not inside a macro body). */
 bool tu_main_range(const struct tu *t, CXCursor c, unsigned *begin, unsigned *end);
-/* Source text of the main file between offsets (owned). */
-char *tu_text(const struct tu *t, unsigned begin, unsigned end);
 /* The operator token of a unary/binary/compound-assignment expression,
  * read at its spelling location (works inside macro bodies too). */
 const char *tu_operator(const struct tu *t, CXCursor c, bool *postfix);

@@ -2,8 +2,8 @@
  *
  * Bit values of __GFP_* differ between kernel versions, so the analyzer never
  * hard-codes them: each translation unit's values are evaluated by the front
- * end (see frontend/probe) and translated into the canonical flag indexes
- * below.  A `struct gfp_bits` holds two sets over those indexes: `must` (set
+ * end (tu_parse appends probes to the file: frontend/tu.c) and translated
+ * into the canonical flag indexes below.  A `struct gfp_bits` holds two sets over those indexes: `must` (set
  * on every path that reaches the site) and `may` (set on at least one path);
  * must is always a subset of may.  An unknown mask is must = 0, may = all.
  */
@@ -49,6 +49,14 @@ static inline bool gfp_may(struct gfp_bits g, uint64_t bit) { return (g.may & bi
 const char *gfp_flag_name(enum gfp_flag f);
 /* Canonical index of "__GFP_NORETRY" / "NORETRY"; -1 if unknown. */
 int gfp_flag_lookup(const char *name);
+
+struct strbuf;
+/* The flags of a canonical set by name in index order ("__GFP_IO|__GFP_FS"
+ * with sep "|"), or `none` for the empty set. */
+void gfp_flags_text(struct strbuf *sb, uint64_t set, const char *sep, const char *none);
+/* "must F|F, may F" (", may any" for an unknown mask; no may part when may
+ * adds nothing to must). */
+void gfp_bits_text(struct strbuf *sb, struct gfp_bits g);
 
 /* A tree's bit values, evaluated in one translation unit. */
 struct gfp_table {

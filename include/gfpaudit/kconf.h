@@ -4,7 +4,7 @@
  *
  * Sources, first found wins: include/generated/autoconf.h (a prepared tree),
  * .config (an extracted tree with a config copied in), or a built-in default
- * set for x86_64 distribution kernels (kconf_default_names() lists it).
+ * set for x86_64 distribution kernels (listed in model/kconf.c).
  * `source` says which one was used, so output can name it.
  */
 #ifndef GFPAUDIT_KCONF_H
@@ -24,7 +24,5 @@ int kconf_load(struct kconf *out, const char *tree);
 void kconf_release(struct kconf *k);
 /* `name` with or without the CONFIG_ prefix. */
 bool kconf_enabled(const struct kconf *k, const char *name);
-/* NULL-terminated list of the built-in default options. */
-const char *const *kconf_default_names(void);
 
 #endif

@@ -21,7 +21,6 @@ static inline struct interval iv_const(int64_t v) { return (struct interval){ v,
 static inline struct interval iv_range(int64_t lo, int64_t hi) { return (struct interval){ lo, hi, true }; }
 static inline struct interval iv_unknown(void) { return (struct interval){ IV_MIN, IV_MAX, false }; }
 struct interval iv_join(struct interval a, struct interval b);
-struct interval iv_meet(struct interval a, struct interval b);
 struct interval iv_add(struct interval a, struct interval b);
 struct interval iv_sub(struct interval a, struct interval b);
 struct interval iv_mul(struct interval a, struct interval b);
@@ -31,7 +30,6 @@ struct interval iv_shr(struct interval a, struct interval b);
 struct interval iv_and(struct interval a, struct interval b);
 struct interval iv_or(struct interval a, struct interval b);
 struct interval iv_min(struct interval a, struct interval b);
-struct interval iv_max(struct interval a, struct interval b);
 /* get_order(size) with page_shift of the tree; monotonic. */
 struct interval iv_get_order(struct interval size, int page_shift);
 /* ilog2 / fls-style monotonic log2 (floor) and order_base_2 (ceil). */

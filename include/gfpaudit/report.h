@@ -38,7 +38,9 @@ size_t report_findings_at_least(const struct report *r, enum severity min);
 /* GCC-style: "file:line:col: warning: message [rule-id]"; with sites, one
  * "file:line:col: site: ..." line per site. */
 void report_text(const struct report *r, FILE *out);
-/* The JSON object of DESIGN.md. */
+/* One JSON object: tool, version, findings, sites (with sites), files
+ * (the counts), problems, resolved (with a baseline); file_result_to_json
+ * is the form of each finding and site. */
 int report_json(const struct report *r, FILE *out);
 /* SARIF 2.1.0: one run, the rule table, results with locations relative
  * to the tree root (uriBaseId SRCROOT), partialFingerprints "gfpaudit/v1",

@@ -1,5 +1,6 @@
 /* The result of analyzing one file: the unit that workers send back, the
- * cache stores and `merge` joins.  JSON is its wire form (DESIGN.md). */
+ * cache stores and `merge` joins.  JSON is its wire form
+ * (file_result_to_json / file_result_from_json). */
 #ifndef GFPAUDIT_RESULT_H
 #define GFPAUDIT_RESULT_H
 #include <stddef.h>

@@ -2,8 +2,8 @@
  * memory, analyze the files each patch touches before and after it, and keep
  * only what the series changed (introduced / fixed findings).
  *
- * Untrusted input (DESIGN.md, trust model): the series is parsed by mail/,
- * applied by apply/ (no work tree, no index, no refs written), and the
+ * Untrusted input (README, "Reviewing mailed patch series"): the series is
+ * parsed by mail/, applied by vcs/apply.c (no work tree, no index, no refs written), and the
  * patched files reach the engine only as in-memory unsaved files.  Nothing
  * from the series is built or run.
  */
@@ -82,7 +82,7 @@ struct review_print_opts {
 	const char *from;   /* reply sender */
 	const char *repo_name;
 };
-/* DESIGN.md "review --format json". */
+/* review --format json (README, "Reviewing mailed patch series"). */
 int review_print_json(const struct review *r, FILE *out);
 /* An mbox of replies: one per patch with findings, one line on the cover. */
 int review_print_email(const struct review *r, const struct review_print_opts *o, FILE *out);

@@ -11,9 +11,6 @@
 struct sites_opts {
 	const char *report_path;       /* file name used in sites */
 	struct alloc_table *table;     /* may grow with wrappers (copy per file) */
-	/* Called with each modelled function of the file (for on_function rules). */
-	void (*on_function)(void *data, const struct fn_model *fn);
-	void *data;
 	int nfunctions; /* out: function definitions found in the file */
 };
 

@@ -142,11 +142,9 @@ struct sp_outcome {
 	char *summary; /* short, for grouping orders: "async compaction, then …" */
 };
 
-/* " [mm/page_alloc.c:4386]", " [built-in 6.12]" or "" for a fact; owned by the caller. */
-char *slowpath_fact_ref(const struct slowpath_model *m, enum sp_fact_id id);
 
 /* What the slow path does for a request with `g` at `order`.  Step texts
- * carry no source reference: use the step's fact (slowpath_fact_ref). */
+ * carry no source reference: the step's fact (m->facts[id]) has it. */
 void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int order,
 		       struct sp_outcome *out);
 void sp_outcome_release(struct sp_outcome *o);

@@ -7,11 +7,10 @@
  *    tree's configuration (include/generated/autoconf.h) or, without a tree,
  *    the kernel-model headers (see store_context());
  *  - the content of the file (its git blob id, so it matches `git hash-object`);
- *  - the content of every header the file included, when the engine reports
- *    them (file_result has no include list yet: see STORE_INCLUDES_HOOK in
- *    analyzer/store/cache.c).  The list is stored with the result, like a
- *    ccache manifest, and checked on lookup; header hashes are computed once
- *    per run.
+ *  - the content of every header the file included (file_result.includes,
+ *    as the engine reports them).  The list is stored with the result, like
+ *    a ccache manifest, and checked on lookup; header hashes are computed
+ *    once per run.
  * Several processes may share one database (WAL mode, busy timeout); writes
  * are batched in transactions and committed at least every second.
  * Functions return 0 or a negative GA_E* code with err_set().

@@ -29,6 +29,9 @@ void strbuf_addc(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);
+/* Append the words of `text` (split at spaces) filled to `width` columns,
+ * then a newline: the prose of kernel mail at 72. */
+void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t width);
 /* Read a whole file; returns 0 or GA_EIO with err_set. */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
 

@@ -40,7 +40,6 @@ enum vcs_status {
 	VCS_COPIED,
 	VCS_OTHER,    /* type change, submodule, symlink, conflict: not a C file to read */
 };
-const char *vcs_status_name(enum vcs_status s);
 
 /* Lines of the new version a hunk covers, as git counts them: `count` lines
  * from `start`; count 0 is a pure deletion between line `start` and the

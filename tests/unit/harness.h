@@ -1,6 +1,15 @@
 /* A tiny unit-test harness: TEST(name) { ... CHECK(cond); ... }.
- * Tests register themselves at load time; main() runs them all and prints
- * "N passed, N failed".  One file per module: tests/unit/test_<module>.c. */
+ * Tests register themselves at load time; main() runs them all, or the
+ * ones named on the command line (build/unit-tests NAME...), and prints
+ * "N passed, N failed, N skipped".  One file per module:
+ * tests/unit/test_<module>.c.
+ *
+ * CHECK* records a failure and goes on; REQUIRE* records it and stops the
+ * test (use it before dereferencing what it checks); SKIP(why) stops the
+ * test and counts it as skipped, not passed.  Both stop with a longjmp back
+ * to the runner, so they work in helpers too (helpers take `int *failed_`
+ * and are called as helper(failed_, ...)); what the test allocated before
+ * is leaked, which a test binary can afford. */
 #ifndef GFPAUDIT_TEST_HARNESS_H
 #define GFPAUDIT_TEST_HARNESS_H
 #include <stdio.h>
@@ -8,6 +17,8 @@
 
 struct unit_test { const char *name; void (*fn)(int *failed); struct unit_test *next; };
 extern struct unit_test *unit_tests;
+/* Stop the running test; `skip` non-NULL: counted as skipped, with the reason. */
+void unit_stop(const char *skip) __attribute__((noreturn));
 
 #define TEST(name) \
 	static void test_##name(int *failed_); \
@@ -26,4 +37,11 @@ extern struct unit_test *unit_tests;
 	if (!a_ || !b_ || strcmp(a_, b_)) { \
 	fprintf(stderr, "  %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, \
 		a_ ? a_ : "(null)", b_ ? b_ : "(null)"); *failed_ = 1; } } while (0)
+
+/* The same checks, stopping the test when they fail. */
+#define REQUIRE(cond) do { CHECK(cond); if (*failed_) unit_stop(NULL); } while (0)
+#define REQUIRE_EQ_INT(a, b) do { CHECK_EQ_INT(a, b); if (*failed_) unit_stop(NULL); } while (0)
+#define REQUIRE_EQ_STR(a, b) do { CHECK_EQ_STR(a, b); if (*failed_) unit_stop(NULL); } while (0)
+
+#define SKIP(why) unit_stop(why)
 #endif

@@ -153,9 +153,7 @@ static const char p_modify[] =
 TEST(apply_in_memory_chain)
 {
 	char *dir = make_repo(base_files, 2);
-	CHECK(dir != NULL);
-	if (!dir)
-		return;
+	REQUIRE(dir != NULL);
 	int before = count_objects(dir);
 	old_mtimes(dir, true);
 	struct stat ist0, ist1;
@@ -163,12 +161,7 @@ TEST(apply_in_memory_chain)
 	stat(ipath, &ist0);
 
 	struct apply_repo *r = NULL;
-	CHECK_EQ_INT(apply_repo_open(dir, &r), 0);
-	if (!r) {
-		free(ipath);
-		rm_rf(dir);
-		return;
-	}
+	REQUIRE_EQ_INT(apply_repo_open(dir, &r), 0);
 	CHECK_EQ_STR(apply_repo_root(r), dir);
 	char sha[41];
 	struct apply_tree *base = NULL;
@@ -281,11 +274,7 @@ static struct apply_result try_apply(struct fixture *fx, const char *patch)
 TEST(apply_plain_diff_fallback)
 {
 	struct fixture fx;
-	CHECK(fixture_open(&fx));
-	if (!fx.base) {
-		fixture_close(&fx);
-		return;
-	}
+	REQUIRE(fixture_open(&fx));
 	struct apply_result res = try_apply(&fx,
 		"Index: linux/mm/a.c\n"
 		"===================================================================\n"
@@ -307,11 +296,7 @@ TEST(apply_plain_diff_fallback)
 TEST(apply_failures_and_refusals)
 {
 	struct fixture fx;
-	CHECK(fixture_open(&fx));
-	if (!fx.base) {
-		fixture_close(&fx);
-		return;
-	}
+	REQUIRE(fixture_open(&fx));
 	/* a hunk whose context is not there */
 	struct apply_result res = try_apply(&fx,
 		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
@@ -367,13 +352,7 @@ TEST(apply_hunks_at_an_offset)
 	struct apply_repo *r = NULL;
 	struct apply_tree *base = NULL;
 	char sha[41];
-	CHECK(dir && !apply_repo_open(dir, &r) && !apply_repo_tree(r, "HEAD", sha, &base));
-	if (!base) {
-		apply_repo_free(r);
-		if (dir)
-			rm_rf(dir);
-		return;
-	}
+	REQUIRE(dir && !apply_repo_open(dir, &r) && !apply_repo_tree(r, "HEAD", sha, &base));
 	/* both hunks written against a file with two more lines on top */
 	const char *p =
 		"diff --git a/mm/c.c b/mm/c.c\n--- a/mm/c.c\n+++ b/mm/c.c\n"

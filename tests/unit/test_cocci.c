@@ -140,9 +140,7 @@ TEST(cocci_run_spawns_and_merges)
 {
 	char tmpl[] = "/tmp/gfpaudit-cocci-XXXXXX";
 	char *dir = mkdtemp(tmpl);
-	CHECK(dir != NULL);
-	if (!dir)
-		return;
+	REQUIRE(dir != NULL);
 	char *log = xasprintf("%s/args", dir);
 	struct strbuf body = STRBUF_INIT;
 	strbuf_addf(&body, "echo \"$@\" >> %s\n"

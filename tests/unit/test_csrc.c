@@ -52,9 +52,7 @@ TEST(csrc_conditionals_follow_config)
 		"int second_branch(void) { return 4; }\n"
 		"#endif\n";
 	struct csrc *c = parse_str(src, &k);
-	CHECK(c != NULL);
-	if (!c)
-		return;
+	REQUIRE(c != NULL);
 	CHECK(csrc_function(c, "on") != NULL);
 	CHECK(csrc_function(c, "off") == NULL);
 	CHECK(csrc_function(c, "off2") == NULL);
@@ -83,15 +81,9 @@ TEST(csrc_statements_and_expressions)
 		"	return x ? y : ({ int q = 1; q; });\n"
 		"}\n";
 	struct csrc *c = parse_str(src, NULL);
-	CHECK(c != NULL);
-	if (!c)
-		return;
+	REQUIRE(c != NULL);
 	struct cfunc *f = csrc_function(c, "f");
-	CHECK(f != NULL);
-	if (!f) {
-		csrc_free(c);
-		return;
-	}
+	REQUIRE(f != NULL);
 	CHECK_EQ_INT(f->nparams, 3);
 	CHECK_EQ_STR(f->params[0].type, "gfp_t");
 	CHECK_EQ_STR(f->params[2].name, "ac");
@@ -131,9 +123,7 @@ TEST(csrc_flow_graph_follows_gotos)
 		"	return a;\n"
 		"}\n";
 	struct csrc *c = parse_str(src, NULL);
-	CHECK(c != NULL);
-	if (!c)
-		return;
+	REQUIRE(c != NULL);
 	struct cfunc *f = csrc_function(c, "g");
 	struct cfg g;
 	cfg_build(&g, csrc_body(c, f));
@@ -164,9 +154,7 @@ TEST(cmacro_evaluates_enums_bits_and_casts)
 		"#define HEX 0x800u\n"
 		"#define E_VAL BIT(E_BIT)\n";
 	struct csrc *c = parse_str(src, NULL);
-	CHECK(c != NULL);
-	if (!c)
-		return;
+	REQUIRE(c != NULL);
 	struct csrc *files[1] = { c };
 	struct cmacro m = { files, 1 };
 	int64_t v = -1;

@@ -751,8 +751,8 @@ TEST(fix_candidates_without_engine)
 	mk_site(&f->site, loop_src, NULL, "alloc_pages(gfp | __GFP_COMP, order)", "alloc_pages", "gfp | __GFP_COMP", "order");
 	f->site.fallback = FB_ORDER_LOOP;
 	f->site.order = (struct order_range){ 0, 10, true };
-	struct fix_opts o = { .no_reanalysis = true };
-	CHECK_EQ_INT(fix_file(NULL, "mm/case.c", loop_src, strlen(loop_src), &r, &o), 0);
+	struct fix_opts o = { 0 };
+	CHECK_EQ_INT(fix_file("mm/case.c", loop_src, strlen(loop_src), &r, &o), 0);
 	CHECK_EQ_INT(f->nfixes, 2);
 	if (f->nfixes == 2) {
 		CHECK_EQ_STR(f->fixes[0].kind, "strip-direct-reclaim");
@@ -858,7 +858,7 @@ TEST(fix_shape_refuses_required_orders)
 
 /* ---- verification by re-analysis (needs the engine and include/kmodel) -- */
 #include <unistd.h>
-#include "gfpaudit/engine.h"
+#include "gfpaudit/pipeline.h"
 
 static const char *verify_src =
 	"#include <linux/gfp.h>\n"
@@ -887,43 +887,37 @@ static struct finding *find_rule(struct file_result *r, const char *rule)
  * pass when re-analysis is skipped, so it is re-analysis that drops them. */
 TEST(fix_file_verifies_by_reanalysis)
 {
-	if (access(GFPAUDIT_KMODEL_DIR "/linux/gfp.h", R_OK)) {
-		fprintf(stderr, "  skipped: no kernel model headers in %s\n", GFPAUDIT_KMODEL_DIR);
-		return;
-	}
+	if (access(GFPAUDIT_KMODEL_DIR "/linux/gfp.h", R_OK))
+		SKIP("no kernel model headers in " GFPAUDIT_KMODEL_DIR);
 	char path[] = "/tmp/gfpaudit-fixXXXXXX.c";
 	int fd = mkstemps(path, 2);
-	CHECK(fd >= 0);
-	if (fd < 0)
-		return;
+	REQUIRE(fd >= 0);
 	CHECK(write(fd, verify_src, strlen(verify_src)) == (ssize_t)strlen(verify_src));
 	close(fd);
 	struct engine_opts eo = { 0 };
 	struct engine *e = NULL;
-	CHECK_EQ_INT(engine_new(&eo, &e), 0);
+	REQUIRE_EQ_INT(engine_new(&eo, &e), 0);
 	struct file_result *r = NULL;
-	CHECK_EQ_INT(engine_analyze_file(e, path, NULL, 0, &r), 0);
-	CHECK_EQ_INT(r->status, FILE_ANALYZED);
+	REQUIRE_EQ_INT(engine_analyze_file(e, path, NULL, 0, &r), 0);
+	REQUIRE_EQ_INT(r->status, FILE_ANALYZED);
 	struct finding *noretry = find_rule(r, "costly-no-noretry"), *nofail = find_rule(r, "nofail-high-order");
-	CHECK(noretry != NULL);
-	CHECK(nofail != NULL);
-	if (noretry && nofail) {
-		struct finding copy;
-		finding_copy(&copy, noretry);
-		struct fix_opts fo = { 0 }, skip = { .no_reanalysis = true };
-		CHECK_EQ_INT(fix_file(e, path, verify_src, strlen(verify_src), r, &fo), 0);
-		noretry = find_rule(r, "costly-no-noretry");
-		nofail = find_rule(r, "nofail-high-order");
-		CHECK_EQ_INT(noretry->nfixes, 0);
-		CHECK_EQ_INT(nofail->nfixes, 2);
-		if (nofail->nfixes == 2) {
-			CHECK_EQ_STR(nofail->fixes[0].kind, "cap-order");
-			CHECK_EQ_STR(nofail->fixes[1].kind, "drop-nofail");
-		}
-		CHECK_EQ_INT(fix_candidates(e, path, verify_src, strlen(verify_src), r, &copy, &skip), 0);
-		CHECK_EQ_INT(copy.nfixes, 2);
-		finding_release(&copy);
-	}
+	REQUIRE(noretry != NULL);
+	REQUIRE(nofail != NULL);
+	struct finding copy;
+	finding_copy(&copy, noretry);
+	struct pipeline_reanalysis ra = { .e = e, .path = path };
+	struct fix_opts fo = { .reanalyze = pipeline_reanalyze, .reanalyze_data = &ra }, skip = { 0 };
+	CHECK_EQ_INT(fix_file(path, verify_src, strlen(verify_src), r, &fo), 0);
+	/* fix_file only adds fixes: the findings stay where they were */
+	REQUIRE(noretry == find_rule(r, "costly-no-noretry"));
+	REQUIRE(nofail == find_rule(r, "nofail-high-order"));
+	CHECK_EQ_INT(noretry->nfixes, 0);
+	REQUIRE_EQ_INT(nofail->nfixes, 2);
+	CHECK_EQ_STR(nofail->fixes[0].kind, "cap-order");
+	CHECK_EQ_STR(nofail->fixes[1].kind, "drop-nofail");
+	CHECK_EQ_INT(fix_candidates(path, verify_src, strlen(verify_src), r, &copy, &skip), 0);
+	CHECK_EQ_INT(copy.nfixes, 2);
+	finding_release(&copy);
 	file_result_free(r);
 	engine_free(e);
 	unlink(path);

@@ -405,11 +405,7 @@ TEST(mail_reply_threading)
 		"diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n@@ -1 +1 @@\n-a\n+b\n";
 	struct mail_series s = parse(mbox);
 	const struct mail_message *p = mail_series_patch(&s, 0);
-	CHECK(p != NULL);
-	if (!p) {
-		mail_series_release(&s);
-		return;
-	}
+	REQUIRE(p != NULL);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);

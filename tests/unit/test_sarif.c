@@ -78,11 +78,7 @@ TEST(sarif_structure_and_fixes)
 	report_add(&r, bad);
 
 	json_t *j = render(&r);
-	CHECK(j != NULL);
-	if (!j) {
-		report_release(&r);
-		return;
-	}
+	REQUIRE(j != NULL);
 	CHECK_EQ_STR(json_string_value(json_object_get(j, "version")), "2.1.0");
 	json_t *run = json_array_get(json_object_get(j, "runs"), 0);
 	json_t *rules = json_object_get(json_object_get(json_object_get(run, "tool"), "driver"), "rules");

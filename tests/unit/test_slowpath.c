@@ -75,9 +75,7 @@ static const uint64_t KERNEL = GFPB(DIRECT_RECLAIM) | GFPB(KSWAPD_RECLAIM) | GFP
 TEST(slowpath_reads_toy_612)
 {
 	struct slowpath_model *m = NULL;
-	CHECK(!slowpath_model_load(TOY, NULL, &m));
-	if (!m)
-		return;
+	REQUIRE(!slowpath_model_load(TOY, NULL, &m));
 	CHECK_EQ_STR(m->name, "tree");
 	CHECK(m->reason == NULL);
 	CHECK_EQ_STR(m->version, "6.12.0");
@@ -125,9 +123,7 @@ TEST(slowpath_reads_toy_612)
 TEST(slowpath_simulates_toy_612)
 {
 	struct slowpath_model *m = NULL;
-	CHECK(!slowpath_model_load(TOY, NULL, &m));
-	if (!m)
-		return;
+	REQUIRE(!slowpath_model_load(TOY, NULL, &m));
 	struct sp_outcome o;
 	/* costly NORETRY: compaction, bail on skipped/deferred, reclaim, async compaction, fail */
 	slowpath_simulate(m, gfp_const(KERNEL | GFPB(NORETRY) | GFPB(NOWARN)), 9, &o);
@@ -180,9 +176,7 @@ static bool has_flag(const struct sp_flags *f, const char *name, enum sp_tri wan
 TEST(slowpath_alloc_flags_follow_gfp_to_alloc_flags)
 {
 	struct slowpath_model *m = NULL;
-	CHECK(!slowpath_model_load(TOY, NULL, &m));
-	if (!m)
-		return;
+	REQUIRE(!slowpath_model_load(TOY, NULL, &m));
 	struct sp_flags f;
 	/* GFP_ATOMIC, order 1: MIN_RESERVE (alias of __GFP_HIGH), NON_BLOCK, HIGHATOMIC, no CPUSET */
 	slowpath_alloc_flags(m, gfp_const(GFPB(HIGH) | GFPB(KSWAPD_RECLAIM)), 1, &f);

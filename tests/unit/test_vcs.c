@@ -317,9 +317,7 @@ TEST(classify_call_moved_to_another_function_is_old)
 TEST(vcs_staged_reads_index_not_worktree)
 {
 	char *d = tmpdir();
-	CHECK(d != NULL);
-	if (!d)
-		return;
+	REQUIRE(d != NULL);
 	write_file(d, "a.c", base_c);
 	write_file(d, "b.c", "int b(void)\n{\n\treturn 0;\n}\n/* padding so that a rename is similar */\n"
 			     "/* one */\n/* two */\n/* three */\n");
@@ -331,11 +329,7 @@ TEST(vcs_staged_reads_index_not_worktree)
 		 "printf '/* four */\\n' >> c.c && git add c.c && git rm -q gone.c && "
 		 "printf 'x\\0y\\0' > blob.c && git add blob.c", d) == 0);
 	struct vcs *v = NULL;
-	CHECK_EQ_INT(vcs_open(d, 0, &v), 0);
-	if (!v) {
-		rmrf(d);
-		return;
-	}
+	REQUIRE_EQ_INT(vcs_open(d, 0, &v), 0);
 	struct vcs_diff diff;
 	static const char *const sfx[] = { ".c", NULL };
 	struct vcs_diff_opts o = { .suffixes = sfx };
@@ -389,16 +383,11 @@ TEST(vcs_staged_reads_index_not_worktree)
 TEST(vcs_unborn_head_and_revisions)
 {
 	char *d = tmpdir();
-	if (!d)
-		return;
+	REQUIRE(d != NULL);
 	write_file(d, "a.c", base_c);
 	CHECK(sh("cd '%s' && git init -q && git add a.c", d) == 0);
 	struct vcs *v = NULL;
-	CHECK_EQ_INT(vcs_open(d, 0, &v), 0);
-	if (!v) {
-		rmrf(d);
-		return;
-	}
+	REQUIRE_EQ_INT(vcs_open(d, 0, &v), 0);
 	struct vcs_diff diff;
 	CHECK_EQ_INT(vcs_diff(v, "--staged", NULL, &diff), 0);
 	CHECK_EQ_STR(diff.old_desc, "(empty)");
@@ -431,8 +420,7 @@ TEST(vcs_unborn_head_and_revisions)
 TEST(vcs_linked_worktree_and_hooks_dir)
 {
 	char *d = tmpdir();
-	if (!d)
-		return;
+	REQUIRE(d != NULL);
 	write_file(d, "a.c", base_c);
 	CHECK(sh("cd '%s' && mkdir main && mv a.c main/ && cd main && git init -q && git add a.c && "
 		 "git commit -qm one && git worktree add -q ../wt", d) == 0);
@@ -476,8 +464,7 @@ TEST(vcs_env_index_file)
 	/* `git commit -a` runs the hook with GIT_INDEX_FILE pointing at a
 	 * temporary index: that is what gets committed */
 	char *d = tmpdir();
-	if (!d)
-		return;
+	REQUIRE(d != NULL);
 	write_file(d, "a.c", base_c);
 	CHECK(sh("cd '%s' && git init -q && git add a.c && git commit -qm one && "
 		 "sed -i 's/return 2;/return 7;/' a.c && cp .git/index other-index && "
@@ -518,8 +505,7 @@ TEST(vcs_env_index_file)
 TEST(vcs_not_a_repository)
 {
 	char *d = tmpdir();
-	if (!d)
-		return;
+	REQUIRE(d != NULL);
 	/* GIT_DIR (as git sets it for hooks) naming a directory that is not a
 	 * repository: no search upwards, a clean "not found" */
 	char *cwd = getcwd(NULL, 0);
@@ -549,8 +535,7 @@ static char *read_all(const char *path)
 TEST(hook_install_refuses_chains_and_uninstalls)
 {
 	char *d = tmpdir();
-	if (!d)
-		return;
+	REQUIRE(d != NULL);
 	CHECK(sh("cd '%s' && git init -q", d) == 0);
 	char *hook = xasprintf("%s/.git/hooks/pre-commit", d);
 	char *chained = xasprintf("%s/.git/hooks/pre-commit.gfpaudit-chained", d);

@@ -12,7 +12,6 @@
 #include "gfpaudit/slowpath.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
-#include "gfpaudit/fix.h"
 
 struct engine {
 	struct engine_opts o;
@@ -25,7 +24,6 @@ struct engine {
 	char *pch;                 /* precompiled common headers (opts.pch with a tree) */
 	char *pch_problem;         /* why there is none although opts.pch asked */
 	char *pch_identity;        /* what the PCH holds (frontend.h) */
-	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 };
 
@@ -190,6 +188,15 @@ int engine_analyze_file(struct engine *e, const char *path,
 			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out)
 {
+	return engine_analyze_source(e, path, unsaved, nunsaved, out, NULL);
+}
+
+int engine_analyze_source(struct engine *e, const char *path,
+			  const struct unsaved_file *unsaved, size_t nunsaved,
+			  struct file_result **out, struct engine_source *src)
+{
+	if (src)
+		memset(src, 0, sizeof(*src));
 	struct file_result *r = xcalloc(1, sizeof(*r));
 	char *rep = engine_report_path(e, path);
 	file_result_init(r, rep);
@@ -242,12 +249,10 @@ int engine_analyze_file(struct engine *e, const char *path,
 	}
 	if (r->nfindings > 1)
 		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);
-	if (r->status == FILE_ANALYZED && r->nfindings && e->o.fixes && !e->fixing) {
-		struct fix_opts fo = { .verbose = e->o.verbose, .costly_order = t.facts.costly_order,
-				       .unsaved = unsaved, .nunsaved = nunsaved };
-		e->fixing = true;
-		fix_file(e, path, t.main_text, t.main_len, r, &fo);
-		e->fixing = false;
+	if (src && r->status == FILE_ANALYZED) {
+		src->text = xstrndup(t.main_text, t.main_len); /* no NUL: tu_parse refuses those */
+		src->len = t.main_len;
+		src->costly_order = t.facts.costly_order;
 	}
 	double t4 = prof_now();
 	tu_release(&t);

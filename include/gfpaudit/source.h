@@ -1,0 +1,29 @@
+/* What the front end takes in and hands up, for the layers above it that
+ * should not see libclang (frontend.h): the files to parse instead of the
+ * disk, and the facts of the tree a parsed file belongs to.  Part of
+ * frontend/; the engine, the checks and the front ends include this. */
+#ifndef GFPAUDIT_SOURCE_H
+#define GFPAUDIT_SOURCE_H
+#include <stddef.h>
+
+/* An in-memory file that replaces the one on disk (staged blob, patched file). */
+struct unsaved_file {
+	const char *path; /* absolute, or relative to the tree */
+	const char *contents;
+	size_t len;
+};
+
+struct slowpath_model; /* slowpath.h: what the tree's page allocator does */
+
+/* What the checks may read about the tree the file belongs to. */
+struct tree_facts {
+	int costly_order;   /* PAGE_ALLOC_COSTLY_ORDER as evaluated (3) */
+	int max_order;      /* MAX_PAGE_ORDER / MAX_ORDER as evaluated */
+	int page_shift;
+	/* The allocator model of the tree (read from its mm/page_alloc.c, or a
+	 * built-in), loaded once per run by the engine (tu_parse leaves it
+	 * NULL); NULL: none loaded, and the rules that need it stay quiet. */
+	const struct slowpath_model *model;
+};
+
+#endif

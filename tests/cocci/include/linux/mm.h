@@ -1,2 +1,0 @@
-/* a test input written for gfpaudit */
-#include "kstub.h"
