@@ -22,7 +22,6 @@ struct aval aval_unknown(void)
 	a.g = gfp_unknown();
 	a.param = -1;
 	a.gparam = -1;
-	a.ncf = 0;
 	return a;
 }
 
@@ -60,15 +59,6 @@ static void ev_merge(struct aval *a, const struct aval *b)
 		ev_add(a, b->evl[i]);
 }
 
-static bool fact_eq(const struct fact *a, const struct fact *b)
-{
-	if (a->var != b->var || a->var < 0)
-		return false;
-	if (a->k_text && b->k_text)
-		return !strcmp(a->k_text, b->k_text);
-	return iv_is_const(a->k) && iv_is_const(b->k) && a->k.lo == b->k.lo;
-}
-
 struct aval aval_join(struct aval a, struct aval b)
 {
 	struct aval r = aval_unknown();
@@ -81,25 +71,6 @@ struct aval aval_join(struct aval a, struct aval b)
 		r.pclr = a.pclr & b.pclr;
 		r.pclr_may = a.pclr_may | b.pclr_may;
 	}
-	/* a conditional change survives a join only when both sides have it:
-	 * one recorded inside one branch says nothing about the other paths */
-	for (int i = 0; i < a.ncf; i++)
-		for (int j = 0; j < b.ncf; j++)
-			if (fact_eq(&a.cf[i].f, &b.cf[j].f) && r.ncf < CF_MAX) {
-				const struct cond_bits *x = &a.cf[i], *y = &b.cf[j];
-				struct cond_bits *c = &r.cf[r.ncf++];
-				if (x->vacuous)
-					*c = *y;
-				else if (y->vacuous)
-					*c = *x;
-				else {
-					c->f = x->f;
-					c->set = x->set & y->set;
-					c->clr = x->clr & y->clr;
-					c->vacuous = false;
-				}
-				break;
-			}
 	r.pdep = a.pdep | b.pdep;
 	r.gparam = a.gparam == b.gparam ? a.gparam : -1;
 	ev_merge(&r, &a);
@@ -111,8 +82,7 @@ static bool aval_same(const struct aval *a, const struct aval *b)
 {
 	return a->iv.lo == b->iv.lo && a->iv.hi == b->iv.hi && a->g.must == b->g.must &&
 	       a->g.may == b->g.may && a->param == b->param && a->pset_must == b->pset_must &&
-	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->pclr_may == b->pclr_may && a->ncf == b->ncf &&
-	       (a->ncf == 0 || !memcmp(a->cf, b->cf, sizeof(a->cf[0]) * (size_t)a->ncf)) &&
+	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->pclr_may == b->pclr_may &&
 	       a->pdep == b->pdep &&
 	       a->gparam == b->gparam;
 }
@@ -521,16 +491,6 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 			r.pset_must = p->pset_must & k->g.may;
 			r.pset_may = p->pset_may & k->g.may;
 		}
-		const struct aval *c = a.ncf ? &a : (b.ncf ? &b : NULL);
-		if (c) {
-			const struct aval *o = c == &a ? &b : &a;
-			r.ncf = c->ncf;
-			for (int i = 0; i < c->ncf; i++) {
-				r.cf[i].f = c->cf[i].f;
-				r.cf[i].set = c->cf[i].set & o->g.may;
-				r.cf[i].clr = c->cf[i].clr | (~o->g.may & GFP_ALL_BITS);
-			}
-		}
 	} else if (!strcmp(op, "|")) {
 		r.iv = iv_or(a.iv, b.iv);
 		r.g = (struct gfp_bits){ a.g.must | b.g.must, a.g.may | b.g.may };
@@ -542,16 +502,6 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 			r.pset_may = p->pset_may | k->g.may;
 			r.pclr = p->pclr & ~k->g.may;
 			r.pclr_may = p->pclr_may & ~k->g.must;
-		}
-		const struct aval *c = a.ncf ? &a : (b.ncf ? &b : NULL);
-		if (c) {
-			const struct aval *o = c == &a ? &b : &a;
-			r.ncf = c->ncf;
-			for (int i = 0; i < c->ncf; i++) {
-				r.cf[i].f = c->cf[i].f;
-				r.cf[i].set = c->cf[i].set;
-				r.cf[i].clr = c->cf[i].clr & ~o->g.may;
-			}
 		}
 	} else if (!strcmp(op, "^")) {
 		if (iv_is_const(a.iv) && iv_is_const(b.iv))
@@ -739,93 +689,6 @@ static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool t
 		refine_var(st, v, off, "!=", iv_const(0), truth);
 }
 
-/* The fact "VAR > K" a condition states when true, if it is of that shape. */
-static bool cond_fact(struct eval_ctx *cx, struct node *c, struct state *st, struct fact *f)
-{
-	c = node_strip(c);
-	if (!c)
-		return false;
-	if (c->kind == CXCursor_CallExpr && (is_call_named(c, "__builtin_expect")) && node_nargs(c) >= 1)
-		return cond_fact(cx, node_arg(c, 0), st, f);
-	int64_t off;
-	int v = side_var(c, &off);
-	if (v >= 0) { /* `if (order)`: order > 0 */
-		f->var = v;
-		f->k = iv_const(0);
-		f->k_text = "0";
-		return true;
-	}
-	if (c->kind != CXCursor_BinaryOperator || !c->op || c->nkids != 2)
-		return false;
-	int lv = side_var(c->kids[0], &off);
-	if (lv < 0)
-		return false;
-	struct state tmp = st_copy(st);
-	struct aval k = eval(cx, c->kids[1], &tmp);
-	st_free(&tmp);
-	char *txt = node_text(cx->tu, node_strip(c->kids[1]));
-	f->var = lv;
-	f->k_text = arena_strdup(cx->fn->arena, txt);
-	free(txt);
-	if (!strcmp(c->op, ">") || (!strcmp(c->op, "!=") && iv_is_const(k.iv) && k.iv.lo == 0)) {
-		f->k = k.iv;
-		return true;
-	}
-	if (!strcmp(c->op, ">=") && iv_is_const(k.iv)) {
-		f->k = iv_const(k.iv.lo - 1);
-		f->k_text = NULL;
-		return true;
-	}
-	return false;
-}
-
-/* After `if (F) {A} else {B}`, remember bits that A changed and B did not
- * as conditional on F. */
-static void add_cond(struct aval *v, const struct fact *f, uint64_t set, uint64_t clr, bool vacuous)
-{
-	int k;
-	for (k = 0; k < v->ncf && !fact_eq(&v->cf[k].f, f); k++)
-		;
-	if (k == v->ncf) {
-		if (v->ncf == CF_MAX)
-			return;
-		v->ncf++;
-	} else if (vacuous) {
-		return; /* a real entry from before stays */
-	}
-	v->cf[k].f = *f;
-	v->cf[k].set = set;
-	v->cf[k].clr = clr;
-	v->cf[k].vacuous = vacuous;
-}
-
-/* After `if (F) {A} else {B}`, remember bits that A changed and B did not
- * as conditional on F.  When one branch cannot run here (the fact is
- * always true or always false on this path, e.g. in a loop's first round),
- * record what A did against the state before the if, or a vacuous entry,
- * so that the rounds still agree when the loop joins them. */
-static void record_conditional(struct state *out, const struct state *then_st,
-			       const struct state *else_st, const struct state *pre,
-			       const struct fact *f)
-{
-	if (out->dead || (then_st->dead && else_st->dead))
-		return;
-	for (int i = 0; i < out->n; i++) {
-		if (then_st->dead) {
-			if (out->v[i].nev || out->v[i].ncf) /* only values the function computes */
-				add_cond(&out->v[i], f, 0, 0, true);
-			continue;
-		}
-		const struct aval *a = &then_st->v[i];
-		const struct aval *b = else_st->dead ? &pre->v[i] : &else_st->v[i];
-		uint64_t set = a->g.must & ~b->g.must;
-		uint64_t clr = b->g.may & ~a->g.may;
-		if (!set && !clr)
-			continue;
-		add_cond(&out->v[i], f, set, clr, false);
-	}
-}
-
 /* ---- calls ---- */
 
 static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct aval *args, unsigned n, bool *handled)
@@ -923,7 +786,6 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	struct aval r = sub.ret;
 	r.param = -1; /* a helper's parameters are not ours */
 	r.gparam = -1;
-	r.ncf = 0;
 	r.nev = 0;
 	r.pdep = 0;
 	for (unsigned i = 0; i < n; i++)
@@ -1048,10 +910,6 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 	struct aval cur = v >= 0 && !st->dead ? st->v[v] : eval(cx, lhs, st);
 	struct aval b = eval(cx, rhs, st);
 	struct aval r = binop(cx, op, cur, b);
-	if (v >= 0 && cur.ncf && !r.ncf) {
-		r.ncf = cur.ncf;
-		memcpy(r.cf, cur.cf, sizeof(r.cf));
-	}
 	assign(cx, st, v, r, n->line);
 	return r;
 }
@@ -1270,8 +1128,6 @@ static void exec_if(struct eval_ctx *cx, struct node *n, struct state *st)
 			exec(cx, else_s, st);
 		return;
 	}
-	struct fact f = { .var = -1 };
-	bool has_fact = cond_fact(cx, cond, st, &f);
 	struct state t = st_copy(st), e = st_copy(st);
 	refine(cx, cond, &t, true);
 	refine(cx, cond, &e, false);
@@ -1283,8 +1139,6 @@ static void exec_if(struct eval_ctx *cx, struct node *n, struct state *st)
 	st_join_into(&out, &e);
 	if (t.dead && e.dead)
 		out.dead = true;
-	if (has_fact)
-		record_conditional(&out, &t, &e, st, &f);
 	memcpy(st->v, out.v, (size_t)st->n * sizeof(struct aval));
 	st->dead = out.dead;
 	st_free(&t);

@@ -5,10 +5,10 @@
  * order_base_2, fls, min/max through their statement expressions).
  *
  * A value can also remember that it is a parameter of the function with
- * bits set/cleared on top (how same-file wrappers are recognized), and one
- * conditional change of bits under a fact "VAR > K" (how a loop's
- * "if (order > min_order) gfp |= __GFP_NORETRY" is tied to the attempts that
- * have a fallback). */
+ * bits set/cleared on top (how same-file wrappers are recognized).  The mask
+ * each attempt of a call gets is found by running the interpreter once per
+ * attempt class (eval_assume, attempts.h), not by tracking conditions in
+ * the values. */
 #ifndef GFPAUDIT_EVAL_H
 #define GFPAUDIT_EVAL_H
 #include "gfpaudit/fn.h"
@@ -17,20 +17,6 @@
 
 #define EV_MAX 6
 
-/* "var > K" */
-struct fact {
-	int var;            /* -1: none */
-	struct interval k;
-	const char *k_text; /* normalized text of K (arena) */
-};
-
-/* Bits a value has only on paths where a fact holds. */
-struct cond_bits {
-	struct fact f;
-	uint64_t set, clr;
-	bool vacuous; /* recorded on paths where the fact was false: no claim */
-};
-#define CF_MAX 4
 
 struct aval {
 	struct interval iv;
@@ -39,8 +25,6 @@ struct aval {
 	uint64_t pset_must, pset_may; /* bits the transform sets */
 	uint64_t pclr;                /* bits the transform clears on every path */
 	uint64_t pclr_may;            /* bits it clears on some path */
-	struct cond_bits cf[CF_MAX];  /* conditional changes, each under its fact */
-	int ncf;
 	uint32_t pdep;                /* parameters (bit = index) the value depends on */
 	int gparam;                   /* value is get_order(parameter #gparam), or -1 */
 	unsigned evl[EV_MAX];         /* lines that set this value */
