@@ -23,6 +23,7 @@ struct engine {
 	char *compdb_dir;
 	char *tree_real;
 	char *pch;                 /* precompiled common headers (opts.pch with a tree) */
+	char *pch_module;          /* the same with -DMODULE, for obj-m files */
 	char *pch_problem;         /* why there is none although opts.pch asked */
 	char *pch_identity;        /* what the PCH holds (frontend.h) */
 	bool fixing;               /* inside fix_file: re-analysis computes no fixes */
@@ -62,11 +63,29 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
 		/* built here, before workers fork, so they share one file */
-		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch, &e->pch_identity))) {
+		/* the Makefiles read once here, before workers fork (kbuild.c
+		 * keeps them per process) */
+		struct kbuild_obj ko;
+		char *probe = xasprintf("%s/Makefile", e->tree_real);
+		kbuild_object(e->tree_real, probe, &ko);
+		kbuild_obj_release(&ko);
+		free(probe);
+		char *id_mod = NULL;
+		if (opts->pch && ((rc = pch_for_tree(e->tree_real, false, &e->pch, &e->pch_identity)) ||
+				  (rc = pch_for_tree(e->tree_real, true, &e->pch_module, &id_mod)))) {
 			if (!opts->pch_optional)
 				goto fail;
 			e->pch_problem = xstrdup(err_last());
+			free(e->pch);
+			free(e->pch_module);
+			free(e->pch_identity);
+			e->pch = e->pch_module = e->pch_identity = NULL;
+		} else if (id_mod) {
+			char *both = xasprintf("%s+%s", e->pch_identity, id_mod);
+			free(e->pch_identity);
+			e->pch_identity = both;
 		}
+		free(id_mod);
 	}
 	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
@@ -99,6 +118,7 @@ void engine_free(struct engine *e)
 	free(e->compdb_dir);
 	free(e->tree_real);
 	free(e->pch);
+	free(e->pch_module);
 	free(e->pch_problem);
 	free(e->pch_identity);
 	slowpath_model_free(e->model);
@@ -194,7 +214,7 @@ int engine_analyze_file(struct engine *e, const char *path,
 	char *rep = engine_report_path(e, path);
 	file_result_init(r, rep);
 	*out = r;
-	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch,
+	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch, .pch_module = e->pch_module,
 				.compdb = e->compdb };
 	struct tu t;
 	double t0 = prof_now();
