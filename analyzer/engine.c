@@ -226,6 +226,21 @@ int engine_analyze_file(struct engine *e, const char *path,
 		free(rep);
 		return 0;
 	}
+	if (t.errors && e->pch) {
+		/* A PCH shows every file the declarations of all its headers,
+		 * also of those the file never includes (i915's `enum phy`
+		 * against linux/phy/phy.h's `struct phy`, a static `bsearch`
+		 * against linux/bsearch.h): parse again as kbuild does. */
+		struct tu plain;
+		fc.pch = fc.pch_module = NULL;
+		if (!tu_parse(&plain, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes) &&
+		    plain.errors < t.errors) {
+			tu_release(&t);
+			t = plain;
+		} else {
+			tu_release(&plain);
+		}
+	}
 	r->parse_errors = t.errors;
 	double t1 = prof_now();
 	struct inc_collect ic = { .r = r, .main = t.main_file };
