@@ -70,6 +70,8 @@ int flags_check_tree(const char *tree);
 int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int *nout);
 void flags_free(char **argv, int n);
 
+#define TU_MAX_ERRORS 64
+
 /* One parsed translation unit. */
 struct tu {
 	CXIndex index;
@@ -82,6 +84,12 @@ struct tu {
 	size_t probe_offset;    /* where the appendix starts */
 	int errors;             /* error diagnostics */
 	char *first_error;      /* "file:line: message" of the first error */
+	char *first_message;    /* its message alone */
+	struct tu_error {       /* where each error is (up to TU_MAX_ERRORS) */
+		bool in_main;   /* in the main file (else a header, or none) */
+		unsigned off;   /* offset in the main file (expansion location) */
+	} *errs;
+	size_t nerrs;
 	struct gfp_table gfp;   /* tree bit values */
 	struct tree_facts facts;
 	long long kmalloc_max_cache_size;
