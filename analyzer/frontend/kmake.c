@@ -596,6 +596,7 @@ struct reader {
 	int depth;        /* conditionals open */
 	int skipped;      /* conditionals open beyond the stack */
 	bool in_define;
+	bool in_rule;     /* after a rule line: tab-led lines are its recipe */
 };
 
 static bool active(const struct reader *r)
@@ -735,6 +736,7 @@ static void assignment(struct reader *r, char *p)
 	char *op = strpbrk(p, ":+?=");
 	if (!op)
 		return;
+	r->in_rule = op[0] == ':' && op[1] != '=' && !(op[1] == ':' && op[2] == '=');
 	size_t oplen;
 	char kind; /* '=', '+', '?', ':' */
 	if (op[0] == '=')
@@ -803,10 +805,14 @@ static void assignment(struct reader *r, char *p)
 	g_ptr_array_add(m->assigns, a);
 }
 
-/* One logical line (continuations joined). */
+/* One logical line (continuations joined).  A tab-led line is a recipe
+ * only after a rule; elsewhere (`\tobj-$(CONFIG_X) += x.o` inside an ifdef,
+ * as in mm/Makefile) it is read like any other. */
 static void line(struct reader *r, char *text, int depth)
 {
-	bool recipe = text[0] == '\t';
+	bool recipe = text[0] == '\t' && r->in_rule;
+	if (text[0] != '\t' && text[0])
+		r->in_rule = false;
 	char *p = text;
 	while (is_blank(*p))
 		p++;

@@ -164,7 +164,11 @@ TEST(kbuild_objects_of_a_miniature_tree)
 	put(t, "kernel/Makefile",
 	    "obj-y := fork.o\n"
 	    "obj-$(CONFIG_EXTRA) += extra.o\n"
-	    "ifeq ($(CONFIG_CORE),y)\nobj-y += core.o\nelse\nobj-y += nocore.o\nendif\n");
+	    "ifeq ($(CONFIG_CORE),y)\nobj-y += core.o\nelse\nobj-y += nocore.o\nendif\n"
+	    "ifdef CONFIG_CORE\n\tobj-y += tabbed.o\nendif\n"
+	    "$(obj)/gen.h: $(src)/gen.txt\n\tobj-y += recipe.o\n");
+	put(t, "kernel/tabbed.c", "int tb;\n");
+	put(t, "kernel/recipe.c", "int rc;\n");
 	put(t, "kernel/fork.c", "int f;\n");
 	put(t, "kernel/extra.c", "int e;\n");
 	put(t, "kernel/core.c", "int c;\n");
@@ -203,6 +207,12 @@ TEST(kbuild_objects_of_a_miniature_tree)
 	CHECK_EQ_STR(s, "y core kernel/core kernel core.o");
 	free(s);
 	s = object_of(t, "kernel/nocore.c"); /* the other one: listed nowhere */
+	CHECK(s[0] == '0');
+	free(s);
+	s = object_of(t, "kernel/tabbed.c"); /* a tab-led assignment outside a rule */
+	CHECK(s[0] == 'y');
+	free(s);
+	s = object_of(t, "kernel/recipe.c"); /* a rule's recipe line is no assignment */
 	CHECK(s[0] == '0');
 	free(s);
 	s = object_of(t, "kernel/extra.c");
