@@ -363,13 +363,16 @@ int engine_analyze_file(struct engine *e, const char *path,
 		free(rep);
 		return 0;
 	}
-	if (t.errors && e->pch) {
+	if (t.errors && e->tree_real && !e->compdb) {
 		/* A PCH shows every file the declarations of all its headers,
 		 * also of those the file never includes (i915's `enum phy`
 		 * against linux/phy/phy.h's `struct phy`, a static `bsearch`
-		 * against linux/bsearch.h): parse again as kbuild does. */
+		 * against linux/bsearch.h), and NOTRACE drops the
+		 * trace_event_raw_* structs a few files use (infiniband's
+		 * mad.c): parse again as kbuild does. */
 		struct tu plain;
 		fc.pch = fc.pch_module = NULL;
+		fc.tracepoints = true;
 		if (!tu_parse(&plain, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes) &&
 		    plain.errors < t.errors) {
 			tu_release(&t);

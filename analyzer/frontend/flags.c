@@ -149,7 +149,7 @@ static void tree_flags(struct argv_buf *a, const struct flags_ctx *c, const char
 		"-fno-strict-aliasing", "-fshort-wchar", "-funsigned-char", "-mno-sse",
 		"-mno-mmx", "-mno-sse2", "-mno-red-zone", "-fno-PIE",
 	};
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+	for (size_t i = c->tracepoints ? 1 : 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 		add(a, xstrdup(defs[i]));
 	/* a PCH is built without KBUILD_MODFILE (each file brings its own:
 	 * clang accepts macros a PCH does not define), with -DMODULE or

@@ -19,6 +19,9 @@ struct flags_ctx {
 	const char *pch_module; /* the same built with -DMODULE (for obj-m files) */
 	bool for_pch;           /* flags to build a PCH: no per-object defines */
 	bool module;            /* with for_pch: the -DMODULE variant */
+	bool tracepoints;       /* no -DNOTRACE: tracepoints as the kernel
+				 * builds them (slower; some files use the
+				 * trace_event_raw_* structs directly) */
 };
 
 /* Build (once, cached under $XDG_CACHE_HOME/gfpaudit/pch/, rebuilt when a
