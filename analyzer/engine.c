@@ -395,10 +395,13 @@ int engine_analyze_file(struct engine *e, const char *path,
 	alloc_table_release(&table);
 	if (t.errors) {
 		r->error_cause = xstrdup(t.first_message ? t.first_message : "?");
-		if (r->partial)
-			r->reason = xasprintf("partially analyzed: %d parse error%s %s%s%s; first: %s", t.errors,
-					      t.errors == 1 ? "" : "s", *r->partial_function ? "reach '" : "hide a function that allocates",
-					      r->partial_function, *r->partial_function ? "', which allocates" : "",
+		if (r->partial && *r->partial_function)
+			r->reason = xasprintf("partially analyzed: '%s' allocates and %d parse error%s may hide part "
+					      "of it; first: %s", r->partial_function, t.errors, t.errors == 1 ? "" : "s",
+					      t.first_error ? t.first_error : "?");
+		else if (r->partial)
+			r->reason = xasprintf("partially analyzed: %d parse error%s may hide a function that "
+					      "allocates; first: %s", t.errors, t.errors == 1 ? "" : "s",
 					      t.first_error ? t.first_error : "?");
 		else
 			r->reason = xasprintf("%d parse error%s (analyzed as far as the parse allows); first: %s",

@@ -114,6 +114,17 @@ static void kmake_predefine(struct kmake *m, GHashTable *config)
 	kmake_set(m, "BITS", g_hash_table_lookup(config, "CONFIG_64BIT") ? "64" : "32");
 }
 
+/* $(src) of the Makefile in directory `dir` (absolute): kbuild runs make in
+ * the tree with $(src) relative to it ("drivers/net", "." at the top; 6.1's
+ * Makefiles write $(srctree)/$(src)); outside the tree (M=) the path. */
+static char *src_of(const char *tree, const char *dir)
+{
+	size_t tl = strlen(tree);
+	if (!strncmp(dir, tree, tl) && (dir[tl] == '/' || !dir[tl]))
+		return xstrdup(dir[tl] ? dir + tl + 1 : ".");
+	return xstrdup(dir);
+}
+
 /* Flags of the Makefile of `dir`: subdir flags always, own flags when
  * `own` (the directory that builds the object), CFLAGS_<obj> for `obj`.
  * Returns how many ccflags assignments of its own it has. */
@@ -125,7 +136,8 @@ static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool
 	kmake_init(&m, tree, config);
 	kmake_predefine(&m, config);
 	char *file = kbuild_file(dir);
-	kmake_read(&m, file, dir);
+	char *src = src_of(tree, dir);
+	kmake_read(&m, file, src);
 	free(file);
 	char *cflags_obj = obj ? xasprintf("CFLAGS_%s", obj) : NULL;
 	for (guint i = 0; i < m.assigns->len; i++) {
@@ -157,6 +169,7 @@ static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool
 		}
 	}
 	free(cflags_obj);
+	free(src);
 	kmake_release(&m);
 	return own_found;
 }
@@ -230,11 +243,13 @@ static char *rel_join(const char *dir, const char *word)
 
 /* A word of an object list as a path relative to the directory: $(obj)/x.o
  * and absolute paths inside the tree are taken back to relative form. */
-static const char *list_word(const struct kmap *k, const char *absdir, const char *w)
+static const char *list_word(const struct kmap *k, const char *absdir, const char *src, const char *w)
 {
-	size_t dl = strlen(absdir), tl = strlen(k->tree);
+	size_t dl = strlen(absdir), tl = strlen(k->tree), sl = strlen(src);
 	if (!strncmp(w, absdir, dl) && w[dl] == '/')
 		return w + dl + 1;
+	if (strcmp(src, ".") && !strncmp(w, src, sl) && w[sl] == '/')
+		return w + sl + 1;
 	if (!strncmp(w, k->tree, tl) && w[tl] == '/')
 		return NULL; /* elsewhere in the tree: not handled */
 	return w;
@@ -263,8 +278,8 @@ static void add_obj(struct kmap *k, const char *dir, const char *word, char stat
 static void visit(struct kmap *k, const char *dir, char state, int depth);
 
 /* One word of obj-y/obj-m/lib-y/obj- in `dir`'s Makefile. */
-static void list_entry(struct kmap *k, struct kmake *m, const char *dir, const char *absdir, const char *w,
-		       char state, int depth)
+static void list_entry(struct kmap *k, struct kmake *m, const char *dir, const char *absdir, const char *src,
+		       const char *w, char state, int depth)
 {
 	size_t n = strlen(w);
 	if (n > 1 && w[n - 1] == '/') {
@@ -285,7 +300,7 @@ static void list_entry(struct kmap *k, struct kmake *m, const char *dir, const c
 	bool composite = false;
 	for (int i = 0; i < 4; i++) {
 		char *name = xasprintf("%s%s", stem, sfx[i]);
-		members[i] = kmake_value(m, name, absdir);
+		members[i] = kmake_value(m, name, src);
 		free(name);
 		for (const char *c = members[i]; *c; c++)
 			composite |= !(*c == ' ' || *c == '\t');
@@ -303,7 +318,7 @@ static void list_entry(struct kmap *k, struct kmake *m, const char *dir, const c
 			char s = i == 3 ? 'n' : (i == 2 && state == 'y') ? 'n' : state;
 			char **ws = g_strsplit_set(members[i], " \t", -1);
 			for (char **p = ws; *p; p++) {
-				const char *mw = list_word(k, absdir, *p);
+				const char *mw = list_word(k, absdir, src, *p);
 				size_t ml = mw ? strlen(mw) : 0;
 				if (ml > 2 && !strcmp(mw + ml - 2, ".o"))
 					add_obj(k, dir, mw, s, stem, cmodfile);
@@ -318,14 +333,14 @@ static void list_entry(struct kmap *k, struct kmake *m, const char *dir, const c
 	free(stem);
 }
 
-static void visit_lists(struct kmap *k, struct kmake *m, const char *dir, const char *absdir, char state,
-			int depth)
+static void visit_lists(struct kmap *k, struct kmake *m, const char *dir, const char *absdir, const char *src,
+			char state, int depth)
 {
 	static const struct { const char *var; char state; } lists[] = {
 		{ "obj-y", 'y' }, { "lib-y", 'y' }, { "lib-m", 'y' }, { "subdir-y", 'y' }, { "obj-m", 'm' },
 		{ "subdir-m", 'y' }, { "obj-", 'n' }, { "lib-", 'n' }, { "obj-n", 'n' },
 	};
-	char *objy = kmake_value(m, "obj-y", absdir);
+	char *objy = kmake_value(m, "obj-y", src);
 	GHashTable *in_y = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	char **yw = g_strsplit_set(objy, " \t", -1);
 	for (char **p = yw; *p; p++)
@@ -334,16 +349,16 @@ static void visit_lists(struct kmap *k, struct kmake *m, const char *dir, const 
 	g_strfreev(yw);
 	free(objy);
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-		char *v = kmake_value(m, lists[i].var, absdir);
+		char *v = kmake_value(m, lists[i].var, src);
 		char **ws = g_strsplit_set(v, " \t", -1);
 		for (char **p = ws; *p; p++) {
-			const char *w = list_word(k, absdir, *p);
+			const char *w = list_word(k, absdir, src, *p);
 			if (!w || !*w)
 				continue;
 			/* built in wins over module (Makefile.lib's filter-out) */
 			if (i > 0 && g_hash_table_contains(in_y, *p))
 				continue;
-			list_entry(k, m, dir, absdir, w, weaker(lists[i].state, state), depth);
+			list_entry(k, m, dir, absdir, src, w, weaker(lists[i].state, state), depth);
 		}
 		g_strfreev(ws);
 		free(v);
@@ -359,12 +374,12 @@ static void arch_lists(struct kmap *k, struct kmake *top)
 	kmake_init(&m, k->tree, k->config);
 	kmake_predefine(&m, k->config);
 	kmake_set(&m, "libs-y", "lib/");
-	char *arch = kmake_value(&m, "SRCARCH", k->tree);
+	char *arch = kmake_value(&m, "SRCARCH", ".");
 	char *f = xasprintf("%s/arch/%s/Makefile", k->tree, arch);
-	kmake_read(&m, f, k->tree);
-	char *core = kmake_value(&m, "core-y", k->tree), *libs = kmake_value(&m, "libs-y", k->tree);
-	char *dy = kmake_value(&m, "drivers-y", k->tree), *dm = kmake_value(&m, "drivers-m", k->tree);
-	char *libdirs = kmake_expand(&m, "$(filter %/,$(libs-y))", k->tree, false);
+	kmake_read(&m, f, ".");
+	char *core = kmake_value(&m, "core-y", "."), *libs = kmake_value(&m, "libs-y", ".");
+	char *dy = kmake_value(&m, "drivers-y", "."), *dm = kmake_value(&m, "drivers-m", ".");
+	char *libdirs = kmake_expand(&m, "$(filter %/,$(libs-y))", ".", false);
 	char *drv = xasprintf("%s %s", dy, dm);
 	kmake_set(top, "ARCH_CORE", core);
 	kmake_set(top, "ARCH_LIB", libdirs ? libdirs : libs);
@@ -395,8 +410,8 @@ static void visit(struct kmap *k, const char *dir, char state, int depth)
 	kmake_predefine(&m, k->config);
 	if (!*dir)
 		arch_lists(k, &m);
-	kmake_read(&m, file, absdir);
-	visit_lists(k, &m, dir, absdir, state, depth);
+	kmake_read(&m, file, *dir ? dir : ".");
+	visit_lists(k, &m, dir, absdir, *dir ? dir : ".", state, depth);
 	kmake_release(&m);
 	free(file);
 	free(absdir);
@@ -488,7 +503,7 @@ static void external_object(const char *tree, const char *absdir, const char *ob
 	char **ws = g_strsplit_set(all ? all : "", " \t", -1);
 	for (char **p = ws; *p; p++)
 		if (**p)
-			list_entry(&k, &m, "", absdir, *p, 'm', 0);
+			list_entry(&k, &m, "", absdir, absdir, *p, 'm', 0);
 	g_strfreev(ws);
 	free(all);
 	struct kobj_ent *e = g_hash_table_lookup(k.objs, obj);
