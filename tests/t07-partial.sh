@@ -82,4 +82,23 @@ st=$(python3 -c "import json; d=json.load(open('$tmp/d.json')); print([p['status
 expect_grep "a dropped allocating function: partial, not clean" "partial" "$st"
 [ "$rc" != 0 ]; expect_rc "dropped function: never exit 0" 0 "$?"
 
+# check: the staged file with the hidden error (and no finding) is a
+# warning, not silence
+mkdir "$tmp/repo"
+(
+	cd "$tmp/repo" && git init -q . && git config user.email t@example.org && git config user.name t &&
+	printf 'int base;\n' > base.c && git add base.c && git commit -qm base &&
+	sed 's/GFP_KERNEL, 5)/GFP_KERNEL, 0)/' "$tmp/hidden.c" > ring.c && git add ring.c
+) >/dev/null 2>&1
+err=$("$G" check --staged --repo "$tmp/repo" 2>&1 >/dev/null)
+expect_grep "check: a warning names the partial file" "ring.c: warning: partially analyzed: 'ring_grow'" "$err"
+
+# review, b4: a patch that leaves the file partial is a warn, never a pass
+(
+	cd "$tmp/repo" && git commit -qm "ring: grow" && git format-patch -q -1 --stdout HEAD > "$tmp/p.eml"
+) >/dev/null 2>&1
+"$G" review --format b4 --tree "$tmp/repo" --base HEAD~1 < "$tmp/p.eml" > "$tmp/b4.json" 2>/dev/null
+st=$(python3 -c "import json; print(' '.join(x['status'] for x in json.load(open('$tmp/b4.json'))))" 2>&1)
+expect_grep "b4: the partial patch warns" "^warn$" "$st"
+
 finish
