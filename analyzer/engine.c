@@ -333,6 +333,27 @@ static void mark_partial(const struct tu *t, const struct alloc_table *table, st
 	free(w.v);
 }
 
+/* A PCH shows every file the declarations of all its headers, also of
+ * those the file never includes (i915's `enum phy` against
+ * linux/phy/phy.h's `struct phy`, a static `bsearch` against
+ * linux/bsearch.h), and NOTRACE drops the trace_event_raw_* structs a few
+ * files use (infiniband's mad.c): a file with errors is parsed again as
+ * kbuild does, and the parse with fewer errors is kept in *t. */
+static void reparse_as_kbuild(struct engine *e, struct flags_ctx *fc, const char *path,
+			      const struct unsaved_file *unsaved, size_t nunsaved, struct tu *t)
+{
+	struct tu plain;
+	fc->pch = fc->pch_module = NULL;
+	fc->tracepoints = true;
+	if (!tu_parse(&plain, fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes) &&
+	    plain.errors < t->errors) {
+		tu_release(t);
+		*t = plain;
+	} else {
+		tu_release(&plain);
+	}
+}
+
 int engine_analyze_file(struct engine *e, const char *path,
 			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out)
@@ -363,24 +384,8 @@ int engine_analyze_file(struct engine *e, const char *path,
 		free(rep);
 		return 0;
 	}
-	if (t.errors && e->tree_real && !e->compdb) {
-		/* A PCH shows every file the declarations of all its headers,
-		 * also of those the file never includes (i915's `enum phy`
-		 * against linux/phy/phy.h's `struct phy`, a static `bsearch`
-		 * against linux/bsearch.h), and NOTRACE drops the
-		 * trace_event_raw_* structs a few files use (infiniband's
-		 * mad.c): parse again as kbuild does. */
-		struct tu plain;
-		fc.pch = fc.pch_module = NULL;
-		fc.tracepoints = true;
-		if (!tu_parse(&plain, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes) &&
-		    plain.errors < t.errors) {
-			tu_release(&t);
-			t = plain;
-		} else {
-			tu_release(&plain);
-		}
-	}
+	if (t.errors && e->tree_real && !e->compdb)
+		reparse_as_kbuild(e, &fc, path, unsaved, nunsaved, &t);
 	r->parse_errors = t.errors;
 	double t1 = prof_now();
 	struct inc_collect ic = { .r = r, .main = t.main_file };

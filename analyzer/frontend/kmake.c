@@ -248,49 +248,203 @@ static int cmp_str(gconstpointer a, gconstpointer b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* $(fn args): NULL when fn is not one we know (or its expansion fails). */
-static char *call_function(struct exp *x, const char *fn, const char *raw, int depth)
+/* The functions of one argument; false when fn is none of them. */
+static bool one_arg_function(struct exp *x, const char *fn, const char *raw, int depth, char **out)
 {
 	static const char *const one_arg[] = { "strip", "sort", "words", "firstword", "lastword", "dir",
 					       "notdir", "basename", "suffix", "wildcard", NULL };
-	for (const char *const *o = one_arg; *o; o++) {
-		if (strcmp(fn, *o))
-			continue;
-		char *t = expand(x, raw, depth + 1);
-		if (!t)
-			return NULL;
-		char *r = NULL;
-		if (!strcmp(fn, "strip") || !strcmp(fn, "sort") || !strcmp(fn, "words") ||
-		    !strcmp(fn, "firstword") || !strcmp(fn, "lastword")) {
-			GPtrArray *w = words(t);
-			struct strbuf sb = STRBUF_INIT;
-			if (!strcmp(fn, "sort"))
-				g_ptr_array_sort(w, cmp_str);
-			if (!strcmp(fn, "words"))
-				strbuf_addf(&sb, "%u", w->len);
-			else if (!strcmp(fn, "firstword") || !strcmp(fn, "lastword")) {
-				if (w->len) {
-					const char *s = g_ptr_array_index(w, !strcmp(fn, "firstword") ? 0 : w->len - 1);
-					strbuf_adds(&sb, s);
+	const char *const *o = one_arg;
+	while (*o && strcmp(fn, *o))
+		o++;
+	if (!*o)
+		return false;
+	*out = NULL;
+	char *t = expand(x, raw, depth + 1);
+	if (!t)
+		return true;
+	if (strcmp(fn, "strip") && strcmp(fn, "sort") && strcmp(fn, "words") && strcmp(fn, "firstword") &&
+	    strcmp(fn, "lastword")) {
+		*out = map_words(fn, t, x->m->tree);
+		free(t);
+		return true;
+	}
+	GPtrArray *w = words(t);
+	struct strbuf sb = STRBUF_INIT;
+	if (!strcmp(fn, "sort"))
+		g_ptr_array_sort(w, cmp_str);
+	if (!strcmp(fn, "words")) {
+		strbuf_addf(&sb, "%u", w->len);
+	} else if (!strcmp(fn, "firstword") || !strcmp(fn, "lastword")) {
+		if (w->len)
+			strbuf_adds(&sb, g_ptr_array_index(w, !strcmp(fn, "firstword") ? 0 : w->len - 1));
+	} else {
+		for (guint i = 0; i < w->len; i++) {
+			const char *s = g_ptr_array_index(w, i);
+			if (!strcmp(fn, "sort") && i && !strcmp(s, g_ptr_array_index(w, i - 1)))
+				continue;
+			add_word(&sb, s, strlen(s));
+		}
+	}
+	g_ptr_array_free(w, TRUE);
+	free(t);
+	*out = strbuf_detach(&sb);
+	return true;
+}
+
+/* $(foreach var,list,text) */
+static char *fn_foreach(struct exp *x, GPtrArray *a, int depth)
+{
+	char *r = NULL;
+	char *var = arg(x, a, 0, depth), *list = arg(x, a, 1, depth);
+	if (var && list && a->len == 3) {
+		char *v = strip_copy(var);
+		char *saved = g_hash_table_lookup(x->m->vars, v);
+		saved = saved ? xstrdup(saved) : NULL;
+		bool was_simple = g_hash_table_contains(x->m->simple, v);
+		struct strbuf sb = STRBUF_INIT;
+		GPtrArray *w = words(list);
+		bool ok = true;
+		for (guint i = 0; i < w->len && ok; i++) {
+			kmake_set(x->m, v, g_ptr_array_index(w, i));
+			char *e = arg(x, a, 2, depth);
+			if (!e)
+				ok = false;
+			else if (*e)
+				add_word(&sb, e, strlen(e));
+			free(e);
+		}
+		g_ptr_array_free(w, TRUE);
+		if (saved)
+			g_hash_table_insert(x->m->vars, xstrdup(v), saved);
+		else
+			g_hash_table_remove(x->m->vars, v);
+		if (!was_simple)
+			g_hash_table_remove(x->m->simple, v);
+		r = ok ? strbuf_detach(&sb) : NULL;
+		if (!ok)
+			strbuf_release(&sb);
+		free(v);
+	}
+	free(var);
+	free(list);
+	return r;
+}
+
+/* $(call name,args...): bind $(1).. and expand the variable's text */
+static char *fn_call(struct exp *x, GPtrArray *a, int depth)
+{
+	char *r = NULL;
+	/* bind $(1).. and expand the variable's text */
+	char *name = arg(x, a, 0, depth);
+	char *n = name ? strip_copy(name) : NULL;
+	const char *body = n ? g_hash_table_lookup(x->m->vars, n) : NULL;
+	if (body && a->len <= 10) {
+		char *keep[10] = { 0 };
+		char *bodyc = xstrdup(body);
+		bool ok = true;
+		for (guint i = 1; i < 10; i++) {
+			char key[4];
+			snprintf(key, sizeof(key), "%u", i);
+			keep[i] = g_hash_table_lookup(x->m->vars, key) ? xstrdup(g_hash_table_lookup(x->m->vars, key)) : NULL;
+			char *v = i < a->len ? arg(x, a, i, depth) : xstrdup("");
+			if (!v) {
+				ok = false;
+				v = xstrdup("");
+			}
+			kmake_set(x->m, key, v);
+			free(v);
+		}
+		r = ok ? expand(x, bodyc, depth + 1) : NULL;
+		for (guint i = 1; i < 10; i++) {
+			char key[4];
+			snprintf(key, sizeof(key), "%u", i);
+			if (keep[i])
+				g_hash_table_insert(x->m->vars, xstrdup(key), keep[i]);
+			else
+				g_hash_table_remove(x->m->vars, key);
+		}
+		free(bodyc);
+	} else if (n && !body && !x->strict) {
+		r = xstrdup(""); /* make: calling an undefined variable gives nothing */
+	}
+	free(name);
+	free(n);
+	return r;
+}
+
+/* The text functions of two or three arguments. */
+static char *fn_text(struct exp *x, const char *fn, GPtrArray *a, int depth)
+{
+	char *r = NULL, *a0 = NULL, *a1 = NULL, *a2 = NULL;
+	bool three = !strcmp(fn, "subst") || !strcmp(fn, "patsubst");
+	if ((a0 = arg(x, a, 0, depth)) && (a1 = arg(x, a, 1, depth)) && (!three || (a2 = arg(x, a, 2, depth)))) {
+		struct strbuf sb = STRBUF_INIT;
+		if (!strcmp(fn, "subst")) {
+			const char *p = a2;
+			size_t fl = strlen(a0);
+			while (fl && *p) {
+				const char *q = strstr(p, a0);
+				if (!q)
+					break;
+				strbuf_add(&sb, p, (size_t)(q - p));
+				strbuf_adds(&sb, a1);
+				p = q + fl;
+			}
+			strbuf_adds(&sb, p);
+			r = strbuf_detach(&sb);
+		} else if (!strcmp(fn, "patsubst")) {
+			char *pat = strip_copy(a0), *rep = strip_copy(a1);
+			r = patsubst(pat, rep, a2);
+			free(pat);
+			free(rep);
+		} else if (!strcmp(fn, "findstring")) {
+			r = xstrdup(strstr(a1, a0) ? a0 : "");
+		} else if (!strcmp(fn, "word")) {
+			GPtrArray *w = words(a1);
+			long k = atol(a0);
+			r = xstrdup(k >= 1 && (guint)k <= w->len ? (char *)g_ptr_array_index(w, k - 1) : "");
+			g_ptr_array_free(w, TRUE);
+		} else {
+			GPtrArray *p = words(a0), *w = words(a1);
+			for (guint i = 0; i < w->len; i++) {
+				const char *s = g_ptr_array_index(w, i);
+				if (fn[0] == 'a') {
+					char *fix = strip_copy(a0);
+					char *t = fn[3] == 'p' ? xasprintf("%s%s", fix, s) : xasprintf("%s%s", s, fix);
+					add_word(&sb, t, strlen(t));
+					free(t);
+					free(fix);
+					continue;
 				}
-			} else
-				for (guint i = 0; i < w->len; i++) {
-					const char *s = g_ptr_array_index(w, i);
-					if (!strcmp(fn, "sort") && i && !strcmp(s, g_ptr_array_index(w, i - 1)))
-						continue;
+				bool hit = false;
+				for (guint k = 0; k < p->len && !hit; k++) {
+					const char *stem;
+					size_t sl;
+					hit = pat_match(g_ptr_array_index(p, k), s, &stem, &sl);
+				}
+				if (hit == !strcmp(fn, "filter"))
 					add_word(&sb, s, strlen(s));
-				}
+			}
+			g_ptr_array_free(p, TRUE);
 			g_ptr_array_free(w, TRUE);
 			r = strbuf_detach(&sb);
-		} else {
-			r = map_words(fn, t, x->m->tree);
 		}
-		free(t);
-		return r;
 	}
+	free(a0);
+	free(a1);
+	free(a2);
+	return r;
+}
+
+/* $(fn args): NULL when fn is not one we know (or its expansion fails). */
+static char *call_function(struct exp *x, const char *fn, const char *raw, int depth)
+{
+	char *r1;
+	if (one_arg_function(x, fn, raw, depth, &r1))
+		return r1;
 	GPtrArray *a = split_args(raw, !strcmp(fn, "if") ? 3 : !strcmp(fn, "foreach") ? 3
 					: (!strcmp(fn, "or") || !strcmp(fn, "and") || !strcmp(fn, "call")) ? 1000 : 3);
-	char *r = NULL, *a0 = NULL, *a1 = NULL, *a2 = NULL;
+	char *r = NULL, *a0 = NULL;
 	if (!strcmp(fn, "if")) {
 		if ((a0 = arg(x, a, 0, depth))) {
 			char *c = strip_copy(a0);
@@ -309,135 +463,15 @@ static char *call_function(struct exp *x, const char *fn, const char *raw, int d
 				break;
 		}
 	} else if (!strcmp(fn, "foreach")) {
-		char *var = arg(x, a, 0, depth), *list = arg(x, a, 1, depth);
-		if (var && list && a->len == 3) {
-			char *v = strip_copy(var);
-			char *saved = g_hash_table_lookup(x->m->vars, v);
-			saved = saved ? xstrdup(saved) : NULL;
-			bool was_simple = g_hash_table_contains(x->m->simple, v);
-			struct strbuf sb = STRBUF_INIT;
-			GPtrArray *w = words(list);
-			bool ok = true;
-			for (guint i = 0; i < w->len && ok; i++) {
-				kmake_set(x->m, v, g_ptr_array_index(w, i));
-				char *e = arg(x, a, 2, depth);
-				if (!e)
-					ok = false;
-				else if (*e)
-					add_word(&sb, e, strlen(e));
-				free(e);
-			}
-			g_ptr_array_free(w, TRUE);
-			if (saved)
-				g_hash_table_insert(x->m->vars, xstrdup(v), saved);
-			else
-				g_hash_table_remove(x->m->vars, v);
-			if (!was_simple)
-				g_hash_table_remove(x->m->simple, v);
-			r = ok ? strbuf_detach(&sb) : NULL;
-			if (!ok)
-				strbuf_release(&sb);
-			free(v);
-		}
-		free(var);
-		free(list);
+		r = fn_foreach(x, a, depth);
 	} else if (!strcmp(fn, "call")) {
-		/* bind $(1).. and expand the variable's text */
-		char *name = arg(x, a, 0, depth);
-		char *n = name ? strip_copy(name) : NULL;
-		const char *body = n ? g_hash_table_lookup(x->m->vars, n) : NULL;
-		if (body && a->len <= 10) {
-			char *keep[10] = { 0 };
-			char *bodyc = xstrdup(body);
-			bool ok = true;
-			for (guint i = 1; i < 10; i++) {
-				char key[4];
-				snprintf(key, sizeof(key), "%u", i);
-				keep[i] = g_hash_table_lookup(x->m->vars, key) ? xstrdup(g_hash_table_lookup(x->m->vars, key)) : NULL;
-				char *v = i < a->len ? arg(x, a, i, depth) : xstrdup("");
-				if (!v) {
-					ok = false;
-					v = xstrdup("");
-				}
-				kmake_set(x->m, key, v);
-				free(v);
-			}
-			r = ok ? expand(x, bodyc, depth + 1) : NULL;
-			for (guint i = 1; i < 10; i++) {
-				char key[4];
-				snprintf(key, sizeof(key), "%u", i);
-				if (keep[i])
-					g_hash_table_insert(x->m->vars, xstrdup(key), keep[i]);
-				else
-					g_hash_table_remove(x->m->vars, key);
-			}
-			free(bodyc);
-		} else if (n && !body && !x->strict) {
-			r = xstrdup(""); /* make: calling an undefined variable gives nothing */
-		}
-		free(name);
-		free(n);
+		r = fn_call(x, a, depth);
 	} else if (!strcmp(fn, "subst") || !strcmp(fn, "patsubst") || !strcmp(fn, "findstring") ||
 		   !strcmp(fn, "filter") || !strcmp(fn, "filter-out") || !strcmp(fn, "addprefix") ||
 		   !strcmp(fn, "addsuffix") || !strcmp(fn, "word")) {
-		bool three = !strcmp(fn, "subst") || !strcmp(fn, "patsubst");
-		if ((a0 = arg(x, a, 0, depth)) && (a1 = arg(x, a, 1, depth)) && (!three || (a2 = arg(x, a, 2, depth)))) {
-			struct strbuf sb = STRBUF_INIT;
-			if (!strcmp(fn, "subst")) {
-				const char *p = a2;
-				size_t fl = strlen(a0);
-				while (fl && *p) {
-					const char *q = strstr(p, a0);
-					if (!q)
-						break;
-					strbuf_add(&sb, p, (size_t)(q - p));
-					strbuf_adds(&sb, a1);
-					p = q + fl;
-				}
-				strbuf_adds(&sb, p);
-				r = strbuf_detach(&sb);
-			} else if (!strcmp(fn, "patsubst")) {
-				char *pat = strip_copy(a0), *rep = strip_copy(a1);
-				r = patsubst(pat, rep, a2);
-				free(pat);
-				free(rep);
-			} else if (!strcmp(fn, "findstring")) {
-				r = xstrdup(strstr(a1, a0) ? a0 : "");
-			} else if (!strcmp(fn, "word")) {
-				GPtrArray *w = words(a1);
-				long k = atol(a0);
-				r = xstrdup(k >= 1 && (guint)k <= w->len ? (char *)g_ptr_array_index(w, k - 1) : "");
-				g_ptr_array_free(w, TRUE);
-			} else {
-				GPtrArray *p = words(a0), *w = words(a1);
-				for (guint i = 0; i < w->len; i++) {
-					const char *s = g_ptr_array_index(w, i);
-					if (fn[0] == 'a') {
-						char *fix = strip_copy(a0);
-						char *t = fn[3] == 'p' ? xasprintf("%s%s", fix, s) : xasprintf("%s%s", s, fix);
-						add_word(&sb, t, strlen(t));
-						free(t);
-						free(fix);
-						continue;
-					}
-					bool hit = false;
-					for (guint k = 0; k < p->len && !hit; k++) {
-						const char *stem;
-						size_t sl;
-						hit = pat_match(g_ptr_array_index(p, k), s, &stem, &sl);
-					}
-					if (hit == !strcmp(fn, "filter"))
-						add_word(&sb, s, strlen(s));
-				}
-				g_ptr_array_free(p, TRUE);
-				g_ptr_array_free(w, TRUE);
-				r = strbuf_detach(&sb);
-			}
-		}
+		r = fn_text(x, fn, a, depth);
 	}
 	free(a0);
-	free(a1);
-	free(a2);
 	g_ptr_array_free(a, TRUE);
 	return r;
 }
