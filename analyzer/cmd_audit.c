@@ -1,6 +1,9 @@
 /* gfpaudit audit: analyze files, directories or whole trees. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gfpaudit/cmd.h"
@@ -66,6 +69,11 @@ static void usage(FILE *f)
 "                       with 'gfpaudit merge')\n"
 "  --baseline FILE      a previous run (JSON or SARIF): report only new findings,\n"
 "                       list the ones that went away (JSON \"resolved\")\n"
+"  --all-files          with --tree: also the files of directories given that the\n"
+"                       configuration does not build (findings there carry\n"
+"                       \"in_config\": false); by default a directory gives the files\n"
+"                       its .config builds, and files named on the command line are\n"
+"                       audited whatever the configuration says\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        evidence notes under each finding; parse errors per file\n"
 "\n"
@@ -74,7 +82,8 @@ static void usage(FILE *f)
 "rules:\n");
 	cli_print_rules(f);
 	fprintf(f, "\nexit: 0 clean, 1 findings at or above the threshold, 2 usage or unprepared tree,\n"
-		"3 tool failure (including files that failed to analyze when nothing else was found)\n");
+		"3 tool failure (including files that failed to analyze, or were only partially analyzed\n"
+		"because parse errors hide a function that allocates, when nothing else was found)\n");
 }
 
 static char *cocci_path(void *data, const char *path)
@@ -87,6 +96,7 @@ struct audit_state {
 	int quiet, verbose;
 	size_t with_errors;
 	struct triage *tri;
+	GHashTable *not_built; /* reported paths the configuration does not build */
 };
 
 static struct file_result *on_lookup(void *data, size_t index, const char *path)
@@ -106,11 +116,43 @@ static void on_done(void *data, size_t index, struct file_result *r)
 	if (r->status != FILE_ANALYZED)
 		fprintf(stderr, "gfpaudit: %s: %s: %s\n", r->file,
 			r->status == FILE_SKIPPED ? "skipped" : "failed", r->reason ? r->reason : "");
-	else if (r->parse_errors && st->verbose)
+	else if (r->partial || (r->parse_errors && st->verbose))
 		fprintf(stderr, "gfpaudit: %s: %s\n", r->file, r->reason ? r->reason : "parse errors");
 	if (r->parse_errors)
 		st->with_errors++;
+	if (st->not_built && g_hash_table_contains(st->not_built, r->file))
+		r->not_in_config = true;
 	report_add(&st->rep, r);
+}
+
+/* Add PATH's files to fl: a file named on the command line always (marked
+ * in not_built when the configuration does not build it), a directory's
+ * files when the configuration builds them (with --all-files also the
+ * others, marked, except those of another architecture's arch/). */
+static void select_files(struct engine *e, struct file_list *fl, const char *path, int all_files,
+			 GHashTable *not_built, size_t *left_out, size_t *left_other_arch)
+{
+	struct stat st;
+	bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	struct file_list one;
+	file_list_init(&one);
+	file_list_add_path(&one, path);
+	for (size_t i = 0; i < one.nproblems; i++) {
+		ALLOC_GROW(fl->problems, fl->nproblems + 1, fl->problems_alloc);
+		fl->problems[fl->nproblems++] = xstrdup(one.problems[i]);
+	}
+	for (size_t i = 0; i < one.n; i++) {
+		enum config_state cs = engine_config_state(e, one.paths[i]);
+		if (dir && (cs == CONFIG_OTHER_ARCH || (cs == CONFIG_NOT_BUILT && !all_files))) {
+			cs == CONFIG_OTHER_ARCH ? (*left_other_arch)++ : (*left_out)++;
+			continue;
+		}
+		if (cs == CONFIG_NOT_BUILT || cs == CONFIG_OTHER_ARCH)
+			g_hash_table_add(not_built, engine_report_path(e, one.paths[i]));
+		ALLOC_GROW(fl->paths, fl->n + 1, fl->alloc);
+		fl->paths[fl->n++] = xstrdup(one.paths[i]);
+	}
+	file_list_release(&one);
 }
 
 int cmd_audit(int argc, char **argv)
@@ -138,6 +180,7 @@ int cmd_audit(int argc, char **argv)
 		{ "shard", required_argument, NULL, 'H' },
 		{ "cocci", no_argument, NULL, 'K' },
 		{ "cocci-rules", required_argument, NULL, 'R' },
+		{ "all-files", no_argument, NULL, 'a' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -149,7 +192,7 @@ int cmd_audit(int argc, char **argv)
 	int want_fixes = 0, want_pch = 1; /* 0 off, 1 if it can be built, 2 required */
 	const char *cache = NULL, *baseline_path = NULL;
 	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0, candidates = 0;
-	int cocci = 0;
+	int cocci = 0, all_files = 0;
 	const char *cocci_rules = NULL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
@@ -189,6 +232,7 @@ int cmd_audit(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'a': all_files = 1; break;
 		case 'q': c.quiet = 1; break;
 		case 'v': c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
@@ -232,11 +276,17 @@ int cmd_audit(int argc, char **argv)
 
 	struct file_list fl;
 	file_list_init(&fl);
+	GHashTable *not_built = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	size_t left_out = 0, left_other_arch = 0;
 	for (int i = optind; i < argc; i++)
-		file_list_add_path(&fl, argv[i]);
+		select_files(e, &fl, argv[i], all_files, not_built, &left_out, &left_other_arch);
 	for (size_t i = 0; i < fl.nproblems; i++)
 		fprintf(stderr, "gfpaudit: %s\n", fl.problems[i]);
-	size_t listed = fl.n;
+	if ((left_out || left_other_arch) && (!c.quiet || c.verbose))
+		fprintf(stderr, "gfpaudit: %zu files of the directories given are not built by the tree's "
+			"configuration (%zu of them under another architecture's arch/): left out%s\n",
+			left_out + left_other_arch, left_other_arch, all_files ? "" : " (--all-files audits them)");
+	size_t listed = fl.n + left_out + left_other_arch;
 	if (shard_n)
 		shard_filter(&fl, e, shard_k, shard_n);
 
@@ -285,7 +335,7 @@ int cmd_audit(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	struct audit_state st = { .quiet = c.quiet, .verbose = c.verbose };
+	struct audit_state st = { .quiet = c.quiet, .verbose = c.verbose, .not_built = not_built };
 	report_init(&st.rep);
 	st.rep.with_sites = sites;
 	st.rep.with_evidence = c.verbose > 0;
@@ -359,18 +409,26 @@ int cmd_audit(int argc, char **argv)
 		size_t a, s, f;
 		report_counts(&st.rep, &a, &s, &f);
 		size_t nf = report_findings_at_least(&st.rep, (enum severity)sev);
-		if (!c.quiet || c.verbose)
-			fprintf(stderr, "gfpaudit: %zu files analyzed (%zu with parse errors%s), %zu skipped, %zu failed; "
-				"%zu findings at or above %s\n", a, st.with_errors,
-				st.with_errors && !c.verbose ? ", -v says which" : "", s + fl.nproblems, f, nf, c.severity);
+		size_t np = report_partial(&st.rep);
+		if (!c.quiet || c.verbose || np) {
+			fprintf(stderr, "gfpaudit: %zu files analyzed (%zu with parse errors%s, %zu partially analyzed), "
+				"%zu skipped, %zu failed; %zu findings at or above %s\n", a, st.with_errors,
+				st.with_errors && !c.verbose ? ", -v says which" : "", np, s + fl.nproblems, f, nf,
+				c.severity);
+			char *causes = report_error_causes(&st.rep, 3);
+			if (causes)
+				fprintf(stderr, "gfpaudit: top parse errors: %s\n", causes);
+			free(causes);
+		}
 		if (exit_code == EXIT_TOOL)
 			;
 		else if (nf)
 			exit_code = EXIT_FINDINGS;
-		else if (f || s || fl.nproblems || listed == 0)
+		else if (f || s || np || fl.nproblems || listed == 0)
 			exit_code = EXIT_TOOL;
 	}
 	report_release(&st.rep);
+	g_hash_table_destroy(not_built);
 	file_list_release(&fl);
 	engine_free(e);
 	baseline_free(base);

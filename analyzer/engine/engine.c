@@ -22,6 +22,7 @@ struct engine {
 	char *compdb_dir;
 	char *tree_real;
 	char *pch;                 /* precompiled common headers (opts.pch with a tree) */
+	char *pch_module;          /* the same with -DMODULE, for obj-m files */
 	char *pch_problem;         /* why there is none although opts.pch asked */
 	char *pch_identity;        /* what the PCH holds (frontend.h) */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
@@ -60,11 +61,29 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
 		/* built here, before workers fork, so they share one file */
-		if (opts->pch && (rc = pch_for_tree(e->tree_real, &e->pch, &e->pch_identity))) {
+		/* the Makefiles read once here, before workers fork (kbuild.c
+		 * keeps them per process) */
+		struct kbuild_obj ko;
+		char *probe = xasprintf("%s/Makefile", e->tree_real);
+		kbuild_object(e->tree_real, probe, &ko);
+		kbuild_obj_release(&ko);
+		free(probe);
+		char *id_mod = NULL;
+		if (opts->pch && ((rc = pch_for_tree(e->tree_real, false, &e->pch, &e->pch_identity)) ||
+				  (rc = pch_for_tree(e->tree_real, true, &e->pch_module, &id_mod)))) {
 			if (!opts->pch_optional)
 				goto fail;
 			e->pch_problem = xstrdup(err_last());
+			free(e->pch);
+			free(e->pch_module);
+			free(e->pch_identity);
+			e->pch = e->pch_module = e->pch_identity = NULL;
+		} else if (id_mod) {
+			char *both = xasprintf("%s+%s", e->pch_identity, id_mod);
+			free(e->pch_identity);
+			e->pch_identity = both;
 		}
+		free(id_mod);
 	}
 	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
@@ -97,6 +116,7 @@ void engine_free(struct engine *e)
 	free(e->compdb_dir);
 	free(e->tree_real);
 	free(e->pch);
+	free(e->pch_module);
 	free(e->pch_problem);
 	free(e->pch_identity);
 	slowpath_model_free(e->model);
@@ -125,6 +145,24 @@ char *engine_report_path(const struct engine *e, const char *path)
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
 	return xstrdup(path);
+}
+
+enum config_state engine_config_state(const struct engine *e, const char *path)
+{
+	if (!e->tree_real || e->compdb)
+		return CONFIG_UNKNOWN;
+	struct kbuild_obj o;
+	enum config_state st = CONFIG_UNKNOWN;
+	if (!kbuild_object(e->tree_real, path, &o)) {
+		char *rep = engine_report_path(e, path);
+		if (!o.out_of_tree && o.arch && kbuild_other_arch(o.arch, rep))
+			st = CONFIG_OTHER_ARCH;
+		else
+			st = o.out_of_tree || o.state == 'y' || o.state == 'm' ? CONFIG_BUILT : CONFIG_NOT_BUILT;
+		free(rep);
+	}
+	kbuild_obj_release(&o);
+	return st;
 }
 
 /* A copy of the table per file: wrappers found in one file do not leak. */
@@ -184,6 +222,136 @@ static int cmp_finding(const void *a, const void *b)
 	return check_lookup(x->rule) - check_lookup(y->rule);
 }
 
+/* ---- parse errors that can hide an allocation ---- */
+
+struct fn_extent {
+	unsigned b, e;
+	char *name;
+};
+
+struct fn_walk {
+	const struct tu *t;
+	struct fn_extent *v;
+	size_t n, alloc;
+};
+
+static enum CXChildVisitResult fn_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	struct fn_walk *w = data;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXFile f1, f2;
+	unsigned b, e;
+	clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &b);
+	clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &e);
+	if (!f1 || !f2 || !clang_File_isEqual(f1, w->t->main_file) || !clang_File_isEqual(f2, w->t->main_file) ||
+	    b > e || e > w->t->main_len)
+		return CXChildVisit_Continue;
+	ALLOC_GROW(w->v, w->n + 1, w->alloc);
+	CXString sp = clang_getCursorSpelling(c);
+	w->v[w->n++] = (struct fn_extent){ b, e, xstrdup(clang_getCString(sp)) };
+	clang_disposeString(sp);
+	return CXChildVisit_Continue;
+}
+
+/* Does text[b, e) name an allocator of the table (or a function of the
+ * file that holds a site)? */
+static bool names_allocator(const struct tu *t, unsigned b, unsigned e, const struct alloc_table *table,
+			    const struct file_result *r)
+{
+	const char *s = t->main_text;
+#define IDCH(c) ((c) == '_' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9'))
+	for (unsigned i = b; i < e;) {
+		if (!IDCH(s[i]) || (s[i] >= '0' && s[i] <= '9')) {
+			i++;
+			continue;
+		}
+		unsigned j = i;
+		while (j < e && IDCH(s[j]))
+			j++;
+		char *id = xstrndup(s + i, j - i);
+		bool hit = alloc_table_find(table, id) != NULL;
+		for (size_t k = 0; !hit && k < r->nsites; k++)
+			hit = r->sites[k].function && !strcmp(r->sites[k].function, id);
+		free(id);
+		if (hit)
+			return true;
+		i = j;
+	}
+#undef IDCH
+	return false;
+}
+
+/* A file with parse errors is partially analyzed when an error lies in a
+ * function that holds an allocation site or names an allocator (or a
+ * function of the file that holds one), when a header failed (declarations
+ * the file's allocating functions use may be missing), or when an error
+ * outside any function is followed, before the next function clang kept,
+ * by text that names an allocator (a function whose declarator clang
+ * rejected is dropped with its body). */
+static void mark_partial(const struct tu *t, const struct alloc_table *table, struct file_result *r)
+{
+	if (!t->errors)
+		return;
+	struct fn_walk w = { .t = t };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), fn_visit, &w);
+	bool header_error = t->nerrs == 0;
+	for (size_t i = 0; i < t->nerrs; i++)
+		header_error |= !t->errs[i].in_main;
+	const char *hit = NULL;
+	for (size_t f = 0; f < w.n && !hit; f++) {
+		bool err_in = header_error;
+		for (size_t i = 0; i < t->nerrs && !err_in; i++)
+			err_in = t->errs[i].in_main && t->errs[i].off >= w.v[f].b && t->errs[i].off <= w.v[f].e;
+		if (err_in && names_allocator(t, w.v[f].b, w.v[f].e, table, r))
+			hit = w.v[f].name;
+	}
+	for (size_t i = 0; i < t->nerrs && !hit; i++) {
+		if (!t->errs[i].in_main)
+			continue;
+		unsigned o = t->errs[i].off, end = (unsigned)t->main_len;
+		bool inside = false;
+		for (size_t f = 0; f < w.n; f++) {
+			if (o >= w.v[f].b && o <= w.v[f].e)
+				inside = true;
+			else if (w.v[f].b > o && w.v[f].b < end)
+				end = w.v[f].b;
+		}
+		if (!inside && names_allocator(t, o, end, table, r))
+			hit = "";
+	}
+	if (hit) {
+		r->partial = true;
+		r->partial_function = xstrdup(hit);
+	}
+	for (size_t f = 0; f < w.n; f++)
+		free(w.v[f].name);
+	free(w.v);
+}
+
+/* A PCH shows every file the declarations of all its headers, also of
+ * those the file never includes (i915's `enum phy` against
+ * linux/phy/phy.h's `struct phy`, a static `bsearch` against
+ * linux/bsearch.h), and NOTRACE drops the trace_event_raw_* structs a few
+ * files use (infiniband's mad.c): a file with errors is parsed again as
+ * kbuild does, and the parse with fewer errors is kept in *t. */
+static void reparse_as_kbuild(struct engine *e, struct flags_ctx *fc, const char *path,
+			      const struct unsaved_file *unsaved, size_t nunsaved, struct tu *t)
+{
+	struct tu plain;
+	fc->pch = fc->pch_module = NULL;
+	fc->tracepoints = true;
+	if (!tu_parse(&plain, fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes) &&
+	    plain.errors < t->errors) {
+		tu_release(t);
+		*t = plain;
+	} else {
+		tu_release(&plain);
+	}
+}
+
 int engine_analyze_file(struct engine *e, const char *path,
 			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out)
@@ -201,8 +369,18 @@ int engine_analyze_source(struct engine *e, const char *path,
 	char *rep = engine_report_path(e, path);
 	file_result_init(r, rep);
 	*out = r;
-	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch,
+	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch, .pch_module = e->pch_module,
 				.compdb = e->compdb };
+	if (engine_config_state(e, path) == CONFIG_OTHER_ARCH) {
+		struct kbuild_obj o;
+		kbuild_object(e->tree_real, path, &o);
+		r->status = FILE_SKIPPED;
+		r->reason = xasprintf("built for another architecture only: not parsed with the flags of this "
+				      "tree's ARCH=%s", o.arch ? o.arch : "?");
+		kbuild_obj_release(&o);
+		free(rep);
+		return 0;
+	}
 	struct tu t;
 	double t0 = prof_now();
 	int rc = tu_parse(&t, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);
@@ -213,6 +391,8 @@ int engine_analyze_source(struct engine *e, const char *path,
 		free(rep);
 		return 0;
 	}
+	if (t.errors && e->tree_real && !e->compdb)
+		reparse_as_kbuild(e, &fc, path, unsaved, nunsaved, &t);
 	r->parse_errors = t.errors;
 	double t1 = prof_now();
 	struct inc_collect ic = { .r = r, .main = t.main_file };
@@ -223,14 +403,26 @@ int engine_analyze_source(struct engine *e, const char *path,
 	double t2 = prof_now();
 	sites_find(&t, &so, r);
 	double t3 = prof_now();
+	mark_partial(&t, &table, r);
 	alloc_table_release(&table);
 	if (t.errors) {
-		r->reason = xasprintf("%d parse error%s (analyzed as far as the parse allows); first: %s",
-				      t.errors, t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
+		r->error_cause = xstrdup(t.first_message ? t.first_message : "?");
+		if (r->partial && *r->partial_function)
+			r->reason = xasprintf("partially analyzed: '%s' allocates and %d parse error%s may hide part "
+					      "of it; first: %s", r->partial_function, t.errors, t.errors == 1 ? "" : "s",
+					      t.first_error ? t.first_error : "?");
+		else if (r->partial)
+			r->reason = xasprintf("partially analyzed: %d parse error%s may hide a function that "
+					      "allocates; first: %s", t.errors, t.errors == 1 ? "" : "s",
+					      t.first_error ? t.first_error : "?");
+		else
+			r->reason = xasprintf("%d parse error%s (analyzed as far as the parse allows); first: %s",
+					      t.errors, t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
 	}
 	/* a file with errors and not one function body is not C we understood */
 	if (t.errors && !so.nfunctions) {
 		r->status = FILE_FAILED;
+		r->partial = false;
 		free(r->reason);
 		r->reason = xasprintf("does not parse as C (%d error%s); first: %s", t.errors,
 				      t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");

@@ -67,22 +67,45 @@ static void add_common(struct argv_buf *a)
 	add(a, xstrdup("-ferror-limit=0"));
 }
 
-static char *basename_noext(const char *path)
+/* kbuild's name-fix: '-' and ',' become '_'. */
+static char *name_fix(const char *s, size_t n)
 {
-	const char *b = strrchr(path, '/');
-	b = b ? b + 1 : path;
-	char *r = xstrdup(b);
-	char *dot = strrchr(r, '.');
-	if (dot)
-		*dot = 0;
+	char *r = xstrndup(s, n);
 	for (char *c = r; *c; c++)
-		if (*c == '-')
+		if (*c == '-' || *c == ',')
 			*c = '_';
 	return r;
 }
 
-static void tree_flags(struct argv_buf *a, const char *tree, const char *path, const char *pch)
+/* The per-object defines kbuild gives (scripts/Makefile.lib):
+ * KBUILD_BASENAME, KBUILD_MODNAME, __KBUILD_MODNAME, and KBUILD_MODFILE for
+ * built-in objects or MODULE for modules.  `pinned`: the file is parsed
+ * through a PCH, which fixed the names (static inline functions of
+ * linux/ethtool.h and net/ headers expand KBUILD_MODNAME in the PCH, and
+ * clang refuses a command line that defines a PCH's macro differently):
+ * "gfpaudit" for both names then. */
+static void object_defines(struct argv_buf *a, const struct kbuild_obj *o, const char *path, bool pinned)
 {
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	const char *dot = strrchr(b, '.');
+	char *base = pinned ? xstrdup("gfpaudit") : name_fix(b, dot ? (size_t)(dot - b) : strlen(b));
+	char *mod = pinned ? xstrdup("gfpaudit") : o && o->modname ? name_fix(o->modname, strlen(o->modname))
+			   : xstrdup(base);
+	if (o && o->state == 'm')
+		add(a, xstrdup("-DMODULE"));
+	else if (o)
+		add(a, xasprintf("-DKBUILD_MODFILE=\"%s\"", o->modfile ? o->modfile : base));
+	add(a, xasprintf("-DKBUILD_BASENAME=\"%s\"", base));
+	add(a, xasprintf("-DKBUILD_MODNAME=\"%s\"", mod));
+	add(a, xasprintf("-D__KBUILD_MODNAME=kmod_%s", mod));
+	free(base);
+	free(mod);
+}
+
+static void tree_flags(struct argv_buf *a, const struct flags_ctx *c, const char *path)
+{
+	const char *tree = c->tree;
 	static const char *const incs[] = {
 		"arch/x86/include", "arch/x86/include/generated", "include",
 		"arch/x86/include/uapi", "arch/x86/include/generated/uapi",
@@ -126,14 +149,24 @@ static void tree_flags(struct argv_buf *a, const char *tree, const char *path, c
 		"-fno-strict-aliasing", "-fshort-wchar", "-funsigned-char", "-mno-sse",
 		"-mno-mmx", "-mno-sse2", "-mno-red-zone", "-fno-PIE",
 	};
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+	for (size_t i = c->tracepoints ? 1 : 0; i < sizeof(defs) / sizeof(defs[0]); i++)
 		add(a, xstrdup(defs[i]));
-	/* a PCH pins the macros it was built with: one module name for all */
-	char *mod = pch ? xstrdup("gfpaudit") : basename_noext(path);
-	add(a, xasprintf("-DKBUILD_MODNAME=\"%s\"", mod));
-	add(a, xasprintf("-DKBUILD_BASENAME=\"%s\"", mod));
-	add(a, xasprintf("-D__KBUILD_MODNAME=kmod_%s", mod));
-	free(mod);
+	/* a PCH is built without KBUILD_MODFILE (each file brings its own:
+	 * clang accepts macros a PCH does not define), with -DMODULE or
+	 * without: one PCH for each */
+	const char *pch = c->pch;
+	if (c->for_pch) {
+		if (c->module)
+			add(a, xstrdup("-DMODULE"));
+		object_defines(a, NULL, path, true);
+	} else {
+		struct kbuild_obj o;
+		kbuild_object(tree, path, &o);
+		if (o.state == 'm')
+			pch = c->pch_module;
+		object_defines(a, &o, path, pch != NULL);
+		kbuild_obj_release(&o);
+	}
 	if (pch) {
 		add(a, xstrdup("-include-pch"));
 		add(a, xstrdup(pch));
@@ -250,7 +283,7 @@ int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int
 	if (c->compdb)
 		rc = compdb_flags(&a, c, path);
 	else if (c->tree)
-		tree_flags(&a, c->tree, path, c->pch);
+		tree_flags(&a, c, path);
 	else
 		kmodel_flags(&a, c->kmodel_dir);
 	if (rc) {

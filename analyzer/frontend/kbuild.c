@@ -1,26 +1,33 @@
-/* The per-directory compiler flags of kbuild Makefiles (see frontend.h).
+/* What kbuild builds and with which flags (see frontend.h).
  *
- * Not a make implementation: a reader of the assignments kbuild Makefiles
- * use for preprocessor flags.  For a file D/f.c it takes
- *   subdir-ccflags-y / subdir-ccflags-$(CONFIG_X) of D and every directory
- *     above it, up to the tree root,
- *   ccflags-y / ccflags-$(CONFIG_X) / EXTRA_CFLAGS of D,
- *   CFLAGS_f.o of D,
- * each from D's Makefile or Kbuild (and the files they `include`), and keeps
- * -I, -D, -U and -include.  $(src), $(obj) expand to the Makefile's directory,
- * $(srctree)/$(objtree) to the tree, $(CONFIG_X) to y or m when the tree's
- * include/config/auto.conf sets it, and other variables to what the same
- * Makefile assigned them (recursively; $(call ...), $(shell ...) and other
- * functions are unknown, and a flag that uses one is left out).  Conditionals
- * (ifdef, ifeq) are not evaluated: both branches count.
+ * The object map: the Makefiles (Kbuild, else Makefile) read with the make
+ * subset of kmake.c from the top-level Kbuild down, through obj-y/obj-m/
+ * lib-y/subdir-y and the arch Makefile's core-y/libs-y/drivers-y, with the
+ * tree's include/config/auto.conf deciding $(CONFIG_X) and the conditionals.
+ * Each object listed is known with its state (built in, module, or listed
+ * under a configuration that is off), the composite object it is linked into
+ * (foo-y := a.o b.o, foo-objs: KBUILD_MODNAME "foo"), and the directory whose
+ * Makefile builds it (amdgpu's Makefile lists ../display/... objects: those
+ * take amdgpu's flags).  Directories listed under an option that is off are
+ * read too, their objects marked as not built, so every file gets the flags
+ * of the Makefile that would build it.
  *
- * A directory whose Makefile sets no ccflags of its own gets the -I paths of
- * the nearest directory above that sets some: such directories are often
- * built by that Makefile (nouveau's Kbuild includes nvkm/.../Kbuild).
+ * The flags of an object built by the Makefile of directory B:
+ *   subdir-ccflags-y / subdir-ccflags-$(CONFIG_X) of every directory above B,
+ *   subdir-ccflags-y, ccflags-y, EXTRA_CFLAGS of B,
+ *   CFLAGS_<object as B names it>.o of B,
+ * each from the Makefile and the files it `include`s; -I, -D, -U and -include
+ * are kept, a flag that expands to something unknown ($(call cc-option..),
+ * $(shell ...)) is left out.
  *
- * What this misses: flags of a Makefile in a sibling directory that lists
- * the object (amdgpu's Makefile builds ../display/...), exported variables,
- * and anything computed.  Files then parse with fewer -I paths, as before. */
+ * A file no Makefile lists is taken as built by its own directory; when that
+ * directory's Makefile sets no ccflags, it gets the -I paths of the nearest
+ * directory above that sets some (nouveau's Kbuild includes nvkm/.../Kbuild
+ * files whose objects use paths this reader may not resolve).
+ *
+ * A file outside the tree is an external module (M=): its own directory's
+ * Makefile or Kbuild gives its flags and its composite name, and it is built
+ * as a module. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,235 +35,9 @@
 #include <sys/stat.h>
 #include <glib.h>
 #include "gfpaudit/frontend.h"
+#include "gfpaudit/kmake.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
-
-#define MAX_EXPAND_DEPTH 8
-#define MAX_INCLUDE_DEPTH 4
-
-struct mk {
-	const char *tree;
-	GHashTable *config;  /* CONFIG_X -> "y"/"m" (borrowed) */
-	GHashTable *vars;    /* name -> value (this Makefile's) */
-	GPtrArray *assigns;  /* struct assign, in order */
-};
-
-struct assign {
-	char *name; /* after expansion of $(CONFIG_X) */
-	char *value;
-	char *dir;  /* the Makefile's directory: $(src) */
-};
-
-static void assign_free(gpointer p)
-{
-	struct assign *a = p;
-	free(a->name);
-	free(a->value);
-	free(a->dir);
-	free(a);
-}
-
-/* The tree's auto.conf as CONFIG_X -> "y"/"m".  A worker parses many files
- * of one tree: the table is kept for the process (reachable, never freed)
- * and read again only when the tree or the file's stamp changes. */
-static GHashTable *read_config(const char *tree)
-{
-	static char *memo_path;
-	static struct stat memo_st;
-	static GHashTable *memo;
-	char *p = xasprintf("%s/include/config/auto.conf", tree);
-	struct stat st;
-	bool have = stat(p, &st) == 0;
-	if (memo && have && !strcmp(memo_path, p) && st.st_mtim.tv_sec == memo_st.st_mtim.tv_sec &&
-	    st.st_mtim.tv_nsec == memo_st.st_mtim.tv_nsec && st.st_size == memo_st.st_size) {
-		free(p);
-		return g_hash_table_ref(memo);
-	}
-	GHashTable *c = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
-	FILE *f = have ? fopen(p, "r") : NULL;
-	if (!f) {
-		free(p);
-		return c;
-	}
-	char line[4096];
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "CONFIG_", 7))
-			continue;
-		char *eq = strchr(line, '=');
-		if (!eq || (eq[1] != 'y' && eq[1] != 'm'))
-			continue;
-		g_hash_table_insert(c, xstrndup(line, (size_t)(eq - line)), xstrndup(eq + 1, 1));
-	}
-	fclose(f);
-	if (memo)
-		g_hash_table_unref(memo);
-	free(memo_path);
-	memo = g_hash_table_ref(c);
-	memo_path = p;
-	memo_st = st;
-	return c;
-}
-
-/* Expand $(X) / ${X} in s; NULL when a reference cannot be expanded. */
-static char *expand(struct mk *m, const char *s, const char *dir, int depth)
-{
-	if (depth > MAX_EXPAND_DEPTH)
-		return NULL;
-	struct strbuf sb = STRBUF_INIT;
-	for (const char *p = s; *p;) {
-		if (p[0] != '$') {
-			strbuf_addc(&sb, *p++);
-			continue;
-		}
-		if (p[1] == '$') {
-			strbuf_addc(&sb, '$');
-			p += 2;
-			continue;
-		}
-		char open = p[1], close = open == '(' ? ')' : open == '{' ? '}' : 0;
-		if (!close)
-			goto unknown;
-		/* the matching parenthesis (nesting counted) */
-		int level = 0;
-		const char *q = p + 1;
-		for (; *q; q++) {
-			if (*q == open)
-				level++;
-			else if (*q == close && --level == 0)
-				break;
-		}
-		if (!*q)
-			goto unknown;
-		char *inner = xstrndup(p + 2, (size_t)(q - p - 2));
-		char *name = strchr(inner, '$') ? expand(m, inner, dir, depth + 1) : xstrdup(inner);
-		free(inner);
-		if (!name || strpbrk(name, " \t,")) { /* a function call */
-			free(name);
-			goto unknown;
-		}
-		const char *val = NULL;
-		char *owned = NULL;
-		if (!strcmp(name, "src") || !strcmp(name, "obj"))
-			val = dir;
-		else if (!strcmp(name, "srctree") || !strcmp(name, "objtree"))
-			val = m->tree;
-		else if (!strncmp(name, "CONFIG_", 7))
-			val = g_hash_table_lookup(m->config, name) ? g_hash_table_lookup(m->config, name) : "";
-		else if ((val = g_hash_table_lookup(m->vars, name)))
-			val = owned = expand(m, val, dir, depth + 1);
-		else
-			val = NULL;
-		free(name);
-		if (!val)
-			goto unknown;
-		strbuf_adds(&sb, val);
-		free(owned);
-		p = q + 1;
-	}
-	return strbuf_detach(&sb);
-unknown:
-	strbuf_release(&sb);
-	return NULL;
-}
-
-static void read_makefile(struct mk *m, const char *path, const char *dir, int depth);
-
-/* One logical line (continuations joined, comment cut). */
-static void mk_line(struct mk *m, char *line, const char *dir, int depth)
-{
-	char *hash = strchr(line, '#');
-	if (hash)
-		*hash = 0;
-	char *p = line;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (!*p)
-		return;
-	if (!strncmp(p, "include ", 8) || !strncmp(p, "-include ", 9) || !strncmp(p, "sinclude ", 9)) {
-		char *files = expand(m, strchr(p, ' ') + 1, dir, 0);
-		if (!files)
-			return;
-		for (char *save = NULL, *t = strtok_r(files, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
-			char *f = t[0] == '/' ? xstrdup(t) : xasprintf("%s/%s", m->tree, t);
-			read_makefile(m, f, dir, depth + 1);
-			free(f);
-		}
-		free(files);
-		return;
-	}
-	/* NAME op VALUE */
-	char *op = strpbrk(p, ":+?=");
-	if (!op)
-		return;
-	size_t oplen = 0;
-	bool append = false;
-	if (op[0] == '=')
-		oplen = 1;
-	else if (op[0] == '+' && op[1] == '=')
-		oplen = 2, append = true;
-	else if (op[0] == '?' && op[1] == '=')
-		oplen = 2;
-	else if (op[0] == ':' && op[1] == '=')
-		oplen = 2;
-	else if (op[0] == ':' && op[1] == ':' && op[2] == '=')
-		oplen = 3;
-	else
-		return; /* a rule */
-	char *name_end = op;
-	while (name_end > p && (name_end[-1] == ' ' || name_end[-1] == '\t'))
-		name_end--;
-	char *raw = xstrndup(p, (size_t)(name_end - p));
-	char *value = op + oplen;
-	while (*value == ' ' || *value == '\t')
-		value++;
-	size_t vl = strlen(value);
-	while (vl && (value[vl - 1] == ' ' || value[vl - 1] == '\t' || value[vl - 1] == '\n' || value[vl - 1] == '\r'))
-		value[--vl] = 0;
-	char *name = strchr(raw, '$') ? expand(m, raw, dir, 0) : xstrdup(raw);
-	free(raw);
-	if (!name || !*name || strpbrk(name, " \t")) {
-		free(name);
-		return;
-	}
-	/* remember the variable (for later references) */
-	const char *old = g_hash_table_lookup(m->vars, name);
-	char *nv = append && old ? xasprintf("%s %s", old, value) : xstrdup(value);
-	g_hash_table_insert(m->vars, xstrdup(name), nv);
-	struct assign *a = xcalloc(1, sizeof(*a));
-	a->name = name;
-	a->value = xstrdup(value);
-	a->dir = xstrdup(dir);
-	g_ptr_array_add(m->assigns, a);
-}
-
-static void read_makefile(struct mk *m, const char *path, const char *dir, int depth)
-{
-	if (depth > MAX_INCLUDE_DEPTH)
-		return;
-	struct strbuf sb = STRBUF_INIT;
-	if (strbuf_read_file(&sb, path, 0)) {
-		strbuf_release(&sb);
-		return;
-	}
-	struct strbuf line = STRBUF_INIT;
-	for (char *p = sb.buf; p && *p;) {
-		char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len && p[len - 1] == '\\') {
-			strbuf_add(&line, p, len - 1);
-			strbuf_addc(&line, ' ');
-		} else {
-			strbuf_add(&line, p, len);
-			mk_line(m, line.buf, dir, depth);
-			strbuf_reset(&line);
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	if (line.len)
-		mk_line(m, line.buf, dir, depth);
-	strbuf_release(&line);
-	strbuf_release(&sb);
-}
 
 /* Keep the preprocessor flags of one expanded value. */
 static void keep_flags(const char *tree, const char *value, GPtrArray *out, bool only_includes)
@@ -297,22 +78,70 @@ static bool name_is(const char *name, const char *prefix)
 	return !strncmp(name, prefix, n) && (!strcmp(name + n, "y") || !strcmp(name + n, "m"));
 }
 
-/* Flags of one directory's Makefile: subdir flags always, own flags when
- * `own` (the file's directory), CFLAGS_<obj> for `obj`. */
+
+static char *kbuild_file(const char *dir)
+{
+	char *kb = xasprintf("%s/Kbuild", dir);
+	struct stat st;
+	if (stat(kb, &st) == 0)
+		return kb;
+	free(kb);
+	return xasprintf("%s/Makefile", dir);
+}
+
+/* The arch the tree is configured for (SRCARCH). */
+static const char *config_arch(GHashTable *config)
+{
+	static const char *const arches[][2] = {
+		{ "CONFIG_X86", "x86" }, { "CONFIG_ARM64", "arm64" }, { "CONFIG_ARM", "arm" },
+		{ "CONFIG_PPC", "powerpc" }, { "CONFIG_S390", "s390" }, { "CONFIG_RISCV", "riscv" },
+		{ "CONFIG_MIPS", "mips" }, { "CONFIG_LOONGARCH", "loongarch" }, { "CONFIG_SPARC", "sparc" },
+		{ "CONFIG_UML", "um" },
+	};
+	if (g_hash_table_lookup(config, "CONFIG_UML"))
+		return "um";
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (g_hash_table_lookup(config, arches[i][0]))
+			return arches[i][1];
+	return "x86";
+}
+
+static void kmake_predefine(struct kmake *m, GHashTable *config)
+{
+	const char *arch = config_arch(config);
+	kmake_set(m, "SRCARCH", arch);
+	kmake_set(m, "ARCH", arch);
+	kmake_set(m, "BITS", g_hash_table_lookup(config, "CONFIG_64BIT") ? "64" : "32");
+}
+
+/* $(src) of the Makefile in directory `dir` (absolute): kbuild runs make in
+ * the tree with $(src) relative to it ("drivers/net", "." at the top; 6.1's
+ * Makefiles write $(srctree)/$(src)); outside the tree (M=) the path. */
+static char *src_of(const char *tree, const char *dir)
+{
+	size_t tl = strlen(tree);
+	if (!strncmp(dir, tree, tl) && (dir[tl] == '/' || !dir[tl]))
+		return xstrdup(dir[tl] ? dir + tl + 1 : ".");
+	return xstrdup(dir);
+}
+
+/* Flags of the Makefile of `dir`: subdir flags always, own flags when
+ * `own` (the directory that builds the object), CFLAGS_<obj> for `obj`.
+ * Returns how many ccflags assignments of its own it has. */
 static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool own, const char *obj,
 		     GPtrArray *out, bool only_includes)
 {
 	int own_found = 0;
-	struct mk m = { tree, config, g_hash_table_new_full(g_str_hash, g_str_equal, free, free),
-			g_ptr_array_new_with_free_func(assign_free) };
-	char *kb = xasprintf("%s/Kbuild", dir), *mf = xasprintf("%s/Makefile", dir);
-	struct stat st;
-	read_makefile(&m, stat(kb, &st) == 0 ? kb : mf, dir, 0);
-	free(kb);
-	free(mf);
+	struct kmake m;
+	kmake_init(&m, tree, config);
+	kmake_predefine(&m, config);
+	char *file = kbuild_file(dir);
+	char *src = src_of(tree, dir);
+	kmake_read(&m, file, src);
+	free(file);
 	char *cflags_obj = obj ? xasprintf("CFLAGS_%s", obj) : NULL;
 	for (guint i = 0; i < m.assigns->len; i++) {
-		struct assign *a = g_ptr_array_index(m.assigns, i);
+		struct kmake_assign *a = g_ptr_array_index(m.assigns, i);
 		bool is_own = name_is(a->name, "ccflags-") || !strcmp(a->name, "EXTRA_CFLAGS");
 		own_found += is_own;
 		bool take = only_includes ? is_own
@@ -322,7 +151,7 @@ static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool
 			continue;
 		/* expanded now, with every assignment of the file known (make's
 		 * recursive variables see the whole Makefile) */
-		char *v = expand(&m, a->value, a->dir, 0);
+		char *v = kmake_expand(&m, a->value, a->dir, true);
 		if (v) {
 			keep_flags(tree, v, out, only_includes);
 			free(v);
@@ -330,7 +159,7 @@ static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool
 			/* expand token by token: keep what can be expanded */
 			char *copy = xstrdup(a->value), *save = NULL;
 			for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-				char *tv = expand(&m, t, a->dir, 0);
+				char *tv = kmake_expand(&m, t, a->dir, true);
 				if (tv) {
 					keep_flags(tree, tv, out, only_includes);
 					free(tv);
@@ -340,55 +169,465 @@ static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool
 		}
 	}
 	free(cflags_obj);
-	g_hash_table_destroy(m.vars);
-	g_ptr_array_free(m.assigns, TRUE);
+	free(src);
+	kmake_release(&m);
 	return own_found;
 }
 
-int kbuild_flags(const char *tree, const char *path, char ***out, int *nout)
+/* ---- the object map ---- */
+
+struct kobj_ent {
+	char state;
+	char *modname, *modfile, *builder, *objrel;
+};
+
+struct kmap {
+	char *tree;
+	GHashTable *config;
+	GHashTable *objs; /* tree-relative object path -> struct kobj_ent */
+	GHashTable *dirs; /* tree-relative directory -> state visited with */
+};
+
+static void ent_free(gpointer p)
 {
-	*out = NULL;
-	*nout = 0;
-	char real[PATH_MAX], treal[PATH_MAX];
+	struct kobj_ent *e = p;
+	free(e->modname);
+	free(e->modfile);
+	free(e->builder);
+	free(e->objrel);
+	free(e);
+}
+
+static int rank(char s)
+{
+	return s == 'y' ? 3 : s == 'm' ? 2 : s == 'n' ? 1 : 0;
+}
+
+static char weaker(char a, char b)
+{
+	return rank(a) < rank(b) ? a : b;
+}
+
+/* dir/word with "." and ".." resolved lexically; NULL when it leaves the tree. */
+static char *rel_join(const char *dir, const char *word)
+{
+	char *all = *dir ? xasprintf("%s/%s", dir, word) : xstrdup(word);
+	GPtrArray *parts = g_ptr_array_new();
+	bool out = false;
+	for (char *save = NULL, *t = strtok_r(all, "/", &save); t; t = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(t, "."))
+			continue;
+		if (!strcmp(t, "..")) {
+			if (!parts->len)
+				out = true;
+			else
+				g_ptr_array_remove_index(parts, parts->len - 1);
+			continue;
+		}
+		g_ptr_array_add(parts, t);
+	}
+	struct strbuf sb = STRBUF_INIT;
+	for (guint i = 0; i < parts->len; i++) {
+		if (i)
+			strbuf_addc(&sb, '/');
+		strbuf_adds(&sb, g_ptr_array_index(parts, i));
+	}
+	g_ptr_array_free(parts, TRUE);
+	free(all);
+	if (out) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* A word of an object list as a path relative to the directory: $(obj)/x.o
+ * and absolute paths inside the tree are taken back to relative form. */
+static const char *list_word(const struct kmap *k, const char *absdir, const char *src, const char *w)
+{
+	size_t dl = strlen(absdir), tl = strlen(k->tree), sl = strlen(src);
+	if (!strncmp(w, absdir, dl) && w[dl] == '/')
+		return w + dl + 1;
+	if (strcmp(src, ".") && !strncmp(w, src, sl) && w[sl] == '/')
+		return w + sl + 1;
+	if (!strncmp(w, k->tree, tl) && w[tl] == '/')
+		return NULL; /* elsewhere in the tree: not handled */
+	return w;
+}
+
+static void add_obj(struct kmap *k, const char *dir, const char *word, char state, const char *modname,
+		    const char *modfile)
+{
+	char *path = rel_join(dir, word);
+	if (!path)
+		return;
+	struct kobj_ent *old = g_hash_table_lookup(k->objs, path);
+	if (old && rank(old->state) >= rank(state)) {
+		free(path);
+		return;
+	}
+	struct kobj_ent *e = xcalloc(1, sizeof(*e));
+	e->state = state;
+	e->modname = xstrdup(modname);
+	e->modfile = xstrdup(modfile);
+	e->builder = xstrdup(dir);
+	e->objrel = xstrdup(word);
+	g_hash_table_insert(k->objs, path, e);
+}
+
+static void visit(struct kmap *k, const char *dir, char state, int depth);
+
+/* One word of obj-y/obj-m/lib-y/obj- in `dir`'s Makefile. */
+static void list_entry(struct kmap *k, struct kmake *m, const char *dir, const char *absdir, const char *src,
+		       const char *w, char state, int depth)
+{
+	size_t n = strlen(w);
+	if (n > 1 && w[n - 1] == '/') {
+		char *sub = xstrndup(w, n - 1);
+		char *d = rel_join(dir, sub);
+		if (d)
+			visit(k, d, state, depth + 1);
+		free(d);
+		free(sub);
+		return;
+	}
+	if (n < 3 || strcmp(w + n - 2, ".o"))
+		return;
+	char *stem = xstrndup(w, n - 2);
+	/* a composite object: foo-objs, foo-y, foo-m (modules), foo- (off) */
+	static const char *const sfx[] = { "-objs", "-y", "-m", "-" };
+	char *members[4];
+	bool composite = false;
+	for (int i = 0; i < 4; i++) {
+		char *name = xasprintf("%s%s", stem, sfx[i]);
+		members[i] = kmake_value(m, name, src);
+		free(name);
+		for (const char *c = members[i]; *c; c++)
+			composite |= !(*c == ' ' || *c == '\t');
+	}
+	const char *slash = strrchr(stem, '/');
+	const char *base = slash ? slash + 1 : stem;
+	char *modfile = rel_join(dir, base);
+	if (!composite) {
+		if (modfile)
+			add_obj(k, dir, w, state, base, modfile);
+	} else {
+		char *cmodfile = rel_join(dir, stem);
+		for (int i = 0; i < 4 && cmodfile; i++) {
+			/* -m members count for modules only; foo- lists what is off */
+			char s = i == 3 ? 'n' : (i == 2 && state == 'y') ? 'n' : state;
+			char **ws = g_strsplit_set(members[i], " \t", -1);
+			for (char **p = ws; *p; p++) {
+				const char *mw = list_word(k, absdir, src, *p);
+				size_t ml = mw ? strlen(mw) : 0;
+				if (ml > 2 && !strcmp(mw + ml - 2, ".o"))
+					add_obj(k, dir, mw, s, stem, cmodfile);
+			}
+			g_strfreev(ws);
+		}
+		free(cmodfile);
+	}
+	for (int i = 0; i < 4; i++)
+		free(members[i]);
+	free(modfile);
+	free(stem);
+}
+
+static void visit_lists(struct kmap *k, struct kmake *m, const char *dir, const char *absdir, const char *src,
+			char state, int depth)
+{
+	static const struct { const char *var; char state; } lists[] = {
+		{ "obj-y", 'y' }, { "lib-y", 'y' }, { "lib-m", 'y' }, { "subdir-y", 'y' }, { "obj-m", 'm' },
+		{ "subdir-m", 'y' }, { "obj-", 'n' }, { "lib-", 'n' }, { "obj-n", 'n' },
+	};
+	char *objy = kmake_value(m, "obj-y", src);
+	GHashTable *in_y = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	char **yw = g_strsplit_set(objy, " \t", -1);
+	for (char **p = yw; *p; p++)
+		if (**p)
+			g_hash_table_add(in_y, xstrdup(*p));
+	g_strfreev(yw);
+	free(objy);
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		char *v = kmake_value(m, lists[i].var, src);
+		char **ws = g_strsplit_set(v, " \t", -1);
+		for (char **p = ws; *p; p++) {
+			const char *w = list_word(k, absdir, src, *p);
+			if (!w || !*w)
+				continue;
+			/* built in wins over module (Makefile.lib's filter-out) */
+			if (i > 0 && g_hash_table_contains(in_y, *p))
+				continue;
+			list_entry(k, m, dir, absdir, src, w, weaker(lists[i].state, state), depth);
+		}
+		g_strfreev(ws);
+		free(v);
+	}
+	g_hash_table_destroy(in_y);
+}
+
+/* The top-level Kbuild lists $(ARCH_CORE) $(ARCH_LIB) $(ARCH_DRIVERS),
+ * which the top Makefile takes from the arch Makefile. */
+static void arch_lists(struct kmap *k, struct kmake *top)
+{
+	struct kmake m;
+	kmake_init(&m, k->tree, k->config);
+	kmake_predefine(&m, k->config);
+	kmake_set(&m, "libs-y", "lib/");
+	char *arch = kmake_value(&m, "SRCARCH", ".");
+	char *f = xasprintf("%s/arch/%s/Makefile", k->tree, arch);
+	kmake_read(&m, f, ".");
+	char *core = kmake_value(&m, "core-y", "."), *libs = kmake_value(&m, "libs-y", ".");
+	char *dy = kmake_value(&m, "drivers-y", "."), *dm = kmake_value(&m, "drivers-m", ".");
+	char *libdirs = kmake_expand(&m, "$(filter %/,$(libs-y))", ".", false);
+	char *drv = xasprintf("%s %s", dy, dm);
+	kmake_set(top, "ARCH_CORE", core);
+	kmake_set(top, "ARCH_LIB", libdirs ? libdirs : libs);
+	kmake_set(top, "ARCH_DRIVERS", drv);
+	free(core);
+	free(libs);
+	free(libdirs);
+	free(dy);
+	free(dm);
+	free(drv);
+	free(f);
+	free(arch);
+	kmake_release(&m);
+}
+
+static void visit(struct kmap *k, const char *dir, char state, int depth)
+{
+	if (depth > 64)
+		return;
+	gpointer prev = g_hash_table_lookup(k->dirs, dir);
+	if (prev && rank((char)GPOINTER_TO_INT(prev)) >= rank(state))
+		return;
+	g_hash_table_insert(k->dirs, xstrdup(dir), GINT_TO_POINTER((int)state));
+	char *absdir = *dir ? xasprintf("%s/%s", k->tree, dir) : xstrdup(k->tree);
+	char *file = *dir ? kbuild_file(absdir) : xasprintf("%s/Kbuild", absdir);
+	struct kmake m;
+	kmake_init(&m, k->tree, k->config);
+	kmake_predefine(&m, k->config);
+	if (!*dir)
+		arch_lists(k, &m);
+	kmake_read(&m, file, *dir ? dir : ".");
+	visit_lists(k, &m, dir, absdir, *dir ? dir : ".", state, depth);
+	kmake_release(&m);
+	free(file);
+	free(absdir);
+}
+
+static void kmap_free(struct kmap *k)
+{
+	if (!k)
+		return;
+	free(k->tree);
+	g_hash_table_unref(k->config);
+	g_hash_table_destroy(k->objs);
+	g_hash_table_destroy(k->dirs);
+	free(k);
+}
+
+/* The map of `tree` (a real path): built once per process and kept while
+ * the configuration's stamp holds (kmake_config). */
+static struct kmap *kmap_get(const char *tree)
+{
+	static struct kmap *memo;
+	GHashTable *config = kmake_config(tree);
+	if (memo && !strcmp(memo->tree, tree) && memo->config == config) {
+		g_hash_table_unref(config);
+		return memo;
+	}
+	kmap_free(memo);
+	struct kmap *k = xcalloc(1, sizeof(*k));
+	k->tree = xstrdup(tree);
+	k->config = config;
+	k->objs = g_hash_table_new_full(g_str_hash, g_str_equal, free, ent_free);
+	k->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	visit(k, "", 'y', 0);
+	memo = k;
+	return k;
+}
+
+void kbuild_obj_release(struct kbuild_obj *o)
+{
+	free(o->modname);
+	free(o->modfile);
+	free(o->builder);
+	free(o->objrel);
+	free(o->arch);
+	memset(o, 0, sizeof(*o));
+}
+
+/* `path`'s directory and tree as real paths; false when outside the tree
+ * (*rel is then NULL). */
+static bool locate(const char *tree, const char *path, char *treal, char **reldir, char **absdir)
+{
+	char real[PATH_MAX];
+	*reldir = NULL;
+	*absdir = NULL;
 	if (!realpath(tree, treal))
-		return 0;
+		return false;
 	/* the file need not exist (unsaved buffers, the PCH's source): its
 	 * directory must */
 	const char *slash = strrchr(path, '/');
 	char *d = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
 	bool ok = realpath(d, real) != NULL;
 	free(d);
+	if (!ok)
+		return false;
+	*absdir = xstrdup(real);
 	size_t tl = strlen(treal);
-	if (!ok || strncmp(real, treal, tl) || (real[tl] && real[tl] != '/'))
-		return 0;
-	const char *base = slash ? slash + 1 : path;
-	char *obj = xstrdup(base);
+	if (strncmp(real, treal, tl) || (real[tl] && real[tl] != '/'))
+		return false;
+	*reldir = xstrdup(real[tl] ? real + tl + 1 : "");
+	return true;
+}
+
+/* An external module's object (a file outside the tree): its directory's
+ * Makefile names the composite it belongs to. */
+static void external_object(const char *tree, const char *absdir, const char *obj, struct kbuild_obj *out)
+{
+	GHashTable *config = kmake_config(tree);
+	struct kmap k = { .tree = (char *)tree, .config = config,
+			  .objs = g_hash_table_new_full(g_str_hash, g_str_equal, free, ent_free),
+			  .dirs = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL) };
+	struct kmake m;
+	kmake_init(&m, tree, config);
+	kmake_predefine(&m, config);
+	char *file = kbuild_file(absdir);
+	kmake_read(&m, file, absdir);
+	free(file);
+	/* as a module whatever the list says: M= builds modules */
+	char *all = kmake_expand(&m, "$(obj-y) $(obj-m)", absdir, false);
+	char **ws = g_strsplit_set(all ? all : "", " \t", -1);
+	for (char **p = ws; *p; p++)
+		if (**p)
+			list_entry(&k, &m, "", absdir, absdir, *p, 'm', 0);
+	g_strfreev(ws);
+	free(all);
+	struct kobj_ent *e = g_hash_table_lookup(k.objs, obj);
+	const char *base = strrchr(obj, '/') ? strrchr(obj, '/') + 1 : obj;
+	out->state = 'm';
+	out->out_of_tree = true;
+	out->modname = e ? xstrdup(e->modname) : xstrndup(base, strlen(base) - 2);
+	out->modfile = e ? xstrdup(e->modfile) : xstrndup(obj, strlen(obj) - 2);
+	out->builder = xstrdup(absdir);
+	out->objrel = xstrdup(obj);
+	kmake_release(&m);
+	g_hash_table_destroy(k.objs);
+	g_hash_table_destroy(k.dirs);
+	g_hash_table_unref(config);
+}
+
+static char *object_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *obj = xstrdup(slash ? slash + 1 : path);
 	char *dot = strrchr(obj, '.');
 	if (dot && !strcmp(dot, ".c"))
 		strcpy(dot, ".o");
-	GHashTable *config = read_config(treal);
-	GPtrArray *flags = g_ptr_array_new();
-	/* from the root down: a subdirectory's flags come after its parent's */
-	GPtrArray *dirs = g_ptr_array_new_with_free_func(free);
-	for (char *p = xstrdup(real);;) {
-		g_ptr_array_insert(dirs, 0, p);
-		if (strlen(p) <= tl)
-			break;
-		char *s = strrchr(p, '/');
-		p = xstrndup(p, (size_t)(s - p));
+	else {
+		char *o = xasprintf("%s.o", obj);
+		free(obj);
+		obj = o;
 	}
-	/* the top-level Makefile sets no subdir flags: start below it */
-	int own = 0;
-	for (guint i = 1; i < dirs->len; i++)
-		own = dir_flags(treal, config, g_ptr_array_index(dirs, i), i + 1 == dirs->len, obj, flags, false);
-	/* A directory whose Makefile sets no ccflags is often built by the
-	 * Makefile of a directory above (nouveau's Kbuild includes nvkm/...):
-	 * the -I paths of the nearest one that sets some. */
-	for (guint i = dirs->len - 1; !own && i-- > 1;)
-		own = dir_flags(treal, config, g_ptr_array_index(dirs, i), false, NULL, flags, true);
-	g_ptr_array_free(dirs, TRUE);
-	g_hash_table_unref(config);
+	return obj;
+}
+
+int kbuild_object(const char *tree, const char *path, struct kbuild_obj *out)
+{
+	memset(out, 0, sizeof(*out));
+	char treal[PATH_MAX];
+	char *reldir = NULL, *absdir = NULL;
+	bool inside = locate(tree, path, treal, &reldir, &absdir);
+	char *obj = object_name(path);
+	if (!inside) {
+		if (absdir && *treal)
+			external_object(treal, absdir, obj, out);
+		free(absdir);
+		free(obj);
+		return out->state ? 0 : GA_ENOTFOUND;
+	}
+	struct kmap *k = kmap_get(treal);
+	char *rel = *reldir ? xasprintf("%s/%s", reldir, obj) : xstrdup(obj);
+	out->arch = xstrdup(config_arch(k->config));
+	struct kobj_ent *e = g_hash_table_lookup(k->objs, rel);
+	if (e) {
+		out->state = e->state;
+		out->modname = xstrdup(e->modname);
+		out->modfile = xstrdup(e->modfile);
+		out->builder = xstrdup(e->builder);
+		out->objrel = xstrdup(e->objrel);
+	} else {
+		/* listed nowhere: its own directory's, as a built-in object */
+		out->modname = xstrndup(obj, strlen(obj) - 2);
+		out->modfile = xstrndup(rel, strlen(rel) - 2);
+		out->builder = xstrdup(reldir);
+		out->objrel = xstrdup(obj);
+	}
+	free(rel);
+	free(reldir);
+	free(absdir);
 	free(obj);
+	return 0;
+}
+
+bool kbuild_other_arch(const char *tree_arch, const char *relpath)
+{
+	if (strncmp(relpath, "arch/", 5))
+		return false;
+	size_t n = strcspn(relpath + 5, "/");
+	return relpath[5 + n] == '/' && (strlen(tree_arch) != n || strncmp(relpath + 5, tree_arch, n));
+}
+
+int kbuild_flags(const char *tree, const char *path, char ***out, int *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	struct kbuild_obj o;
+	if (kbuild_object(tree, path, &o)) {
+		kbuild_obj_release(&o);
+		return 0;
+	}
+	char treal[PATH_MAX];
+	if (!realpath(tree, treal)) {
+		kbuild_obj_release(&o);
+		return 0;
+	}
+	GHashTable *config = kmake_config(treal);
+	GPtrArray *flags = g_ptr_array_new();
+	int own = 0;
+	if (o.out_of_tree) {
+		dir_flags(treal, config, o.builder, true, o.objrel, flags, false);
+		own = 1;
+	} else {
+		/* from the root down: a subdirectory's flags come after its
+		 * parent's; the top-level Makefile sets no subdir flags */
+		GPtrArray *dirs = g_ptr_array_new_with_free_func(free);
+		char *b = xstrdup(o.builder);
+		for (;;) {
+			if (*b)
+				g_ptr_array_insert(dirs, 0, xasprintf("%s/%s", treal, b));
+			char *s = strrchr(b, '/');
+			if (!s)
+				break;
+			*s = 0;
+		}
+		free(b);
+		for (guint i = 0; i < dirs->len; i++)
+			own = dir_flags(treal, config, g_ptr_array_index(dirs, i), i + 1 == dirs->len, o.objrel, flags,
+					false);
+		/* listed nowhere (o.state 0): a directory without ccflags of its
+		 * own is often built by a Makefile above (nouveau's Kbuild
+		 * includes nvkm/.../Kbuild): the -I paths of the nearest one
+		 * that sets some */
+		for (guint i = dirs->len - 1; !o.state && !own && dirs->len && i-- > 0;)
+			own = dir_flags(treal, config, g_ptr_array_index(dirs, i), false, NULL, flags, true);
+		g_ptr_array_free(dirs, TRUE);
+	}
+	g_hash_table_unref(config);
+	kbuild_obj_release(&o);
 	*nout = (int)flags->len;
 	g_ptr_array_add(flags, NULL);
 	*out = (char **)g_ptr_array_free(flags, FALSE);

@@ -183,10 +183,10 @@ static char *pch_check_deps(const char *deps_path)
 /* Parse `source` as the header `src` and save it as `path` (its inputs in
  * `deps_path`); GA_ETOOL when clang reports an error (a PCH with errors is
  * refused by every file). */
-static int pch_build(const char *tree, const char *src, const char *source, const char *path,
+static int pch_build(const char *tree, bool module, const char *src, const char *source, const char *path,
 		     const char *deps_path)
 {
-	struct flags_ctx fc = { .tree = tree };
+	struct flags_ctx fc = { .tree = tree, .for_pch = true, .module = module };
 	char **argv = NULL;
 	int argc = 0, rc = flags_for_file(&fc, src, &argv, &argc);
 	if (rc)
@@ -196,16 +196,6 @@ static int pch_build(const char *tree, const char *src, const char *source, cons
 	args[1] = "c-header";
 	for (int i = 0; i < argc; i++)
 		args[i + 2] = argv[i];
-	/* the PCH is built with the module name the files will use */
-	for (int i = 0; i < argc; i++)
-		if (!strncmp(argv[i], "-DKBUILD_MODNAME=", 17) || !strncmp(argv[i], "-DKBUILD_BASENAME=", 18) ||
-		    !strncmp(argv[i], "-D__KBUILD_MODNAME=", 19)) {
-			char *fixed = !strncmp(argv[i], "-D__KBUILD", 10) ? xstrdup("-D__KBUILD_MODNAME=kmod_gfpaudit")
-				: xasprintf("%.*s\"gfpaudit\"", (int)(strchr(argv[i], '=') - argv[i] + 1), argv[i]);
-			free(argv[i]);
-			argv[i] = fixed;
-			args[i + 2] = fixed;
-		}
 	struct CXUnsavedFile uf = { src, source, (unsigned long)strlen(source) };
 	CXIndex idx = clang_createIndex(0, 0);
 	CXTranslationUnit tu = NULL;
@@ -246,14 +236,16 @@ static char *pch_dir(void)
 
 /* The PCH of `source` read as a header in directory `src_dir`: reused when
  * its inputs kept their stamps, else built. */
-static int pch_get(const char *tree, const char *src_dir, const char *source, char **out, char **identity)
+static int pch_get(const char *tree, bool module, const char *src_dir, const char *source, char **out,
+		   char **identity)
 {
 	*out = NULL;
 	*identity = NULL;
 	/* key: the tree, where the source sits, the headers, this build; what
 	 * the headers hold (config included) is checked against PATH.deps */
 	uint64_t h = 0xcbf29ce484222325ULL;
-	char *key = xasprintf("%s|%s|%s|%s|%s", tree, src_dir, GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR, source);
+	char *key = xasprintf("%s|%s|%s|%s|%s|%s", tree, src_dir, GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR,
+			      module ? "module-3" : "builtin-3", source);
 	for (const char *p = key; *p; p++) {
 		h ^= (unsigned char)*p;
 		h *= 0x100000001b3ULL;
@@ -268,7 +260,7 @@ static int pch_get(const char *tree, const char *src_dir, const char *source, ch
 	if (!id) {
 		fs_mkdir_p(dir, 0755); /* best effort: the build says what fails */
 		char *src = xasprintf("%s/gfpaudit-pch.h", src_dir);
-		rc = pch_build(tree, src, source, path, deps);
+		rc = pch_build(tree, module, src, source, path, deps);
 		free(src);
 		if (!rc && !(id = pch_check_deps(deps)))
 			rc = err_set(GA_ETOOL, "the PCH's headers changed while it was built");
@@ -284,7 +276,7 @@ static int pch_get(const char *tree, const char *src_dir, const char *source, ch
 	return rc;
 }
 
-int pch_for_tree(const char *tree, char **out, char **identity)
+int pch_for_tree(const char *tree, bool module, char **out, char **identity)
 {
 	*out = NULL;
 	*identity = NULL;
@@ -298,7 +290,7 @@ int pch_for_tree(const char *tree, char **out, char **identity)
 	int rc = 0;
 	for (int t = 0; t < 2; t++) {
 		char *source = pch_source(tree, tries[t]);
-		rc = pch_get(tree, tree, source, out, identity);
+		rc = pch_get(tree, module, tree, source, out, identity);
 		free(source);
 		if (!rc)
 			return 0;

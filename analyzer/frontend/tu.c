@@ -169,11 +169,18 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 			bool in_probe = f && clang_File_isEqual(f, t->main_file) && off >= t->probe_offset;
 			if (!in_probe) {
 				t->errors++;
+				if (t->nerrs < TU_MAX_ERRORS) {
+					if (!t->errs)
+						t->errs = xcalloc(TU_MAX_ERRORS, sizeof(*t->errs));
+					t->errs[t->nerrs].in_main = f && clang_File_isEqual(f, t->main_file);
+					t->errs[t->nerrs++].off = off;
+				}
 				if (!t->first_error) {
 					CXString fn = clang_getFileName(f);
 					CXString m = clang_getDiagnosticSpelling(d);
 					t->first_error = xasprintf("%s:%u: %s", clang_getCString(fn) ? clang_getCString(fn) : "?",
 								   line, clang_getCString(m));
+					t->first_message = xstrdup(clang_getCString(m));
 					clang_disposeString(fn);
 					clang_disposeString(m);
 				}
@@ -216,6 +223,8 @@ void tu_release(struct tu *t)
 	free(t->buf);
 	free(t->main_path);
 	free(t->first_error);
+	free(t->first_message);
+	free(t->errs);
 	free(t->xval);
 	free(t->xhave);
 	memset(t, 0, sizeof(*t));

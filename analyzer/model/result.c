@@ -16,6 +16,8 @@ void file_result_release(struct file_result *r)
 {
 	free(r->file);
 	free(r->reason);
+	free(r->error_cause);
+	free(r->partial_function);
 	for (size_t i = 0; i < r->nsites; i++)
 		site_release(&r->sites[i]);
 	free(r->sites);
@@ -272,6 +274,12 @@ json_t *file_result_to_json(const struct file_result *r)
 	json_object_set_new(o, "status", json_string(status_names[r->status]));
 	json_object_set_new(o, "reason", str_or_null(r->reason));
 	json_object_set_new(o, "parse_errors", json_integer(r->parse_errors));
+	if (r->error_cause)
+		json_object_set_new(o, "error_cause", json_string(r->error_cause));
+	if (r->partial)
+		json_object_set_new(o, "partial_function", json_string(r->partial_function ? r->partial_function : ""));
+	if (r->not_in_config)
+		json_object_set_new(o, "in_config", json_false());
 	json_t *s = json_array(), *f = json_array();
 	for (size_t i = 0; i < r->nsites; i++)
 		json_array_append_new(s, site_to_json(&r->sites[i]));
@@ -301,6 +309,10 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			r->status = i;
 	r->reason = get_str(j, "reason");
 	r->parse_errors = (int)get_int(j, "parse_errors", 0);
+	r->error_cause = get_str(j, "error_cause");
+	r->partial_function = get_str(j, "partial_function");
+	r->partial = r->partial_function != NULL;
+	r->not_in_config = json_is_false(json_object_get(j, "in_config"));
 	size_t i;
 	json_t *v;
 	json_array_foreach(json_object_get(j, "sites"), i, v) {

@@ -54,10 +54,21 @@ int report_merge_json(struct report *r, const char *path)
 		const char *why = json_string_value(json_object_get(v, "reason"));
 		if (!f)
 			continue;
+		bool partial = st && !strcmp(st, "partial");
 		struct file_result *fr = file_of(r, by_name, f,
-			st && !strcmp(st, "failed") ? FILE_FAILED : FILE_SKIPPED);
+			partial ? FILE_ANALYZED : st && !strcmp(st, "failed") ? FILE_FAILED : FILE_SKIPPED);
 		if (why && !fr->reason)
 			fr->reason = xstrdup(why);
+		if (partial && !fr->partial) {
+			const char *fn = json_string_value(json_object_get(v, "function"));
+			fr->partial = true;
+			fr->partial_function = xstrdup(fn ? fn : "");
+		}
+		const char *cause = json_string_value(json_object_get(v, "error"));
+		if (cause && !fr->error_cause) {
+			fr->error_cause = xstrdup(cause);
+			fr->parse_errors = fr->parse_errors ? fr->parse_errors : 1;
+		}
 	}
 	json_array_foreach(json_object_get(root, "findings"), i, v) {
 		struct finding tmp;
@@ -67,6 +78,8 @@ int report_merge_json(struct report *r, const char *path)
 			break;
 		}
 		struct file_result *fr = file_of(r, by_name, tmp.site.file ? tmp.site.file : "", FILE_ANALYZED);
+		if (json_is_false(json_object_get(v, "in_config")))
+			fr->not_in_config = true;
 		*file_result_add_finding(fr) = tmp;
 	}
 	json_t *sites = json_object_get(root, "sites");

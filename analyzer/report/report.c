@@ -44,6 +44,69 @@ void report_counts(const struct report *r, size_t *a, size_t *s, size_t *f)
 		}
 }
 
+size_t report_partial(const struct report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->files[i]->status == FILE_ANALYZED && r->files[i]->partial;
+	return n;
+}
+
+struct cause {
+	char *key, *example;
+	size_t n;
+};
+
+static int cmp_cause(const void *a, const void *b)
+{
+	const struct cause *x = a, *y = b;
+	return x->n != y->n ? (x->n < y->n ? 1 : -1) : strcmp(x->key, y->key);
+}
+
+char *report_error_causes(const struct report *r, size_t top)
+{
+	struct cause *c = NULL;
+	size_t n = 0, alloc = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const char *m = r->files[i]->error_cause;
+		if (!m || !r->files[i]->parse_errors)
+			continue;
+		/* identifiers in quotes vary: 'X' groups them */
+		struct strbuf k = STRBUF_INIT;
+		for (const char *p = m; *p; p++) {
+			const char *q = *p == '\'' ? strchr(p + 1, '\'') : NULL;
+			if (q) {
+				strbuf_adds(&k, "'X'");
+				p = q;
+			} else {
+				strbuf_addc(&k, *p);
+			}
+		}
+		size_t j = 0;
+		while (j < n && strcmp(c[j].key, k.buf))
+			j++;
+		if (j == n) {
+			ALLOC_GROW(c, n + 1, alloc);
+			c[n++] = (struct cause){ strbuf_detach(&k), xasprintf("%s: %s", r->files[i]->file, m), 0 };
+		} else {
+			strbuf_release(&k);
+		}
+		c[j].n++;
+	}
+	if (!n)
+		return NULL;
+	qsort(c, n, sizeof(*c), cmp_cause);
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t j = 0; j < n; j++) {
+		if (j < top)
+			strbuf_addf(&sb, "%s%zu x %s (e.g. %s)", j ? "; " : "", c[j].n, c[j].key, c[j].example);
+		free(c[j].key);
+		free(c[j].example);
+	}
+	free(c);
+	return strbuf_detach(&sb);
+}
+
 size_t report_findings_at_least(const struct report *r, enum severity min)
 {
 	size_t n = 0;
@@ -136,8 +199,12 @@ int report_json(const struct report *r, FILE *out)
 	json_object_set_new(root, "version", json_string(GFPAUDIT_VERSION));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct file_result *fr = r->files[i];
-		for (size_t k = 0; k < fr->nfindings; k++)
-			json_array_append_new(fa, finding_to_json(&fr->findings[k]));
+		for (size_t k = 0; k < fr->nfindings; k++) {
+			json_t *fj = finding_to_json(&fr->findings[k]);
+			if (fr->not_in_config)
+				json_object_set_new(fj, "in_config", json_false());
+			json_array_append_new(fa, fj);
+		}
 		if (r->with_sites)
 			for (size_t k = 0; k < fr->nsites; k++)
 				json_array_append_new(sa, site_to_json(&fr->sites[k]));
@@ -148,16 +215,26 @@ int report_json(const struct report *r, FILE *out)
 	else
 		json_decref(sa);
 	report_counts(r, &a, &s, &f);
-	json_object_set_new(root, "files", json_pack("{s:I,s:I,s:I,s:I,s:I}", "analyzed", (json_int_t)a,
+	json_object_set_new(root, "files", json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "analyzed", (json_int_t)a,
 						     "skipped", (json_int_t)s, "failed", (json_int_t)f,
 						     "cached", (json_int_t)r->cached,
-						     "prefiltered", (json_int_t)r->prefiltered));
+						     "prefiltered", (json_int_t)r->prefiltered,
+						     "partial", (json_int_t)report_partial(r)));
 	json_t *fail = json_array();
-	for (size_t i = 0; i < r->n; i++)
-		if (r->files[i]->status != FILE_ANALYZED)
-			json_array_append_new(fail, json_pack("{s:s,s:s,s:s}", "file", r->files[i]->file,
-				"status", r->files[i]->status == FILE_SKIPPED ? "skipped" : "failed",
-				"reason", r->files[i]->reason ? r->files[i]->reason : ""));
+	for (size_t i = 0; i < r->n; i++) {
+		const struct file_result *fr = r->files[i];
+		if (fr->status == FILE_ANALYZED && !fr->partial)
+			continue;
+		json_t *p = json_pack("{s:s,s:s,s:s}", "file", fr->file,
+				      "status", fr->status == FILE_SKIPPED ? "skipped"
+					      : fr->status == FILE_FAILED ? "failed" : "partial",
+				      "reason", fr->reason ? fr->reason : "");
+		if (fr->partial)
+			json_object_set_new(p, "function", json_string(fr->partial_function ? fr->partial_function : ""));
+		if (fr->error_cause)
+			json_object_set_new(p, "error", json_string(fr->error_cause));
+		json_array_append_new(fail, p);
+	}
 	json_object_set_new(root, "problems", fail);
 	if (r->baseline) {
 		json_t *res = json_array();

@@ -354,12 +354,12 @@ static json_t *result_of(struct ctx *c, const struct finding *f, bool baseline)
 
 static json_t *notification_of(struct ctx *c, const struct file_result *fr)
 {
-	const char *what = fr->status == FILE_FAILED ? "failed" : "skipped";
+	const char *what = fr->status == FILE_FAILED ? "failed" : fr->status == FILE_SKIPPED ? "skipped" : "partial";
 	struct strbuf m = STRBUF_INIT;
 	strbuf_addf(&m, "%s: %s: %s", fr->file, what, fr->reason ? fr->reason : "");
 	json_t *n = json_pack("{s:{s:s},s:s,s:[{s:o}]}",
 			      "message", "text", m.buf,
-			      "level", fr->status == FILE_FAILED ? "error" : "note",
+			      "level", fr->status == FILE_FAILED ? "error" : fr->partial ? "warning" : "note",
 			      "locations", "physicalLocation", physical_location(c, fr->file, 0, 0));
 	strbuf_release(&m);
 	return n;
@@ -379,9 +379,14 @@ int report_sarif(const struct report *r, FILE *out)
 	json_t *results = json_array(), *notes = json_array();
 	for (size_t i = 0; i < r->n; i++) {
 		const struct file_result *fr = r->files[i];
-		for (size_t k = 0; k < fr->nfindings; k++)
-			json_array_append_new(results, result_of(&c, &fr->findings[k], r->baseline));
-		if (fr->status != FILE_ANALYZED)
+		for (size_t k = 0; k < fr->nfindings; k++) {
+			json_t *res = result_of(&c, &fr->findings[k], r->baseline);
+			json_t *props = json_object_get(res, "properties");
+			if (fr->not_in_config && json_is_object(props))
+				json_object_set_new(props, "in_config", json_false());
+			json_array_append_new(results, res);
+		}
+		if (fr->status != FILE_ANALYZED || fr->partial)
 			json_array_append_new(notes, notification_of(&c, fr));
 	}
 	size_t a, s, f;

@@ -405,6 +405,9 @@ int review_print_b4(const struct review *r, FILE *out)
 		} else if (p->nnotes && !p->analyzed) {
 			status = "warn";
 			strbuf_addf(&sum, "not analyzed: %s", p->notes[0]);
+		} else if (p->partial) {
+			status = "warn";
+			strbuf_addf(&sum, "%s", p->partial);
 		} else {
 			strbuf_addf(&sum, "no new costly high-order allocations (%d file%s analyzed)",
 				    p->analyzed, p->analyzed == 1 ? "" : "s");

@@ -248,6 +248,10 @@ static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, c
 		return 0;
 	}
 	p->analyzed += !!before + !!after;
+	if (after && after->fr->partial && !p->partial) {
+		p->partial = xasprintf("%s: %s", after->fr->file, after->fr->reason ? after->fr->reason : "partially analyzed");
+		add_note(p, xstrdup(p->partial));
+	}
 	const struct file_result *bf = before ? before->fr : NULL, *af = after ? after->fr : NULL;
 	struct finding *bview = NULL;
 	size_t nb = bf ? bf->nfindings : 0, na = af ? af->nfindings : 0;
@@ -440,6 +444,7 @@ void review_free(struct review *r)
 		for (size_t k = 0; k < p->nnotes; k++)
 			free(p->notes[k]);
 		free(p->notes);
+		free(p->partial);
 	}
 	free(r->patches);
 	free(r->base_note);

@@ -813,6 +813,8 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 			goto next;
 		}
 		ra->status == FILE_ANALYZED ? out->analyzed++ : out->skipped++;
+		if (ra->partial) /* what the parse errors hide is not judged */
+			add_problem(out, c->new_path, ra->reason, false);
 		/* the old side only matters when something new may be reported */
 		if (old_possible && (o->want_old || touched_any(ra, c, rpa))) {
 			if (rb) {

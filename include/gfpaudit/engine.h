@@ -65,6 +65,14 @@ const char *engine_pch_problem(const struct engine *e);
  * or NULL without one: results depend on it (the result cache keys on it). */
 const char *engine_pch_identity(const struct engine *e);
 
+/* What the tree's configuration does with `path` (kbuild.c): CONFIG_BUILT
+ * (obj-y, obj-m, lib-y, or outside the tree: an external module),
+ * CONFIG_NOT_BUILT (listed under an option that is off, or by no Makefile),
+ * CONFIG_OTHER_ARCH (under arch/ of another architecture: never parsed with
+ * this one's flags), CONFIG_UNKNOWN (no tree). */
+enum config_state { CONFIG_UNKNOWN, CONFIG_BUILT, CONFIG_NOT_BUILT, CONFIG_OTHER_ARCH };
+enum config_state engine_config_state(const struct engine *e, const char *path);
+
 /* The path as reported: relative to the tree root when under it. */
 char *engine_report_path(const struct engine *e, const char *path);
 const struct engine_opts *engine_opts(const struct engine *e);

@@ -15,21 +15,53 @@ struct flags_ctx {
 	struct json_t *compdb;  /* parsed compile_commands.json or NULL */
 	const char *compdb_dir;
 	const char *pch;        /* with tree: precompiled common headers, or NULL */
+	const char *pch_module; /* the same built with -DMODULE (for obj-m files) */
+	bool for_pch;           /* flags to build a PCH: no per-object defines */
+	bool module;            /* with for_pch: the -DMODULE variant */
+	bool tracepoints;       /* no -DNOTRACE: tracepoints as the kernel
+				 * builds them (slower; some files use the
+				 * trace_event_raw_* structs directly) */
 };
 
 /* Build (once, cached under $XDG_CACHE_HOME/gfpaudit/pch/, rebuilt when a
  * header it read changed) a precompiled header of the kernel headers most
- * files include (analyzer/data/pch-headers.txt), for `tree`.  *out is the
- * .pch path, *identity a hash of the contents of every header in it (both
- * owned by the caller).  With a PCH every file is parsed with
- * KBUILD_MODNAME "gfpaudit" (a PCH fixes the macros it was built with). */
-int pch_for_tree(const char *tree, char **out, char **identity);
+ * files include (analyzer/data/pch-headers.txt), for `tree`, for built-in
+ * objects or (`module`) with -DMODULE.  *out is the .pch path, *identity a
+ * hash of the contents of every header in it (both owned by the caller).
+ * The PCH is built without KBUILD_MODFILE (clang takes macros a PCH does
+ * not define from each file's command line, so every built-in file gets
+ * its own) and with KBUILD_MODNAME and KBUILD_BASENAME "gfpaudit": header
+ * inline functions expand them in the PCH, and a macro the PCH defines
+ * differently would be refused, so files parsed through it get those. */
+int pch_for_tree(const char *tree, bool module, char **out, char **identity);
 
+
+/* How kbuild builds one C file of a tree (kbuild.c). */
+struct kbuild_obj {
+	char state;       /* 'y' built in, 'm' module, 'n' listed under an option
+			   * that is off, 0 listed by no Makefile */
+	bool out_of_tree; /* outside the tree: an external module (M=) */
+	char *modname;    /* KBUILD_MODNAME before name-fix (composite's name) */
+	char *modfile;    /* KBUILD_MODFILE: tree-relative, without .o */
+	char *builder;    /* directory whose Makefile lists it (tree-relative;
+			   * absolute for an external module) */
+	char *objrel;     /* the object as that Makefile names it (../x/f.o) */
+	char *arch;       /* SRCARCH of the tree's configuration */
+};
+
+/* What the tree's Makefiles and configuration say about `path` (owned
+ * fields; kbuild_obj_release).  0, or GA_ENOTFOUND when neither the tree
+ * nor the file's directory exists. */
+int kbuild_object(const char *tree, const char *path, struct kbuild_obj *out);
+void kbuild_obj_release(struct kbuild_obj *o);
+/* True when the tree-relative `relpath` lies under arch/ of an architecture
+ * other than `tree_arch`. */
+bool kbuild_other_arch(const char *tree_arch, const char *relpath);
 
 /* The preprocessor flags (-I, -D, -U, -include) kbuild Makefiles add for
- * `path` in `tree` (ccflags-y, subdir-ccflags-y, CFLAGS_f.o; see kbuild.c),
- * argv-style and NULL-terminated (free with flags_free).  Never fails: a
- * file outside the tree or without Makefiles gets none. */
+ * `path` in `tree` (ccflags-y, subdir-ccflags-y, CFLAGS_f.o of the Makefile
+ * that builds it; see kbuild.c), argv-style and NULL-terminated (free with
+ * flags_free).  Never fails: a file without Makefiles gets none. */
 int kbuild_flags(const char *tree, const char *path, char ***out, int *nout);
 
 /* Check that `tree` is a prepared kernel tree: GA_ETREE with a one-line
@@ -39,6 +71,8 @@ int flags_check_tree(const char *tree);
  * caller: free each and the array). */
 int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int *nout);
 void flags_free(char **argv, int n);
+
+#define TU_MAX_ERRORS 64
 
 /* One parsed translation unit. */
 struct tu {
@@ -52,6 +86,12 @@ struct tu {
 	size_t probe_offset;    /* where the appendix starts */
 	int errors;             /* error diagnostics */
 	char *first_error;      /* "file:line: message" of the first error */
+	char *first_message;    /* its message alone */
+	struct tu_error {       /* where each error is (up to TU_MAX_ERRORS) */
+		bool in_main;   /* in the main file (else a header, or none) */
+		unsigned off;   /* offset in the main file (expansion location) */
+	} *errs;
+	size_t nerrs;
 	struct gfp_table gfp;   /* tree bit values */
 	struct tree_facts facts;
 	long long kmalloc_max_cache_size;

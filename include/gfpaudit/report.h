@@ -34,6 +34,12 @@ void report_release(struct report *r);
 void report_add(struct report *r, struct file_result *fr);
 void report_counts(const struct report *r, size_t *analyzed, size_t *skipped, size_t *failed);
 size_t report_findings_at_least(const struct report *r, enum severity min);
+/* Analyzed files whose parse errors may hide an allocation (result.h). */
+size_t report_partial(const struct report *r);
+/* The `top` most common first parse errors of the run's files, quoted
+ * names folded ("12 x expected 'X' (e.g. FILE: message); ..."), owned; NULL
+ * when no file had parse errors. */
+char *report_error_causes(const struct report *r, size_t top);
 
 /* GCC-style: "file:line:col: warning: message [rule-id]"; with sites, one
  * "file:line:col: site: ..." line per site. */

@@ -13,6 +13,14 @@ struct file_result {
 	enum file_status status;
 	char *reason;           /* why skipped/failed; parse diagnostics summary */
 	int parse_errors;       /* error diagnostics in the TU (analysis went on) */
+	char *error_cause;      /* the first error's message (for summaries) */
+	/* Partially analyzed: errors inside (or hiding) a function that
+	 * allocates, so what they hide is not judged.  Never clean. */
+	bool partial;
+	char *partial_function; /* that function ("" when clang lost its name) */
+	/* The configuration does not build the file (audited with
+	 * --all-files, or named on the command line). */
+	bool not_in_config;
 	struct site *sites;
 	size_t nsites, sites_alloc;
 	struct finding *findings;

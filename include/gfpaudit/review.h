@@ -44,6 +44,9 @@ struct review_patch {
 	char **notes;                /* files the engine skipped or could not analyze */
 	size_t nnotes, notes_alloc;
 	int analyzed;                /* files analyzed (before and after each count) */
+	char *partial;               /* the first file the patch leaves partially
+				      * analyzed (parse errors in a function that
+				      * allocates): never a pass; NULL if none */
 };
 
 enum review_base_source { BASE_TRAILER, BASE_OPTION, BASE_HEAD };

@@ -114,3 +114,172 @@ TEST(kbuild_flags_from_makefiles)
 	CHECK_EQ_INT(system(cmd), 0);
 	free(cmd);
 }
+
+/* The argv of flags_for_file for `rel`, joined by spaces. */
+static char *all_flags_of(const char *tree, const char *rel)
+{
+	struct flags_ctx fc = { .tree = tree };
+	char *path = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", tree, rel);
+	char **v = NULL;
+	int n = 0;
+	flags_for_file(&fc, path, &v, &n);
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < n; i++) {
+		strbuf_adds(&sb, v[i]);
+		strbuf_addc(&sb, ' ');
+	}
+	flags_free(v, n);
+	free(path);
+	return strbuf_detach(&sb);
+}
+
+static char *object_of(const char *tree, const char *rel)
+{
+	char *path = rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", tree, rel);
+	struct kbuild_obj o;
+	kbuild_object(tree, path, &o);
+	char *s = xasprintf("%c %s %s %s %s%s", o.state ? o.state : '0', o.modname ? o.modname : "-",
+			    o.modfile ? o.modfile : "-", o.out_of_tree ? "(external)" : o.builder ? o.builder : "-",
+			    o.objrel ? o.objrel : "-", "");
+	kbuild_obj_release(&o);
+	free(path);
+	return s;
+}
+
+/* A miniature tree: what the configuration builds, as what, and with the
+ * flags of the Makefile that builds it. */
+TEST(kbuild_objects_of_a_miniature_tree)
+{
+	char tmpl[] = "/tmp/gfpaudit-kobj-XXXXXX";
+	char *t = mkdtemp(tmpl);
+	put(t, "include/config/auto.conf",
+	    "CONFIG_X86=y\nCONFIG_64BIT=y\nCONFIG_NET=y\nCONFIG_CARD=m\nCONFIG_CARD_DISPLAY=y\nCONFIG_CORE=y\n");
+	put(t, "Kbuild", "obj-y += kernel/\nobj-y += drivers/ $(ARCH_CORE)\nobj-$(CONFIG_NET) += net/\n"
+			 "obj-y += $(ARCH_LIB)\n");
+	put(t, "arch/x86/Makefile", "libs-y += arch/x86/lib/\nifeq ($(CONFIG_X86_32),y)\nBITS := 32\nendif\n");
+	put(t, "arch/x86/lib/Makefile", "lib-y := memcpy_$(BITS).o\n");
+	put(t, "arch/x86/lib/memcpy_64.c", "int m;\n");
+	put(t, "arch/arm64/kernel/Makefile", "obj-y += setup.o\n");
+	put(t, "arch/arm64/kernel/setup.c", "int s;\n");
+	put(t, "kernel/Makefile",
+	    "obj-y := fork.o\n"
+	    "obj-$(CONFIG_EXTRA) += extra.o\n"
+	    "ifeq ($(CONFIG_CORE),y)\nobj-y += core.o\nelse\nobj-y += nocore.o\nendif\n"
+	    "ifdef CONFIG_CORE\n\tobj-y += tabbed.o\nendif\n"
+	    "$(obj)/gen.h: $(src)/gen.txt\n\tobj-y += recipe.o\n");
+	put(t, "kernel/tabbed.c", "int tb;\n");
+	put(t, "kernel/recipe.c", "int rc;\n");
+	put(t, "kernel/fork.c", "int f;\n");
+	put(t, "kernel/extra.c", "int e;\n");
+	put(t, "kernel/core.c", "int c;\n");
+	put(t, "kernel/nocore.c", "int n;\n");
+	put(t, "drivers/Makefile", "obj-$(CONFIG_CARD) += gpu/card/\nobj-$(CONFIG_OFF) += off/\n");
+	/* card.o is a composite module that also builds ../display/ files */
+	put(t, "drivers/gpu/card/Makefile",
+	    "CARD_TOP = $(src)/..\n"
+	    "DISPLAY = ../display\n"
+	    "ccflags-y := -I$(CARD_TOP)/display/include\n"
+	    "card-y := main.o ring-buf.o\n"
+	    "ifneq ($(CONFIG_CARD_DISPLAY),)\n"
+	    "include $(CARD_TOP)/display/Makefile\n"
+	    "card-y += $(DISPLAY_FILES)\n"
+	    "endif\n"
+	    "CFLAGS_$(DISPLAY)/hw.o := -DHW_ONLY\n"
+	    "obj-$(CONFIG_CARD) += card.o\n");
+	put(t, "drivers/gpu/card/main.c", "int m;\n");
+	put(t, "drivers/gpu/card/ring-buf.c", "int r;\n");
+	put(t, "drivers/gpu/display/Makefile",
+	    "DC = dc.o hw.o\n"
+	    "DISPLAY_FILES := $(addprefix $(DISPLAY)/,$(DC))\n"
+	    "subdir-ccflags-y += -DDISPLAY_SUBDIR\n");
+	put(t, "drivers/gpu/display/dc.c", "int d;\n");
+	put(t, "drivers/gpu/display/hw.c", "int h;\n");
+	put(t, "drivers/off/Makefile", "obj-y += gone.o\n");
+	put(t, "drivers/off/gone.c", "int g;\n");
+	put(t, "net/Makefile", "obj-m += tun.o\nobj-y += sock.o\nobj-m += sock.o\n");
+	put(t, "net/tun.c", "int t;\n");
+	put(t, "net/sock.c", "int s;\n");
+
+	char *s = object_of(t, "kernel/fork.c");
+	CHECK_EQ_STR(s, "y fork kernel/fork kernel fork.o");
+	free(s);
+	s = object_of(t, "kernel/core.c"); /* the branch the config takes */
+	CHECK_EQ_STR(s, "y core kernel/core kernel core.o");
+	free(s);
+	s = object_of(t, "kernel/nocore.c"); /* the other one: listed nowhere */
+	CHECK(s[0] == '0');
+	free(s);
+	s = object_of(t, "kernel/tabbed.c"); /* a tab-led assignment outside a rule */
+	CHECK(s[0] == 'y');
+	free(s);
+	s = object_of(t, "kernel/recipe.c"); /* a rule's recipe line is no assignment */
+	CHECK(s[0] == '0');
+	free(s);
+	s = object_of(t, "kernel/extra.c");
+	CHECK(s[0] == 'n');
+	free(s);
+	s = object_of(t, "drivers/gpu/card/ring-buf.c");
+	CHECK_EQ_STR(s, "m card drivers/gpu/card/card drivers/gpu/card ring-buf.o");
+	free(s);
+	/* a sibling directory's file, built by card's Makefile */
+	s = object_of(t, "drivers/gpu/display/dc.c");
+	CHECK_EQ_STR(s, "m card drivers/gpu/card/card drivers/gpu/card ../display/dc.o");
+	free(s);
+	s = object_of(t, "drivers/off/gone.c");
+	CHECK(s[0] == 'n');
+	free(s);
+	s = object_of(t, "arch/x86/lib/memcpy_64.c"); /* lib-y through the arch Makefile, $(BITS) */
+	CHECK_EQ_STR(s, "y memcpy_64 arch/x86/lib/memcpy_64 arch/x86/lib memcpy_64.o");
+	free(s);
+	s = object_of(t, "net/tun.c");
+	CHECK(s[0] == 'm');
+	free(s);
+	s = object_of(t, "net/sock.c"); /* obj-y wins over obj-m */
+	CHECK(s[0] == 'y');
+	free(s);
+	CHECK(kbuild_other_arch("x86", "arch/arm64/kernel/setup.c"));
+	CHECK(!kbuild_other_arch("x86", "arch/x86/lib/memcpy_64.c"));
+	CHECK(!kbuild_other_arch("x86", "drivers/gpu/card/main.c"));
+
+	/* the defines kbuild gives */
+	char *f = all_flags_of(t, "kernel/fork.c");
+	CHECK(strstr(f, "-DKBUILD_MODFILE=\"kernel/fork\" ") != NULL);
+	CHECK(strstr(f, "-DKBUILD_MODNAME=\"fork\" ") != NULL);
+	CHECK(strstr(f, "-DMODULE ") == NULL);
+	free(f);
+	f = all_flags_of(t, "drivers/gpu/card/ring-buf.c");
+	CHECK(strstr(f, "-DMODULE ") != NULL);
+	CHECK(strstr(f, "KBUILD_MODFILE") == NULL);
+	CHECK(strstr(f, "-DKBUILD_MODNAME=\"card\" ") != NULL);
+	CHECK(strstr(f, "-DKBUILD_BASENAME=\"ring_buf\" ") != NULL);
+	CHECK(strstr(f, "-D__KBUILD_MODNAME=kmod_card ") != NULL);
+	free(f);
+	/* the sibling file takes card's ccflags, the subdir flags of the
+	 * Makefile card's includes, and its own CFLAGS_ */
+	f = flags_of(t, "drivers/gpu/display/hw.c");
+	CHECK_EQ_STR(f, "-IT/drivers/gpu/card/../display/include -DDISPLAY_SUBDIR -DHW_ONLY");
+	free(f);
+	f = flags_of(t, "drivers/gpu/display/dc.c");
+	CHECK_EQ_STR(f, "-IT/drivers/gpu/card/../display/include -DDISPLAY_SUBDIR");
+	free(f);
+
+	/* an external module (outside the tree): -DMODULE, its composite */
+	char etmpl[] = "/tmp/gfpaudit-kext-XXXXXX";
+	char *x = mkdtemp(etmpl);
+	put(x, "Kbuild", "obj-m := extmod.o\nextmod-y := a.o b.o\nccflags-y := -DEXT\n");
+	put(x, "a.c", "int a;\n");
+	char *xa = xasprintf("%s/a.c", x);
+	s = object_of(t, xa);
+	CHECK(!strncmp(s, "m extmod ", 9) && strstr(s, "(external)"));
+	free(s);
+	f = all_flags_of(t, xa);
+	CHECK(strstr(f, "-DMODULE ") != NULL);
+	CHECK(strstr(f, "-DKBUILD_MODNAME=\"extmod\" ") != NULL);
+	CHECK(strstr(f, "-DEXT ") != NULL);
+	free(f);
+	free(xa);
+
+	char *cmd = xasprintf("rm -rf '%s' '%s'", t, x);
+	CHECK_EQ_INT(system(cmd), 0);
+	free(cmd);
+}
