@@ -167,7 +167,12 @@ int cmd_audit(int argc, char **argv)
 			if (c.nallocators < 14)
 				c.allocators[c.nallocators++] = optarg;
 			break;
-		case 'T': timeout = atoi(optarg); break;
+		case 'T':
+			if (cli_parse_int("audit", "--timeout", optarg, 1, CLI_TIMEOUT_MAX, &timeout)) {
+				fprintf(stderr, "%s\n", err_last());
+				return EXIT_USAGE;
+			}
+			break;
 		case 'M': c.allocator_model = optarg; break;
 		case 'W': want_pch = 2; break;
 		case 'w': want_pch = 0; break;
@@ -186,9 +191,8 @@ int cmd_audit(int argc, char **argv)
 		case 'K': cocci = 1; break;
 		case 'R': cocci = 1; cocci_rules = optarg; break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1 || jobs > 256) {
-				fprintf(stderr, "gfpaudit audit: -j takes a number from 1 to 256\n");
+			if (cli_parse_int("audit", "-j", optarg, 1, 256, &jobs)) {
+				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
 			break;

@@ -142,9 +142,8 @@ int cmd_check(int argc, char **argv)
 		case 'D': c.disable = optarg; break;
 		case 'N': no_cache = 1; break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1 || jobs > 256) {
-				fprintf(stderr, "gfpaudit check: -j takes a number from 1 to 256\n");
+			if (cli_parse_int("check", "-j", optarg, 1, 256, &jobs)) {
+				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
 			break;

@@ -37,6 +37,7 @@ C
 }
 
 # ---- review: a 12-patch series (the per-series cache grows past 8) ----
+sec_review12() {
 R=$T/repo
 mkdir -p "$R/drivers/foo"
 git init -q "$R"
@@ -59,5 +60,29 @@ MALLOC_PERTURB_=165 $vg "$G" review --tree "$R" --format json "$T/s12.mbox" >"$T
 if [ $rc = 0 ] && python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["patches"]) == 12, d' "$T/out" 2>"$T/py"; then
 	ok "review: a 12-patch series is reviewed whole (series cache by index)"
 else fail "review: a 12-patch series is reviewed whole (series cache by index)" "exit $rc $(cat "$T/err" "$T/py" | head -5)"; fi
+}
 
+# ---- strict numbers: nothing is silently read as 0 or truncated ----
+sec_numbers() {
+bad_c > "$T/bad.c"
+for a in "--timeout abc" "--timeout 0" "--timeout -5" "--timeout 5s" "--timeout=" "-j 3x" "-j 0" "-j -2" \
+	"-j 99999999999999999999" "--shard 1/2x" "--shard +1/2"; do
+	# shellcheck disable=SC2086
+	"$G" audit --no-cache $a "$T/bad.c" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 2 ] && grep -q "takes" "$T/err" && [ ! -s "$T/out" ]; then ok "audit $a: exit 2, says what it takes"
+	else fail "audit $a: exit 2, says what it takes" "exit $rc $(cat "$T/err")"; fi
+done
+"$G" check -j 2x >"$T/out" 2>"$T/err"; rc=$?
+expect_rc "check -j 2x: usage" 2 $rc "$(cat "$T/err")"
+"$G" explain "$T/bad.c:+10" >"$T/out" 2>"$T/err"; rc=$?
+expect_rc "explain FILE:+10: usage" 2 $rc "$(cat "$T/err")"
+"$G" audit --no-cache -q --timeout 30 -j 1 "$T/bad.c" >"$T/out" 2>"$T/err"; rc=$?
+expect_rc "audit --timeout 30 -j 1: accepted (a finding)" 1 $rc "$(cat "$T/err")"
+}
+
+# T80_ONLY=REGEX runs only the sections whose name matches
+for sec in $(declare -F | awk '$3 ~ /^sec_/ { print $3 }'); do
+	[ -n "${T80_ONLY:-}" ] && ! [[ $sec =~ ${T80_ONLY} ]] && continue
+	$sec
+done
 finish
