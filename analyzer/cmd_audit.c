@@ -1,5 +1,6 @@
 /* gfpaudit audit: analyze files, directories or whole trees. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,9 @@ static void usage(FILE *f)
 "                       under each finding in text\n"
 "  --fix DIR            as --fixes, and write one format-patch mail per fix into DIR\n"
 "  -j N                 worker processes (default: number of CPUs)\n"
-"  --timeout SEC        give up on one file after SEC seconds (default 300)\n"
+"  --timeout SEC        give up on one file after SEC seconds (default 300; also\n"
+"                       the worker's CPU limit for the file)\n"
+"  --memory-limit MIB   address-space limit of each worker (default 4096)\n"
 "  --enable RULE,..     run only these rules (with --disable: add them back)\n"
 "  --disable RULE,..    do not run these rules\n"
 "  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
@@ -126,6 +129,7 @@ int cmd_audit(int argc, char **argv)
 		{ "severity", required_argument, NULL, 'S' },
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "memory-limit", required_argument, NULL, 'm' },
 		{ "allocator-model", required_argument, NULL, 'M' },
 		{ "pch", no_argument, NULL, 'W' },
 		{ "no-pch", no_argument, NULL, 'w' },
@@ -144,7 +148,7 @@ int cmd_audit(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "text", .severity = "warning" };
-	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
+	int jobs = cli_default_jobs(), sites = 0, timeout = 300, mem_mb = POOL_MEM_LIMIT_MB, opt;
 	const char *fix_dir = NULL;
 	int want_fixes = 0, want_pch = 1; /* 0 off, 1 if it can be built, 2 required */
 	const char *cache = NULL, *baseline_path = NULL;
@@ -169,6 +173,12 @@ int cmd_audit(int argc, char **argv)
 			break;
 		case 'T':
 			if (cli_parse_int("audit", "--timeout", optarg, 1, CLI_TIMEOUT_MAX, &timeout)) {
+				fprintf(stderr, "%s\n", err_last());
+				return EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			if (cli_parse_int("audit", "--memory-limit", optarg, 64, 1 << 24, &mem_mb)) {
 				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
@@ -300,7 +310,7 @@ int cmd_audit(int argc, char **argv)
 	st.rep.tree = c.tree;
 	st.tri = tri;
 	struct pool_stats ps;
-	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .quiet = c.quiet,
+	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .mem_limit_mb = mem_mb, .quiet = c.quiet,
 				.done = on_done, .data = &st, .stats = &ps,
 				.lookup = on_lookup, .store = on_store };
 	rc = pool_run(e, fl.paths, fl.n, &po);
@@ -314,8 +324,21 @@ int cmd_audit(int argc, char **argv)
 			"worker CPU %.1f s, peak worker RSS %ld MiB, wall %.1f s\n",
 			fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
 			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, ps.wall);
-	triage_free(tri);
+	triage_free(tri); /* commits what the workers answered: the cache stays whole */
 	free(cache_path);
+	int stop = pool_interrupted();
+	if (rc && stop) {
+		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+		report_release(&st.rep);
+		file_list_release(&fl);
+		engine_free(e);
+		baseline_free(base);
+		fflush(NULL);
+		/* die of the signal, as the shell that sent it expects */
+		signal(stop, SIG_DFL);
+		raise(stop);
+		return 128 + stop;
+	}
 	int exit_code = EXIT_CLEAN;
 	if (!rc && cocci) {
 		/* the same prefilter: a file it answered names no API, so no rule

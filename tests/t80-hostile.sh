@@ -80,6 +80,101 @@ expect_rc "explain FILE:+10: usage" 2 $rc "$(cat "$T/err")"
 expect_rc "audit --timeout 30 -j 1: accepted (a finding)" 1 $rc "$(cat "$T/err")"
 }
 
+# ---- workers: limits, and they never outlive the parent ----
+# gone PID: the process has exited (a zombie waiting for init counts)
+gone() {
+	local i st
+	for i in $(seq 50); do
+		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 0
+		[ -z "$st" ] || [ "$st" = Z ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# start_hung: an audit whose two workers hang; sets P and W
+start_hung() {
+	bad_c > "$T/w1.c"; bad_c > "$T/w2.c"
+	GFPAUDIT_TEST_HANG=/w "$G" audit --no-cache -q -j 2 "$T/w1.c" "$T/w2.c" >"$T/out" 2>"$T/err" &
+	P=$!
+	local i
+	for i in $(seq 100); do
+		W=$(pgrep -P "$P" | tr '\n' ' ')
+		[ "$(echo $W | wc -w)" = 2 ] && return 0
+		sleep 0.1
+	done
+}
+sec_workers() {
+	start_hung
+	kill -TERM "$P"; wait "$P"; rc=$?
+	local alive=
+	for w in $W; do gone "$w" || alive="$alive $w"; done
+	if [ $rc = 143 ] && [ -n "$W" ] && [ -z "$alive" ] && grep -q "interrupted by signal 15" "$T/err"; then
+		ok "SIGTERM to audit: workers killed and reaped, audit dies of SIGTERM"
+	else fail "SIGTERM to audit: workers killed and reaped, audit dies of SIGTERM" "exit $rc workers '$W' alive '$alive' $(cat "$T/err")"; fi
+	start_hung
+	kill -KILL "$P"; wait "$P" 2>/dev/null
+	alive=
+	for w in $W; do gone "$w" || alive="$alive $w"; done
+	if [ -n "$W" ] && [ -z "$alive" ]; then ok "SIGKILL to audit: the workers die with it (PDEATHSIG)"
+	else fail "SIGKILL to audit: the workers die with it (PDEATHSIG)" "workers '$W' alive '$alive'"; fi
+	kill -KILL $alive 2>/dev/null
+	bad_c > "$T/hog.c"
+	GFPAUDIT_TEST_HOG=hog.c timeout 60 "$G" audit --no-cache -q --memory-limit 256 "$T/hog.c" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 3 ] && grep -q "hog.c: failed: analyzer crashed" "$T/err"; then ok "--memory-limit: a worker past its limit costs its file (exit 3)"
+	else fail "--memory-limit: a worker past its limit costs its file (exit 3)" "exit $rc $(cat "$T/err")"; fi
+	"$G" audit --no-cache --memory-limit 12x "$T/hog.c" >/dev/null 2>&1; rc=$?
+	expect_rc "--memory-limit 12x: usage" 2 $rc
+}
+
+# ---- includes that libclang must never open ----
+sec_includes() {
+	local name
+	printf '#include "/dev/zero"\nint x;\n' > "$T/zero.c"
+	printf '#include <linux/gfp.h>\n#include "/dev/stdin"\nint x;\n' > "$T/stdin.c"
+	printf '#include "../../../../../../../../../../etc/passwd"\nint x;\n' > "$T/escape.c"
+	mkfifo "$T/fifo.h"
+	printf '#include "fifo.h"\nint x;\n' > "$T/fifo.c"
+	for name in zero stdin escape fifo; do
+		timeout 60 "$G" audit --no-cache -q "$T/$name.c" >"$T/out" 2>"$T/err" </dev/null; rc=$?
+		if [ $rc = 3 ] && grep -q "$name.c: failed: refused: line [12]: #include" "$T/err"; then
+			ok "audit: #include of $name refused with a reason (exit 3)"
+		else fail "audit: #include of $name refused with a reason (exit 3)" "exit $rc $(cat "$T/err")"; fi
+	done
+	printf '/* #include "/dev/zero" */\n#include <linux/gfp.h>\nint f(void) { return 0; }\n' > "$T/commented.c"
+	"$G" audit --no-cache -q "$T/commented.c" >"$T/out" 2>"$T/err"; rc=$?
+	expect_rc "audit: an #include in a comment is not refused" 0 $rc "$(cat "$T/err")"
+
+	# a mailed patch that adds the include: review refuses, in seconds
+	local R2=$T/increpo
+	mkdir -p "$R2/drivers/foo"; git init -q "$R2"
+	bad_c > "$R2/drivers/foo/ring.c"
+	git_ "$R2" add -A && git_ "$R2" commit -qm base
+	local base; base=$(git_ "$R2" rev-parse HEAD)
+	sed -i '1a #include "/dev/zero"' "$R2/drivers/foo/ring.c"
+	git_ "$R2" commit -qam "foo: zero" -m "Signed-off-by: Ann Author <ann@example.org>"
+	git_ "$R2" format-patch -q --base="$base" --stdout -1 > "$T/zero.mbox"
+	sed -i '1a #define Z "/dev/zero"\n#include Z' "$R2/drivers/foo/ring.c"
+	git_ "$R2" commit -qam "foo: computed" -m "Signed-off-by: Ann Author <ann@example.org>"
+	git_ "$R2" format-patch -q --base="$base" --stdout -2 > "$T/computed.mbox"
+	git_ "$R2" reset -q --hard "$base"
+	timeout 60 "$G" review --tree "$R2" --format json "$T/zero.mbox" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 3 ] && grep -q 'refused: line 2: #include "/dev/zero" names a device' "$T/err"; then
+		ok "review: a mailed #include \"/dev/zero\" is refused (exit 3, not a pass)"
+	else fail "review: a mailed #include \"/dev/zero\" is refused (exit 3, not a pass)" "exit $rc $(cat "$T/err")"; fi
+	timeout 60 "$G" review --tree "$R2" --format b4 < "$T/zero.mbox" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 0 ] && ! grep -q '"pass"' "$T/out"; then ok "review --format b4: a refused file is no pass"
+	else fail "review --format b4: a refused file is no pass" "exit $rc $(cat "$T/out" "$T/err")"; fi
+	timeout 60 "$G" review --tree "$R2" --format json "$T/computed.mbox" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 3 ] && grep -q 'computed #include' "$T/err"; then ok "review: a computed #include in mailed text is refused"
+	else fail "review: a computed #include in mailed text is refused" "exit $rc $(cat "$T/err")"; fi
+	# a staged file: check refuses too, and says so
+	sed -i '1a #include "/dev/stdin"' "$R2/drivers/foo/ring.c"
+	git_ "$R2" add drivers/foo/ring.c
+	(cd "$R2" && timeout 60 "$G" check --staged --no-cache </dev/null >"$T/out" 2>"$T/err"); rc=$?
+	if [ $rc = 3 ] && grep -q 'refused' "$T/err"; then ok "check --staged: a staged #include \"/dev/stdin\" is refused (exit 3)"
+	else fail "check --staged: a staged #include \"/dev/stdin\" is refused (exit 3)" "exit $rc $(cat "$T/err")"; fi
+}
+
 # T80_ONLY=REGEX runs only the sections whose name matches
 for sec in $(declare -F | awk '$3 ~ /^sec_/ { print $3 }'); do
 	[ -n "${T80_ONLY:-}" ] && ! [[ $sec =~ ${T80_ONLY} ]] && continue
