@@ -102,6 +102,11 @@ static void on_store(void *data, size_t index, const char *path, const struct fi
 	triage_store(((struct audit_state *)data)->tri, index, path, r);
 }
 
+static void on_idle(void *data)
+{
+	triage_idle(((struct audit_state *)data)->tri);
+}
+
 static void on_done(void *data, size_t index, struct file_result *r)
 {
 	struct audit_state *st = data;
@@ -312,7 +317,7 @@ int cmd_audit(int argc, char **argv)
 	struct pool_stats ps;
 	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .mem_limit_mb = mem_mb, .quiet = c.quiet,
 				.done = on_done, .data = &st, .stats = &ps,
-				.lookup = on_lookup, .store = on_store };
+				.lookup = on_lookup, .store = on_store, .idle = on_idle };
 	rc = pool_run(e, fl.paths, fl.n, &po);
 	struct triage_stats ts;
 	triage_get_stats(tri, &ts);

@@ -402,6 +402,8 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 			}
 		if (!np)
 			continue;
+		if (o->idle)
+			o->idle(o->data);
 		int pr = poll(pf, (nfds_t)np, 200);
 		if (pr < 0 && errno != EINTR) {
 			rc = err_set(GA_ETOOL, "poll: %s", strerror(errno));

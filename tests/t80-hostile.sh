@@ -175,6 +175,47 @@ sec_includes() {
 	else fail "check --staged: a staged #include \"/dev/stdin\" is refused (exit 3)" "exit $rc $(cat "$T/err")"; fi
 }
 
+# ---- the cache: shared by concurrent runs, never a special file ----
+sec_cache() {
+	local k rcs=
+	for k in 1 2 3 4; do bad_c > "$T/p$k.c"; done
+	for k in 1 2 3 4; do
+		"$G" audit -q --cache "$T/fresh.sqlite" "$T/p$k.c" >"$T/out$k" 2>"$T/err$k" &
+	done
+	for k in 1 2 3 4; do wait %$k 2>/dev/null; done
+	wait
+	for k in 1 2 3 4; do "$G" audit -q --cache "$T/fresh.sqlite" "$T/p$k.c" >/dev/null 2>>"$T/err$k"; rcs="$rcs $?"; done
+	if ! cat "$T"/err[1-4] | grep -qi "locked\|cache" && [ "$rcs" = " 1 1 1 1" ]; then
+		ok "four audits on one fresh --cache: no 'database is locked'"
+	else fail "four audits on one fresh --cache: no 'database is locked'" "$rcs $(cat "$T"/err[1-4])"; fi
+	# a run that waits on a hung worker holds no write lock meanwhile
+	bad_c > "$T/old.c"; bad_c > "$T/hang.c"
+	touch -d '2020-01-01' "$T/old.c" "$T/hang.c"
+	"$G" audit -q --cache "$T/shared.sqlite" "$T/old.c" >/dev/null 2>&1
+	# same text, new times: the lookup hits, and writes the new stat row
+	touch -d '2020-01-02' "$T/old.c"
+	GFPAUDIT_TEST_HANG=hang.c "$G" audit -q -j 1 --timeout 20 --cache "$T/shared.sqlite" "$T/old.c" "$T/hang.c" \
+		>/dev/null 2>&1 &
+	local A=$!
+	sleep 3
+	bad_c > "$T/other.c"
+	GFPAUDIT_TEST_BUSY_MS=1500 timeout 8 "$G" audit -q --cache "$T/shared.sqlite" "$T/other.c" >"$T/out" 2>"$T/err"; rc=$?
+	kill "$A" 2>/dev/null; wait "$A" 2>/dev/null
+	if [ $rc = 1 ] && ! grep -qi "locked" "$T/err"; then ok "a second audit is not locked out while the first waits on a worker"
+	else fail "a second audit is not locked out while the first waits on a worker" "exit $rc $(cat "$T/err")"; fi
+	# special files are refused as caches, and nothing appears next to them
+	local before; before=$(ls /dev | grep -c '^null-' || true)
+	"$G" audit -q --cache /dev/null "$T/p1.c" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 2 ] && grep -q "'/dev/null' is not a regular file" "$T/err" &&
+		[ "$(ls /dev | grep -c '^null-' || true)" = "$before" ]; then
+		ok "--cache /dev/null: refused (exit 2), no /dev/null-journal"
+	else fail "--cache /dev/null: refused (exit 2), no /dev/null-journal" "exit $rc $(cat "$T/err")"; fi
+	mkfifo "$T/fifo.sqlite"
+	timeout 20 "$G" audit -q --cache "$T/fifo.sqlite" "$T/p1.c" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 2 ] && grep -q "not a regular file" "$T/err"; then ok "--cache FIFO: refused (exit 2)"
+	else fail "--cache FIFO: refused (exit 2)" "exit $rc $(cat "$T/err")"; fi
+}
+
 # T80_ONLY=REGEX runs only the sections whose name matches
 for sec in $(declare -F | awk '$3 ~ /^sec_/ { print $3 }'); do
 	[ -n "${T80_ONLY:-}" ] && ! [[ $sec =~ ${T80_ONLY} ]] && continue

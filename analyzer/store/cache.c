@@ -21,6 +21,10 @@
  * the staged and the committed version of a file. */
 #define STORE_KEEP_VERSIONS 4
 #define STORE_BATCH 512
+/* A write transaction is committed after this many seconds at most, and
+ * whenever the caller is about to wait (store_commit): another process
+ * waits for the write lock no longer than that. */
+#define STORE_TX_SEC 0.25
 
 struct store {
 	sqlite3 *db;
@@ -92,11 +96,68 @@ static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : db_err(s, "prepare");
 }
 
+/* How long a statement waits for another process's write lock, in ms
+ * (GFPAUDIT_TEST_BUSY_MS shortens it for the tests). */
+static int busy_ms(void)
+{
+	const char *e = getenv("GFPAUDIT_TEST_BUSY_MS");
+	int v = e && *e ? atoi(e) : 0;
+	return v > 0 ? v : 30000;
+}
+
+static bool busy_code(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+/* exec, retried while another process holds a lock the busy handler does
+ * not wait for (a journal-mode switch, a stale WAL snapshot) */
+static int exec_retry(struct store *s, const char *sql)
+{
+	struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		char *msg = NULL;
+		int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
+		if (rc == SQLITE_OK)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double el = (now.tv_sec - t0.tv_sec) * 1e3 + (now.tv_nsec - t0.tv_nsec) / 1e6;
+		if (!busy_code(sqlite3_extended_errcode(s->db)) || el > busy_ms()) {
+			int code = err_set(GA_EIO, "cache: %s", msg ? msg : sqlite3_errmsg(s->db));
+			sqlite3_free(msg);
+			return code;
+		}
+		sqlite3_free(msg);
+		if (sqlite3_get_autocommit(s->db) == 0)
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* Only regular files (or a new one): '/dev/null' as a cache would leave a
+ * world-writable '/dev/null-journal' and keep nothing. */
+static int regular_or_absent(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(GA_EINVAL, "cache: '%s' is not a regular file", path);
+	for (const char *suffix = "-wal"; suffix; suffix = !strcmp(suffix, "-wal") ? "-shm" :
+	     !strcmp(suffix, "-shm") ? "-journal" : NULL) {
+		char *side = xasprintf("%s%s", path, suffix);
+		int bad = lstat(side, &st) == 0 && !S_ISREG(st.st_mode);
+		free(side);
+		if (bad)
+			return err_set(GA_EINVAL, "cache: '%s%s' is not a regular file", path, suffix);
+	}
+	return 0;
+}
+
 int store_open(const char *path, struct store **out)
 {
 	*out = NULL;
-	int rc = mkdirs(path);
-	if (rc)
+	int rc = regular_or_absent(path);
+	if (rc || (rc = mkdirs(path)))
 		return rc;
 	struct store *s = xcalloc(1, sizeof(*s));
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
@@ -105,9 +166,11 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	}
 	/* shards on one machine share the file: wait for each other's commits */
-	sqlite3_busy_timeout(s->db, 30000);
-	if ((rc = exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) ||
-	    (rc = exec(s,
+	sqlite3_busy_timeout(s->db, busy_ms());
+	/* the schema goes in under the write lock taken up front, so two
+	 * processes creating a fresh cache at once take turns */
+	if ((rc = exec_retry(s, "PRAGMA journal_mode=WAL")) || (rc = exec(s, "PRAGMA synchronous=NORMAL")) ||
+	    (rc = exec_retry(s, "BEGIN IMMEDIATE;"
 		"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);"
 		"CREATE TABLE IF NOT EXISTS incsets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE NOT NULL,"
 		"  body TEXT NOT NULL);"
@@ -118,7 +181,8 @@ int store_open(const char *path, struct store **out)
 		"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
 		"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
 		"  content TEXT NOT NULL, PRIMARY KEY(dev, ino));"
-		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');")))
+		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
+		"COMMIT;")))
 		goto fail;
 	sqlite3_stmt *v = NULL;
 	if ((rc = prepare(s, "SELECT v FROM meta WHERE k='schema'", &v)))
@@ -152,20 +216,24 @@ fail:
 	return rc;
 }
 
-static void commit(struct store *s)
+static int commit(struct store *s)
 {
+	int rc = 0;
 	if (s->in_tx) {
-		exec(s, "COMMIT");
+		rc = exec(s, "COMMIT");
+		if (rc)
+			exec(s, "ROLLBACK");
 		s->in_tx = 0;
 		s->pending = 0;
 	}
+	return rc;
 }
 
-void store_close(struct store *s)
+int store_close(struct store *s)
 {
 	if (!s)
-		return;
-	commit(s);
+		return 0;
+	int rc = commit(s);
 	sqlite3_finalize(s->get);
 	sqlite3_finalize(s->put);
 	sqlite3_finalize(s->prune);
@@ -179,6 +247,7 @@ void store_close(struct store *s)
 	if (s->incset_ok)
 		g_hash_table_destroy(s->incset_ok);
 	free(s);
+	return rc;
 }
 
 void store_get_stats(const struct store *s, struct store_stats *out)
@@ -373,12 +442,19 @@ static int incset_store(struct store *s, const char *const *inc, size_t n, sqlit
 	return rc;
 }
 
+static int begin(struct store *s);
+
 int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 {
 	sqlite3_stmt *q = NULL;
 	int rc = prepare(s, "INSERT OR REPLACE INTO contexts VALUES(?1, ?2)", &q);
 	if (rc)
 		return rc;
+	/* a write transaction from the start: never a read that must upgrade */
+	if ((rc = begin(s))) {
+		sqlite3_finalize(q);
+		return rc;
+	}
 	sqlite3_int64 now = (sqlite3_int64)time(NULL);
 	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 2, now);
@@ -393,10 +469,18 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL));
 	rc = exec(s, sql);
 	free(sql);
-	return rc;
+	int crc = commit(s);
+	return rc ? rc : crc;
 }
 
 /* ---- content hashes by stat ---- */
+
+static double elapsed(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
+}
 
 static sqlite3_int64 ns(const struct timespec *t)
 {
@@ -432,7 +516,7 @@ static int begin(struct store *s)
 {
 	if (s->in_tx)
 		return 0;
-	int rc = exec(s, "BEGIN IMMEDIATE");
+	int rc = exec_retry(s, "BEGIN IMMEDIATE");
 	if (!rc) {
 		s->in_tx = 1;
 		clock_gettime(CLOCK_MONOTONIC, &s->tx_start);
@@ -453,6 +537,14 @@ void store_stat_remember(struct store *s, const struct stat *st, const char hash
 	sqlite3_bind_text(s->stat_put, 6, hash, -1, SQLITE_TRANSIENT);
 	sqlite3_step(s->stat_put);
 	sqlite3_reset(s->stat_put);
+	s->pending++;
+	if (s->pending >= STORE_BATCH || elapsed(&s->tx_start) > STORE_TX_SEC)
+		commit(s);
+}
+
+int store_commit(struct store *s)
+{
+	return s ? commit(s) : 0;
 }
 
 /* ---- results ---- */
@@ -490,13 +582,6 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 	return rc == GA_ENOTFOUND ? err_set(GA_ENOTFOUND, "not in the cache") : rc;
 }
 
-static double elapsed(const struct timespec *t)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
-}
-
 int store_put(struct store *s, const struct store_key *k, const char *const *includes,
 	      size_t nincludes, const struct file_result *r)
 {
@@ -529,7 +614,7 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 	}
 	s->st.puts++;
 	/* short transactions let other processes on the same file go on */
-	if (++s->pending >= STORE_BATCH || elapsed(&s->tx_start) > 1.0)
+	if (++s->pending >= STORE_BATCH || elapsed(&s->tx_start) > STORE_TX_SEC)
 		commit(s);
 	return rc;
 }

@@ -27,6 +27,9 @@ struct pool_opts {
 	 * (never for a crash or a timeout: they may not happen again), for the
 	 * cache, which decides what to keep. */
 	void (*store)(void *data, size_t index, const char *path, const struct file_result *r);
+	/* Optional: called in the parent before it waits for the workers (the
+	 * cache commits, so other processes are not kept waiting). */
+	void (*idle)(void *data);
 	/* Optional out: what the run cost. */
 	struct pool_stats *stats;
 };
