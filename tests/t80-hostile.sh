@@ -216,6 +216,48 @@ sec_cache() {
 	else fail "--cache FIFO: refused (exit 2)" "exit $rc $(cat "$T/err")"; fi
 }
 
+# ---- output errors: never a silent loss ----
+# small_series DIR: a repository with one patch mailed as DIR.mbox
+small_series() {
+	local R3=$1
+	mkdir -p "$R3/drivers/foo"; git init -q "$R3"
+	bad_c > "$R3/drivers/foo/ring.c"
+	git_ "$R3" add -A && git_ "$R3" commit -qm base
+	local base; base=$(git_ "$R3" rev-parse HEAD)
+	printf '/* more */\n' >> "$R3/drivers/foo/ring.c"
+	git_ "$R3" commit -qam "foo: more" -m "Signed-off-by: Ann Author <ann@example.org>"
+	git_ "$R3" format-patch -q --base="$base" --stdout -1 > "$R3.mbox"
+	git_ "$R3" reset -q --hard "$base"
+}
+sec_output() {
+	bad_c > "$T/o.c"
+	"$G" audit --no-cache -q "$T/o.c" >/dev/full 2>"$T/err"; rc=$?
+	if [ $rc = 3 ] && grep -q "cannot write the output" "$T/err"; then ok "audit > /dev/full: exit 3, says so"
+	else fail "audit > /dev/full: exit 3, says so" "exit $rc $(cat "$T/err")"; fi
+	"$G" audit --no-cache -q --format sarif "$T/o.c" 2>"$T/err" | head -c 0; rc=${PIPESTATUS[0]}
+	if [ $rc = 3 ] && grep -q "Broken pipe" "$T/err"; then ok "SARIF to a closed pipe: exit 3 (EPIPE), not SIGPIPE"
+	else fail "SARIF to a closed pipe: exit 3 (EPIPE), not SIGPIPE" "exit $rc $(cat "$T/err")"; fi
+	"$G" audit --no-cache -q --format json "$T/o.c" >&- 2>"$T/err"; rc=$?
+	expect_rc "audit with stdout closed: exit 3" 3 $rc "$(cat "$T/err")"
+
+	small_series "$T/orepo"
+	cp "$T/orepo.mbox" "$T/keep.mbox"
+	"$G" review --tree "$T/orepo" -o "$T/orepo.mbox" "$T/orepo.mbox" >/dev/null 2>"$T/err"; rc=$?
+	if [ $rc = 2 ] && cmp -s "$T/orepo.mbox" "$T/keep.mbox" && grep -q "refusing to overwrite" "$T/err"; then
+		ok "review -o X X: refused (exit 2), the input mbox intact"
+	else fail "review -o X X: refused (exit 2), the input mbox intact" "exit $rc $(cat "$T/err")"; fi
+	"$G" review --tree "$T/orepo" --format json -o "$T/review.json" "$T/orepo.mbox" >/dev/null 2>"$T/err"; rc=$?
+	if [ $rc = 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/review.json" &&
+		[ -z "$(ls "$T" | grep 'review.json.gfpaudit-')" ]; then ok "review -o FILE: written whole, no temporary left"
+	else fail "review -o FILE: written whole, no temporary left" "exit $rc $(cat "$T/err")"; fi
+	cp "$T/review.json" "$T/review.prev"
+	printf 'From: x@example.org\nSubject: not a patch\n\nhello\n' > "$T/nopatch.mbox"
+	"$G" review --tree "$T/orepo" --format json -o "$T/review.json" "$T/nopatch.mbox" >/dev/null 2>"$T/err"; rc=$?
+	if [ $rc = 2 ] && cmp -s "$T/review.json" "$T/review.prev" && [ -z "$(ls "$T" | grep 'review.json.gfpaudit-')" ]; then
+		ok "review -o FILE: a failed run leaves the previous output intact"
+	else fail "review -o FILE: a failed run leaves the previous output intact" "exit $rc $(cat "$T/err")"; fi
+}
+
 # T80_ONLY=REGEX runs only the sections whose name matches
 for sec in $(declare -F | awk '$3 ~ /^sec_/ { print $3 }'); do
 	[ -n "${T80_ONLY:-}" ] && ! [[ $sec =~ ${T80_ONLY} ]] && continue
