@@ -258,6 +258,29 @@ sec_output() {
 	else fail "review -o FILE: a failed run leaves the previous output intact" "exit $rc $(cat "$T/err")"; fi
 }
 
+# ---- hook install --force never overwrites a saved hook ----
+sec_hook() {
+	local H=$T/hookrepo hooks
+	mkdir -p "$H"; git init -q "$H"
+	hooks=$H/.git/hooks
+	printf '#!/bin/sh\necho first\n' > "$hooks/pre-commit"; chmod +x "$hooks/pre-commit"
+	cp "$hooks/pre-commit" "$T/first"
+	(cd "$H" && "$G" hook install --force >/dev/null 2>&1)
+	(cd "$H" && "$G" hook install --force >/dev/null 2>"$T/err"); rc=$?
+	if [ $rc = 0 ] && cmp -s "$T/first" "$hooks/pre-commit.gfpaudit-saved" && grep -q updated "$T/err"; then
+		ok "hook install --force twice: the saved hook stays"
+	else fail "hook install --force twice: the saved hook stays" "exit $rc $(cat "$T/err")"; fi
+	# another tool put its own hook over ours: --force saves it next to the first
+	printf '#!/bin/sh\necho second\n' > "$hooks/pre-commit"
+	cp "$hooks/pre-commit" "$T/second"
+	(cd "$H" && "$G" hook install --force >/dev/null 2>"$T/err"); rc=$?
+	if [ $rc = 0 ] && cmp -s "$T/first" "$hooks/pre-commit.gfpaudit-saved" &&
+		cmp -s "$T/second" "$hooks/pre-commit.gfpaudit-saved.1" && grep -q 'saved as .*pre-commit.gfpaudit-saved.1' "$T/err" &&
+		grep -q '^# gfpaudit-hook: v1$' "$hooks/pre-commit"; then
+		ok "hook install --force over a second foreign hook: both saved, neither overwritten"
+	else fail "hook install --force over a second foreign hook: both saved, neither overwritten" "exit $rc $(cat "$T/err"; ls "$hooks")"; fi
+}
+
 # T80_ONLY=REGEX runs only the sections whose name matches
 for sec in $(declare -F | awk '$3 ~ /^sec_/ { print $3 }'); do
 	[ -n "${T80_ONLY:-}" ] && ! [[ $sec =~ ${T80_ONLY} ]] && continue
