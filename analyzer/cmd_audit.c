@@ -111,11 +111,15 @@ static void on_done(void *data, size_t index, struct file_result *r)
 {
 	struct audit_state *st = data;
 	(void)index;
+	/* file names and reasons (which quote the file's text) may hold
+	 * escape sequences: not for the terminal */
+	char *file = xprintable(r->file), *why = xprintable(r->reason);
 	if (r->status != FILE_ANALYZED)
-		fprintf(stderr, "gfpaudit: %s: %s: %s\n", r->file,
-			r->status == FILE_SKIPPED ? "skipped" : "failed", r->reason ? r->reason : "");
+		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, r->status == FILE_SKIPPED ? "skipped" : "failed", why);
 	else if (r->parse_errors && st->verbose)
-		fprintf(stderr, "gfpaudit: %s: %s\n", r->file, r->reason ? r->reason : "parse errors");
+		fprintf(stderr, "gfpaudit: %s: %s\n", file, r->reason ? why : "parse errors");
+	free(file);
+	free(why);
 	if (r->parse_errors)
 		st->with_errors++;
 	report_add(&st->rep, r);

@@ -279,9 +279,12 @@ int cmd_check(int argc, char **argv)
 		print_json(&cs);
 	else
 		print_text(&cs, c.verbose);
-	for (size_t i = 0; i < cs.nproblems; i++)
-		fprintf(stderr, "gfpaudit: %s: %s: %s\n", cs.problems[i].file,
-			cs.problems[i].failed ? "failed" : "warning", cs.problems[i].reason);
+	for (size_t i = 0; i < cs.nproblems; i++) {
+		char *file = xprintable(cs.problems[i].file), *why = xprintable(cs.problems[i].reason);
+		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, cs.problems[i].failed ? "failed" : "warning", why);
+		free(file);
+		free(why);
+	}
 	size_t blocking = 0;
 	for (size_t i = 0; i < cs.nnew; i++)
 		if ((int)cs.new_[i].severity >= sev)

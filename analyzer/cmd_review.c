@@ -44,10 +44,16 @@ static void usage(FILE *f)
 "3 tool failure (files the engine could not analyze)\n");
 }
 
+/* Everything from the mail (subjects, paths, errors quoting them) goes
+ * out with its control characters escaped. */
 static void tell(int quiet, const char *fmt, const char *a, const char *b)
 {
-	if (!quiet)
-		fprintf(stderr, fmt, a, b);
+	if (quiet)
+		return;
+	char *pa = xprintable(a), *pb = xprintable(b);
+	fprintf(stderr, fmt, pa, pb);
+	free(pa);
+	free(pb);
 }
 
 int cmd_review(int argc, char **argv)
@@ -149,7 +155,7 @@ int cmd_review(int argc, char **argv)
 	bool complete = false; /* the whole report was printed */
 	int rc = review_run(&ro, &r), exit_code = EXIT_CLEAN;
 	if (rc) {
-		fprintf(stderr, "gfpaudit review: %s\n", err_last());
+		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = rc == GA_ENOTFOUND || rc == GA_EINVAL || rc == GA_EIO || rc == GA_ETREE ? EXIT_USAGE : EXIT_TOOL;
 		if (b4) {
 			complete = review_print_b4_error(err_last(), out) == 0;
@@ -172,11 +178,14 @@ int cmd_review(int argc, char **argv)
 		if (!p->applied) {
 			unapplied++;
 			if (unapplied == 1)
-				fprintf(stderr, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
+				tell(0, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
 		}
-		if (p->ar.moved && !c.quiet)
-			fprintf(stderr, "gfpaudit review: '%s': %d hunk%s applied at an offset\n", p->msg->subject,
+		if (p->ar.moved && !c.quiet) {
+			char *subj = xprintable(p->msg->subject);
+			fprintf(stderr, "gfpaudit review: '%s': %d hunk%s applied at an offset\n", subj,
 				p->ar.moved, p->ar.moved == 1 ? "" : "s");
+			free(subj);
+		}
 		for (size_t k = 0; k < p->nnotes; k++, notes++)
 			tell(c.quiet, "gfpaudit review: %s%s\n", p->notes[k], "");
 	}
@@ -189,7 +198,7 @@ int cmd_review(int argc, char **argv)
 		prc = review_print_email(r, &(struct review_print_opts){ .from = from }, out);
 	complete = prc == 0;
 	if (prc) {
-		fprintf(stderr, "gfpaudit review: %s\n", err_last());
+		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = EXIT_TOOL;
 	} else if (b4) {
 		exit_code = EXIT_CLEAN; /* the verdict is in the JSON */

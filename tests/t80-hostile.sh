@@ -281,6 +281,32 @@ sec_hook() {
 	else fail "hook install --force over a second foreign hook: both saved, neither overwritten" "exit $rc $(cat "$T/err"; ls "$hooks")"; fi
 }
 
+# ---- control characters from mail and file names never reach the terminal raw ----
+sec_escapes() {
+	small_series "$T/erepo"
+	# an escape sequence in the subject, and a hunk that cannot apply
+	python3 - "$T/erepo.mbox" "$T/esc.mbox" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+s = s.replace("Subject: [PATCH] foo: more", "Subject: [PATCH] foo: \x1b]0;pwned\x07\x1b[31mred")
+s = s.replace("\n \treturn 0;\n", "\n \treturn 7;\n")
+open(sys.argv[2], "w").write(s)
+PY
+	"$G" review --tree "$T/erepo" --format json "$T/esc.mbox" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 2 ] && grep -q 'x1b\]0;pwned\\x07' "$T/err" && ! grep -q $'\x1b' "$T/err"; then
+		ok "review: a subject's escape sequence is printed escaped (\\x1b)"
+	else fail "review: a subject's escape sequence is printed escaped (\\x1b)" "exit $rc $(cat -v "$T/err")"; fi
+	local odd=$T/$'odd\e[31m.c'
+	printf 'garbage ( {\n' > "$odd"
+	"$G" audit --no-cache -q "$odd" >"$T/out" 2>"$T/err"
+	if grep -q 'odd\\x1b\[31m.c' "$T/err" && ! grep -q $'\x1b' "$T/err"; then ok "audit: a file name's escape sequence is printed escaped"
+	else fail "audit: a file name's escape sequence is printed escaped" "$(cat -v "$T/err")"; fi
+	bad_c > "$T/odd2"$'\e'"[1m.c"
+	"$G" audit --no-cache -q "$T/odd2"$'\e'"[1m.c" >"$T/out" 2>"$T/err"
+	if grep -q 'odd2\\x1b\[1m.c:[0-9]*:[0-9]*: warning' "$T/out" && ! grep -q $'\x1b' "$T/out"; then ok "audit: findings in such a file: the name escaped on stdout"
+	else fail "audit: findings in such a file: the name escaped on stdout" "$(cat -v "$T/out")"; fi
+}
+
 # T80_ONLY=REGEX runs only the sections whose name matches
 for sec in $(declare -F | awk '$3 ~ /^sec_/ { print $3 }'); do
 	[ -n "${T80_ONLY:-}" ] && ! [[ $sec =~ ${T80_ONLY} ]] && continue
