@@ -307,6 +307,37 @@ PY
 	else fail "audit: findings in such a file: the name escaped on stdout" "$(cat -v "$T/out")"; fi
 }
 
+# ---- forged cache rows are not trusted ----
+sec_forged() {
+	bad_c > "$T/f.c"
+	"$G" audit -q --cache "$T/forge.sqlite" "$T/f.c" >"$T/out1" 2>&1; rc=$?
+	expect_rc "forged: the first run reports the finding" 1 $rc "$(cat "$T/out1")"
+	# findings removed from the stored result, by hand
+	python3 - "$T/forge.sqlite" <<'PY'
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+rows = db.execute("SELECT rowid, result FROM results").fetchall()
+assert rows, "no row stored"
+for rowid, text in rows:
+    r = json.loads(text)
+    r["findings"] = []
+    db.execute("UPDATE results SET result=? WHERE rowid=?", (json.dumps(r), rowid))
+db.commit()
+PY
+	"$G" audit -q --cache "$T/forge.sqlite" "$T/f.c" >"$T/out2" 2>&1; rc=$?
+	if [ $rc = 1 ] && cmp -s "$T/out1" "$T/out2"; then ok "forged: a row with its findings removed is analyzed again"
+	else fail "forged: a row with its findings removed is analyzed again" "exit $rc $(cat "$T/out2")"; fi
+	# the row written again is trusted again: the third run parses nothing
+	"$G" audit -v --cache "$T/forge.sqlite" "$T/f.c" >"$T/out3" 2>"$T/err"; rc=$?
+	if [ $rc = 1 ] && grep -q "1 from the cache" "$T/err"; then ok "forged: the row analyzed again is reused next time"
+	else fail "forged: the row analyzed again is reused next time" "exit $rc $(cat "$T/err")"; fi
+	# a row from another version of the tool is not used either
+	python3 -c 'import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.execute("UPDATE origins SET producer=?", ("0.0-other",)); db.commit()' "$T/forge.sqlite"
+	"$G" audit -v --cache "$T/forge.sqlite" "$T/f.c" >"$T/out3" 2>"$T/err"; rc=$?
+	if [ $rc = 1 ] && grep -q "0 from the cache" "$T/err"; then ok "forged: a row another version wrote is analyzed again"
+	else fail "forged: a row another version wrote is analyzed again" "exit $rc $(cat "$T/err")"; fi
+}
+
 # T80_ONLY=REGEX runs only the sections whose name matches
 for sec in $(declare -F | awk '$3 ~ /^sec_/ { print $3 }'); do
 	[ -n "${T80_ONLY:-}" ] && ! [[ $sec =~ ${T80_ONLY} ]] && continue

@@ -29,6 +29,7 @@
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;
+	sqlite3_stmt *origin_put, *origin_prune;
 	int in_tx;
 	size_t pending;
 	struct timespec tx_start;
@@ -153,6 +154,23 @@ static int regular_or_absent(const char *path)
 	return 0;
 }
 
+/* Each result row has an origin row: the tool version that wrote it and a
+ * checksum over its key and its result.  A separate table, so the results
+ * table keeps the shape older gfpaudit builds sharing the file write; their
+ * rows have no origin that matches, and are analyzed again.  The checksum
+ * catches corruption and rows edited or written by anything else; it is no
+ * signature (whoever can write the file can recompute it). */
+static void row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
+			 char out[STORE_HASH_HEX])
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", GFPAUDIT_VERSION, k->path, k->context,
+		    k->content, (long long)incset);
+	strbuf_adds(&sb, result ? result : "");
+	store_hash_buf(sb.buf, sb.len, out);
+	strbuf_release(&sb);
+}
+
 int store_open(const char *path, struct store **out)
 {
 	*out = NULL;
@@ -177,6 +195,9 @@ int store_open(const char *path, struct store **out)
 		"CREATE TABLE IF NOT EXISTS results(path TEXT NOT NULL, context TEXT NOT NULL,"
 		"  content TEXT NOT NULL, incset INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL,"
 		"  stored INTEGER NOT NULL, PRIMARY KEY(path, context, content, incset));"
+		"CREATE TABLE IF NOT EXISTS origins(path TEXT NOT NULL, context TEXT NOT NULL,"
+		"  content TEXT NOT NULL, incset INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+		"  PRIMARY KEY(path, context, content, incset));"
 		"CREATE TABLE IF NOT EXISTS contexts(context TEXT PRIMARY KEY, used INTEGER NOT NULL);"
 		"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
 		"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
@@ -194,12 +215,18 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	}
 	sqlite3_finalize(v);
-	if ((rc = prepare(s, "SELECT incset, result FROM results WHERE path=?1 AND context=?2 AND content=?3 "
-			  "ORDER BY stored DESC", &s->get)) ||
+	if ((rc = prepare(s, "SELECT r.incset, r.result, o.producer, o.checksum FROM results r LEFT JOIN origins o "
+			  "ON o.path=r.path AND o.context=r.context AND o.content=r.content AND o.incset=r.incset "
+			  "WHERE r.path=?1 AND r.context=?2 AND r.content=?3 ORDER BY r.stored DESC", &s->get)) ||
 	    (rc = prepare(s, "INSERT OR REPLACE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->put)) ||
+	    (rc = prepare(s, "INSERT OR REPLACE INTO origins VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->origin_put)) ||
 	    (rc = prepare(s, "DELETE FROM results WHERE path=?1 AND context=?2 AND rowid NOT IN "
 			  "(SELECT rowid FROM results WHERE path=?1 AND context=?2 ORDER BY stored DESC "
-			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ")", &s->prune)) ||
+			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ");"
+			  , &s->prune)) ||
+	    (rc = prepare(s, "DELETE FROM origins WHERE path=?1 AND context=?2 AND NOT EXISTS (SELECT 1 FROM results r "
+			  "WHERE r.path=origins.path AND r.context=origins.context AND r.content=origins.content "
+			  "AND r.incset=origins.incset)", &s->origin_prune)) ||
 	    (rc = prepare(s, "SELECT body FROM incsets WHERE id=?1", &s->incset_get)) ||
 	    (rc = prepare(s, "INSERT INTO incsets(digest, body) VALUES(?1, ?2) "
 			  "ON CONFLICT(digest) DO UPDATE SET digest=digest RETURNING id", &s->incset_put)) ||
@@ -237,6 +264,8 @@ int store_close(struct store *s)
 	sqlite3_finalize(s->get);
 	sqlite3_finalize(s->put);
 	sqlite3_finalize(s->prune);
+	sqlite3_finalize(s->origin_put);
+	sqlite3_finalize(s->origin_prune);
 	sqlite3_finalize(s->incset_get);
 	sqlite3_finalize(s->incset_put);
 	sqlite3_finalize(s->stat_get);
@@ -465,6 +494,7 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 		return rc;
 	char *sql = xasprintf(
 		"DELETE FROM results WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM origins WHERE context NOT IN (SELECT context FROM results);"
 		"DELETE FROM contexts WHERE used < %lld;",
 		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL));
 	rc = exec(s, sql);
@@ -559,12 +589,21 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 	sqlite3_bind_text(s->get, 3, k->content, -1, SQLITE_TRANSIENT);
 	int step;
 	while ((step = sqlite3_step(s->get)) == SQLITE_ROW) {
-		if (!incset_valid(s, sqlite3_column_int64(s->get, 0))) {
+		sqlite3_int64 inc = sqlite3_column_int64(s->get, 0);
+		const char *txt = (const char *)sqlite3_column_text(s->get, 1);
+		const char *producer = (const char *)sqlite3_column_text(s->get, 2);
+		const char *sum = (const char *)sqlite3_column_text(s->get, 3);
+		char want[STORE_HASH_HEX];
+		row_checksum(k, inc, txt, want);
+		if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
+			s->st.untrusted++; /* analyzed again, and the row replaced */
+			continue;
+		}
+		if (!incset_valid(s, inc)) {
 			s->st.stale_includes++;
 			continue;
 		}
 		json_error_t jerr;
-		const char *txt = (const char *)sqlite3_column_text(s->get, 1);
 		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
 		if (j && file_result_from_json(j, out) == 0)
 			rc = 0;
@@ -599,11 +638,25 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 	sqlite3_bind_text(s->put, 2, k->context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s->put, 3, k->content, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s->put, 4, inc);
+	char sum[STORE_HASH_HEX];
+	row_checksum(k, inc, txt, sum);
 	sqlite3_bind_text(s->put, 5, txt, -1, free);
 	sqlite3_bind_int64(s->put, 6, (sqlite3_int64)time(NULL));
 	if (sqlite3_step(s->put) != SQLITE_DONE)
 		rc = db_err(s, "store");
 	sqlite3_reset(s->put);
+	if (!rc) {
+		sqlite3_reset(s->origin_put);
+		sqlite3_bind_text(s->origin_put, 1, k->path, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s->origin_put, 2, k->context, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s->origin_put, 3, k->content, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(s->origin_put, 4, inc);
+		sqlite3_bind_text(s->origin_put, 5, GFPAUDIT_VERSION, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s->origin_put, 6, sum, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(s->origin_put) != SQLITE_DONE)
+			rc = db_err(s, "store");
+		sqlite3_reset(s->origin_put);
+	}
 	if (!rc) {
 		sqlite3_reset(s->prune);
 		sqlite3_bind_text(s->prune, 1, k->path, -1, SQLITE_TRANSIENT);
@@ -611,6 +664,12 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 		if (sqlite3_step(s->prune) != SQLITE_DONE)
 			rc = db_err(s, "prune");
 		sqlite3_reset(s->prune);
+		sqlite3_reset(s->origin_prune);
+		sqlite3_bind_text(s->origin_prune, 1, k->path, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s->origin_prune, 2, k->context, -1, SQLITE_TRANSIENT);
+		if (!rc && sqlite3_step(s->origin_prune) != SQLITE_DONE)
+			rc = db_err(s, "prune");
+		sqlite3_reset(s->origin_prune);
 	}
 	s->st.puts++;
 	/* short transactions let other processes on the same file go on */

@@ -17,6 +17,9 @@
  * too); writes are batched and committed at least every quarter second and
  * before the caller waits (store_commit).  A path that exists and is not a
  * regular file (/dev/null, a FIFO) is refused.
+ * Each row records the tool version that wrote it and a checksum over its
+ * key and result; a row that does not match is analyzed again (this
+ * catches corruption and edits, not a forger who recomputes the checksum).
  * Functions return 0 or a negative GA_E* code with err_set().
  */
 #ifndef GFPAUDIT_STORE_H
@@ -80,6 +83,8 @@ void store_stat_remember(struct store *s, const struct stat *st, const char hash
 struct store_stats {
 	size_t hits, misses, puts;
 	size_t stale_includes; /* rows rejected because a header changed */
+	size_t untrusted;      /* rows rejected: another tool version, or a
+				* checksum that does not match (edited, corrupt) */
 };
 void store_get_stats(const struct store *s, struct store_stats *out);
 
