@@ -8,7 +8,8 @@
  * of the command line) is checked: a special file (device, FIFO, socket,
  * directory) anywhere, or a file outside the allowed roots (the tree, the
  * kernel-model headers, the compiler's resource directory, the include
- * directories of the flags and the main file's own directory) is refused.
+ * directories of the flags, the main file's own directory and the git work
+ * tree that holds it) is refused.
  * In untrusted text (the in-memory copies: mailed or staged files) a
  * computed `#include MACRO` is refused too, since its target cannot be
  * known before preprocessing.  Conservative on purpose: a directive inside
@@ -61,6 +62,30 @@ static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+}
+
+/* The top of the git work tree holding `dir`, if any: a file's own
+ * repository is trusted ground (review and check parse a mailed or staged
+ * file where the repository has it, among its siblings). */
+static void add_work_tree(struct roots *r, const char *dir)
+{
+	char buf[PATH_MAX];
+	if (!realpath(dir, buf))
+		return;
+	for (int depth = 0; depth < 64; depth++) {
+		struct stat st;
+		char *git = xasprintf("%s/.git", buf);
+		int found = lstat(git, &st) == 0;
+		free(git);
+		if (found) {
+			roots_add(r, buf);
+			return;
+		}
+		char *slash = strrchr(buf, '/');
+		if (!slash || slash == buf)
+			return;
+		*slash = 0;
+	}
 }
 
 /* The include directories of the command line, in order. */
@@ -194,6 +219,7 @@ int incguard_check(const char *path, const char *text, size_t len, bool untruste
 		roots_add(&allowed, roots[i]);
 	char *includer = dir_of(path);
 	roots_add(&allowed, includer);
+	add_work_tree(&allowed, includer);
 	char *c = clean(text, len);
 	int rc = 0;
 	unsigned line = 0;
