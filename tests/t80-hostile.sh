@@ -119,9 +119,13 @@ sec_workers() {
 	else fail "SIGKILL to audit: the workers die with it (PDEATHSIG)" "workers '$W' alive '$alive'"; fi
 	kill -KILL $alive 2>/dev/null
 	bad_c > "$T/hog.c"
-	GFPAUDIT_TEST_HOG=hog.c timeout 60 "$G" audit --no-cache -q --memory-limit 256 "$T/hog.c" >"$T/out" 2>"$T/err"; rc=$?
-	if [ $rc = 3 ] && grep -q "hog.c: failed: analyzer crashed" "$T/err"; then ok "--memory-limit: a worker past its limit costs its file (exit 3)"
-	else fail "--memory-limit: a worker past its limit costs its file (exit 3)" "exit $rc $(cat "$T/err")"; fi
+	case "$G" in
+	*asan*) skip "--memory-limit: ASan reserves more address space than any limit (not set there)" ;;
+	*)
+		GFPAUDIT_TEST_HOG=hog.c timeout 60 "$G" audit --no-cache -q --memory-limit 256 "$T/hog.c" >"$T/out" 2>"$T/err"; rc=$?
+		if [ $rc = 3 ] && grep -q "hog.c: failed: analyzer crashed" "$T/err"; then ok "--memory-limit: a worker past its limit costs its file (exit 3)"
+		else fail "--memory-limit: a worker past its limit costs its file (exit 3)" "exit $rc $(cat "$T/err")"; fi ;;
+	esac
 	"$G" audit --no-cache --memory-limit 12x "$T/hog.c" >/dev/null 2>&1; rc=$?
 	expect_rc "--memory-limit 12x: usage" 2 $rc
 }
@@ -164,6 +168,17 @@ sec_includes() {
 	timeout 60 "$G" review --tree "$R2" --format b4 < "$T/zero.mbox" >"$T/out" 2>"$T/err"; rc=$?
 	if [ $rc = 0 ] && ! grep -q '"pass"' "$T/out"; then ok "review --format b4: a refused file is no pass"
 	else fail "review --format b4: a refused file is no pass" "exit $rc $(cat "$T/out" "$T/err")"; fi
+	# a sibling directory's header, through "..": the repository's own ground
+	mkdir -p "$R2/drivers/bar"; printf '#define BAR 1\n' > "$R2/drivers/bar/bar.h"
+	git_ "$R2" add -A && git_ "$R2" commit -qm "bar"
+	local base2; base2=$(git_ "$R2" rev-parse HEAD)
+	sed -i '1a #include "../bar/bar.h"' "$R2/drivers/foo/ring.c"
+	git_ "$R2" commit -qam "foo: use bar" -m "Signed-off-by: Ann Author <ann@example.org>"
+	git_ "$R2" format-patch -q --base="$base2" --stdout -1 > "$T/sibling.mbox"
+	git_ "$R2" reset -q --hard "$base2"
+	timeout 60 "$G" review --tree "$R2" --format json "$T/sibling.mbox" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 0 ] && ! grep -q refused "$T/err"; then ok "review: a mailed #include of a sibling directory's header is not refused"
+	else fail "review: a mailed #include of a sibling directory's header is not refused" "exit $rc $(cat "$T/err")"; fi
 	timeout 60 "$G" review --tree "$R2" --format json "$T/computed.mbox" >"$T/out" 2>"$T/err"; rc=$?
 	if [ $rc = 3 ] && grep -q 'computed #include' "$T/err"; then ok "review: a computed #include in mailed text is refused"
 	else fail "review: a computed #include in mailed text is refused" "exit $rc $(cat "$T/err")"; fi
