@@ -99,9 +99,9 @@ static double since(const struct timespec *t)
 static int test_hooked(const char *path)
 {
 	const char *crash = getenv("GFPAUDIT_TEST_CRASH"), *hang = getenv("GFPAUDIT_TEST_HANG");
-	const char *hog = getenv("GFPAUDIT_TEST_HOG");
+	const char *hog = getenv("GFPAUDIT_TEST_HOG"), *spin = getenv("GFPAUDIT_TEST_SPIN");
 	return (crash && *crash && strstr(path, crash)) || (hang && *hang && strstr(path, hang)) ||
-	       (hog && *hog && strstr(path, hog));
+	       (hog && *hog && strstr(path, hog)) || (spin && *spin && strstr(path, spin));
 }
 
 static int write_all(int fd, const char *s, size_t len)
@@ -130,6 +130,10 @@ static void analyze_one(struct engine *e, const char *path, int fd, int cpu_sec)
 	if (hang && *hang && strstr(path, hang))
 		for (;;)
 			pause();
+	const char *spin = getenv("GFPAUDIT_TEST_SPIN");
+	if (spin && *spin && strstr(path, spin))
+		for (volatile unsigned long i = 0;; i++)
+			; /* burns CPU until RLIMIT_CPU (or the parent) ends it */
 	const char *hog = getenv("GFPAUDIT_TEST_HOG");
 	if (hog && *hog && strstr(path, hog)) {
 		/* up to 1 GiB, touched: the worker's memory limit must stop it

@@ -126,6 +126,28 @@ sec_workers() {
 		if [ $rc = 3 ] && grep -q "hog.c: failed: analyzer crashed" "$T/err"; then ok "--memory-limit: a worker past its limit costs its file (exit 3)"
 		else fail "--memory-limit: a worker past its limit costs its file (exit 3)" "exit $rc $(cat "$T/err")"; fi ;;
 	esac
+	# a worker burning CPU while its parent cannot act (stopped): RLIMIT_CPU
+	# (--timeout plus 2 s of CPU) ends it
+	bad_c > "$T/spin.c"
+	GFPAUDIT_TEST_SPIN=spin.c "$G" audit --no-cache -q -j 1 --timeout 1 "$T/spin.c" >"$T/out" 2>"$T/err" &
+	P=$!
+	local wpid= i
+	for i in $(seq 200); do
+		wpid=$(pgrep -P "$P" | head -1)
+		[ -n "$wpid" ] && [ "$(awk '{ print $3 }' "/proc/$wpid/stat" 2>/dev/null)" = R ] && break
+		sleep 0.05
+	done
+	kill -STOP "$P"
+	local died=no
+	for i in $(seq 120); do
+		st=$(awk '{ print $3 }' "/proc/$wpid/stat" 2>/dev/null)
+		if [ -z "$st" ] || [ "$st" = Z ]; then died=yes; break; fi
+		sleep 0.25
+	done
+	kill -CONT "$P"; wait "$P"; rc=$?
+	if [ -n "$wpid" ] && [ $died = yes ] && [ $rc = 3 ] && grep -q "signal 24" "$T/err"; then
+		ok "a spinning worker is ended by its CPU limit even with the parent stopped"
+	else fail "a spinning worker is ended by its CPU limit even with the parent stopped" "worker '$wpid' died $died exit $rc $(cat "$T/err")"; fi
 	"$G" audit --no-cache --memory-limit 12x "$T/hog.c" >/dev/null 2>&1; rc=$?
 	expect_rc "--memory-limit 12x: usage" 2 $rc
 }

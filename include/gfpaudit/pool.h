@@ -5,7 +5,9 @@
  * Test hooks (environment): GFPAUDIT_TEST_CRASH=SUBSTR makes the worker of a
  * file whose path contains SUBSTR abort; GFPAUDIT_TEST_HANG=SUBSTR makes it
  * hang (ended by the per-file timeout); GFPAUDIT_TEST_HOG=SUBSTR makes it
- * allocate up to 1 GiB (stopped by the worker's memory limit). */
+ * allocate up to 1 GiB (stopped by the worker's memory limit);
+ * GFPAUDIT_TEST_SPIN=SUBSTR makes it burn CPU (stopped by RLIMIT_CPU even
+ * when the parent cannot act). */
 #ifndef GFPAUDIT_POOL_H
 #define GFPAUDIT_POOL_H
 #include <stddef.h>
