@@ -30,6 +30,11 @@ static void usage(FILE *f)
 		"exit codes: 0 clean, 1 findings at or above the threshold, 2 usage, 3 tool failure\n");
 }
 
+static void on_sigpipe(int sig)
+{
+	(void)sig; /* the write that raised it fails with EPIPE */
+}
+
 /* Results lost on the way out are a tool failure, never a clean exit:
  * "audit > /dev/full" or a closed pipe must not look like "no findings". */
 static int finish(int code)
@@ -56,8 +61,12 @@ static int finish(int code)
 
 int main(int argc, char **argv)
 {
-	/* a closed stdout is an error to report (EPIPE), not a silent death */
-	signal(SIGPIPE, SIG_IGN);
+	/* a closed stdout is an error to report (EPIPE), not a silent death;
+	 * caught rather than ignored, so the tools we exec (spatch, sparse)
+	 * start with the default again */
+	struct sigaction sa = { .sa_handler = on_sigpipe, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
