@@ -94,6 +94,35 @@ void cli_print_rules(FILE *f)
 			check_table[i]->summary);
 }
 
+int cli_parse_long(const char *s, long lo, long hi, long *out)
+{
+	/* digits only: no sign, no blanks, no suffix ("3x"), no empty string */
+	if (!s || !*s)
+		return GA_EINVAL;
+	long v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return GA_EINVAL;
+		if (v > (hi - (*p - '0')) / 10)
+			return GA_EINVAL; /* above hi (and never overflows) */
+		v = v * 10 + (*p - '0');
+	}
+	if (v < lo)
+		return GA_EINVAL;
+	*out = v;
+	return 0;
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *s, int lo, int hi, int *out)
+{
+	long v;
+	if (cli_parse_long(s, lo, hi, &v))
+		return err_set(GA_EINVAL, "gfpaudit %s: %s takes a whole number from %d to %d, not '%s'",
+			       cmd, opt, lo, hi, s ? s : "");
+	*out = (int)v;
+	return 0;
+}
+
 int cli_default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

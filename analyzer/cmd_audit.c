@@ -1,6 +1,7 @@
 /* gfpaudit audit: analyze files, directories or whole trees. */
 #include <getopt.h>
 #include <stdbool.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <glib.h>
@@ -40,7 +41,9 @@ static void usage(FILE *f)
 "                       under each finding in text\n"
 "  --fix DIR            as --fixes, and write one format-patch mail per fix into DIR\n"
 "  -j N                 worker processes (default: number of CPUs)\n"
-"  --timeout SEC        give up on one file after SEC seconds (default 300)\n"
+"  --timeout SEC        give up on one file after SEC seconds (default 300; also\n"
+"                       the worker's CPU limit for the file)\n"
+"  --memory-limit MIB   address-space limit of each worker (default 4096)\n"
 "  --enable RULE,..     run only these rules (with --disable: add them back)\n"
 "  --disable RULE,..    do not run these rules\n"
 "  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
@@ -109,15 +112,24 @@ static void on_store(void *data, size_t index, const char *path, const struct fi
 	triage_store(((struct audit_state *)data)->tri, index, path, r);
 }
 
+static void on_idle(void *data)
+{
+	triage_idle(((struct audit_state *)data)->tri);
+}
+
 static void on_done(void *data, size_t index, struct file_result *r)
 {
 	struct audit_state *st = data;
 	(void)index;
+	/* file names and reasons (which quote the file's text) may hold
+	 * escape sequences: not for the terminal */
+	char *file = xprintable(r->file), *why = xprintable(r->reason);
 	if (r->status != FILE_ANALYZED)
-		fprintf(stderr, "gfpaudit: %s: %s: %s\n", r->file,
-			r->status == FILE_SKIPPED ? "skipped" : "failed", r->reason ? r->reason : "");
+		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, r->status == FILE_SKIPPED ? "skipped" : "failed", why);
 	else if (r->partial || (r->parse_errors && st->verbose))
-		fprintf(stderr, "gfpaudit: %s: %s\n", r->file, r->reason ? r->reason : "parse errors");
+		fprintf(stderr, "gfpaudit: %s: %s\n", file, r->reason ? why : "parse errors");
+	free(file);
+	free(why);
 	if (r->parse_errors)
 		st->with_errors++;
 	if (st->not_built && g_hash_table_contains(st->not_built, r->file))
@@ -168,6 +180,7 @@ int cmd_audit(int argc, char **argv)
 		{ "severity", required_argument, NULL, 'S' },
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "memory-limit", required_argument, NULL, 'm' },
 		{ "allocator-model", required_argument, NULL, 'M' },
 		{ "pch", no_argument, NULL, 'W' },
 		{ "no-pch", no_argument, NULL, 'w' },
@@ -187,7 +200,7 @@ int cmd_audit(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "text", .severity = "warning" };
-	int jobs = cli_default_jobs(), sites = 0, timeout = 300, opt;
+	int jobs = cli_default_jobs(), sites = 0, timeout = 300, mem_mb = POOL_MEM_LIMIT_MB, opt;
 	const char *fix_dir = NULL;
 	int want_fixes = 0, want_pch = 1; /* 0 off, 1 if it can be built, 2 required */
 	const char *cache = NULL, *baseline_path = NULL;
@@ -207,7 +220,18 @@ int cmd_audit(int argc, char **argv)
 		case 'D': c.disable = optarg; break;
 		case 'S': c.severity = optarg; break;
 		case 'A': cli_add_allocator(&c, optarg); break;
-		case 'T': timeout = atoi(optarg); break;
+		case 'T':
+			if (cli_parse_int("audit", "--timeout", optarg, 1, CLI_TIMEOUT_MAX, &timeout)) {
+				fprintf(stderr, "%s\n", err_last());
+				return EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			if (cli_parse_int("audit", "--memory-limit", optarg, 64, 1 << 24, &mem_mb)) {
+				fprintf(stderr, "%s\n", err_last());
+				return EXIT_USAGE;
+			}
+			break;
 		case 'M': c.allocator_model = optarg; break;
 		case 'W': want_pch = 2; break;
 		case 'w': want_pch = 0; break;
@@ -226,9 +250,8 @@ int cmd_audit(int argc, char **argv)
 		case 'K': cocci = 1; break;
 		case 'R': cocci = 1; cocci_rules = optarg; break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1 || jobs > 256) {
-				fprintf(stderr, "gfpaudit audit: -j takes a number from 1 to 256\n");
+			if (cli_parse_int("audit", "-j", optarg, 1, 256, &jobs)) {
+				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
 			break;
@@ -343,9 +366,9 @@ int cmd_audit(int argc, char **argv)
 	st.rep.tree = c.tree;
 	st.tri = tri;
 	struct pool_stats ps;
-	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .quiet = c.quiet,
+	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .mem_limit_mb = mem_mb, .quiet = c.quiet,
 				.done = on_done, .data = &st, .stats = &ps,
-				.lookup = on_lookup, .store = on_store };
+				.lookup = on_lookup, .store = on_store, .idle = on_idle };
 	rc = pool_run(e, fl.paths, fl.n, &po);
 	struct triage_stats ts;
 	triage_get_stats(tri, &ts);
@@ -357,8 +380,21 @@ int cmd_audit(int argc, char **argv)
 			"worker CPU %.1f s, peak worker RSS %ld MiB, wall %.1f s\n",
 			fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
 			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, ps.wall);
-	triage_free(tri);
+	triage_free(tri); /* commits what the workers answered: the cache stays whole */
 	free(cache_path);
+	int stop = pool_interrupted();
+	if (rc && stop) {
+		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+		report_release(&st.rep);
+		file_list_release(&fl);
+		engine_free(e);
+		baseline_free(base);
+		fflush(NULL);
+		/* die of the signal, as the shell that sent it expects */
+		signal(stop, SIG_DFL);
+		raise(stop);
+		return 128 + stop;
+	}
 	int exit_code = EXIT_CLEAN;
 	if (!rc && cocci) {
 		/* the same prefilter: a file it answered names no API, so no rule

@@ -142,9 +142,8 @@ int cmd_check(int argc, char **argv)
 		case 'D': c.disable = optarg; break;
 		case 'N': no_cache = 1; break;
 		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1 || jobs > 256) {
-				fprintf(stderr, "gfpaudit check: -j takes a number from 1 to 256\n");
+			if (cli_parse_int("check", "-j", optarg, 1, 256, &jobs)) {
+				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
 			break;
@@ -280,9 +279,12 @@ int cmd_check(int argc, char **argv)
 		print_json(&cs);
 	else
 		print_text(&cs, c.verbose);
-	for (size_t i = 0; i < cs.nproblems; i++)
-		fprintf(stderr, "gfpaudit: %s: %s: %s\n", cs.problems[i].file,
-			cs.problems[i].failed ? "failed" : "warning", cs.problems[i].reason);
+	for (size_t i = 0; i < cs.nproblems; i++) {
+		char *file = xprintable(cs.problems[i].file), *why = xprintable(cs.problems[i].reason);
+		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, cs.problems[i].failed ? "failed" : "warning", why);
+		free(file);
+		free(why);
+	}
 	size_t blocking = 0;
 	for (size_t i = 0; i < cs.nnew; i++)
 		if ((int)cs.new_[i].severity >= sev)

@@ -162,9 +162,9 @@ int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "gfpaudit explain: --tree and -p exclude each other\n");
 		return EXIT_USAGE;
 	}
-	char *arg = xstrdup(argv[optind]), *colon = strrchr(arg, ':'), *end = NULL;
-	long line = colon ? strtol(colon + 1, &end, 10) : 0;
-	if (!colon || !end || *end || line <= 0) {
+	char *arg = xstrdup(argv[optind]), *colon = strrchr(arg, ':');
+	long line = 0;
+	if (!colon || cli_parse_long(colon + 1, 1, 100000000, &line)) {
 		fprintf(stderr, "gfpaudit explain: '%s' is not FILE:LINE\n", argv[optind]);
 		free(arg);
 		return EXIT_USAGE;

@@ -20,7 +20,8 @@ static void usage(FILE *f)
 "'gfpaudit check --staged' with this binary's absolute path.  It refuses to\n"
 "overwrite a hook that is not gfpaudit's unless given:\n"
 "  --chain    keep that hook as pre-commit.gfpaudit-chained and run it first\n"
-"  --force    replace it (it is kept as pre-commit.gfpaudit-saved)\n"
+"  --force    replace it (it is kept as pre-commit.gfpaudit-saved, or\n"
+"             pre-commit.gfpaudit-saved.N when that name is taken)\n"
 "uninstall removes only gfpaudit's hook and puts a chained one back.\n"
 "'git commit --no-verify' skips the hook for one commit.  The kbuild tree the\n"
 "hook uses: 'git config gfpaudit.tree KDIR' (see 'gfpaudit check --help').\n"
@@ -79,8 +80,8 @@ int cmd_hook(int argc, char **argv)
 		return rc == GA_ENOTFOUND ? EXIT_USAGE : EXIT_TOOL;
 	}
 	enum vcs_hook_outcome oc;
-	char *path = NULL;
-	rc = install ? vcs_hook_install(v, bin, flags, &oc, &path) : vcs_hook_uninstall(v, &oc, &path);
+	char *path = NULL, *saved = NULL;
+	rc = install ? vcs_hook_install(v, bin, flags, &oc, &path, &saved) : vcs_hook_uninstall(v, &oc, &path);
 	int exit_code = EXIT_CLEAN;
 	if (rc) {
 		fprintf(stderr, "gfpaudit hook: %s\n", err_last());
@@ -90,14 +91,15 @@ int cmd_hook(int argc, char **argv)
 			[VCS_HOOK_INSTALLED] = "installed",
 			[VCS_HOOK_UPDATED] = "updated",
 			[VCS_HOOK_CHAINED] = "installed; the hook that was there runs first (pre-commit.gfpaudit-chained)",
-			[VCS_HOOK_REPLACED] = "installed; the hook that was there is saved as pre-commit.gfpaudit-saved",
+			[VCS_HOOK_REPLACED] = "installed; the hook that was there is saved as",
 			[VCS_HOOK_REMOVED] = "removed",
 			[VCS_HOOK_RESTORED] = "removed; the chained hook is back in place",
 			[VCS_HOOK_ABSENT] = "not installed: nothing to remove",
 		};
-		fprintf(stderr, "gfpaudit: %s: %s\n", path, what[oc]);
+		fprintf(stderr, "gfpaudit: %s: %s%s%s\n", path, what[oc], saved ? " " : "", saved ? saved : "");
 	}
 	free(path);
+	free(saved);
 	vcs_free(v);
 	return exit_code;
 }

@@ -1,12 +1,16 @@
 /* gfpaudit review: a mailed patch series in, review mails (or JSON) out. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "gfpaudit/cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/review.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/strbuf.h"
 
 static void usage(FILE *f)
 {
@@ -40,10 +44,16 @@ static void usage(FILE *f)
 "3 tool failure (files the engine could not analyze)\n");
 }
 
+/* Everything from the mail (subjects, paths, errors quoting them) goes
+ * out with its control characters escaped. */
 static void tell(int quiet, const char *fmt, const char *a, const char *b)
 {
-	if (!quiet)
-		fprintf(stderr, fmt, a, b);
+	if (quiet)
+		return;
+	char *pa = xprintable(a), *pb = xprintable(b);
+	fprintf(stderr, fmt, pa, pb);
+	free(pa);
+	free(pb);
 }
 
 int cmd_review(int argc, char **argv)
@@ -105,18 +115,47 @@ int cmd_review(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* -o naming one of the inputs would replace the series with its review */
+	struct stat ost;
+	if (output && stat(output, &ost) == 0)
+		for (size_t i = 0; i < nmboxes; i++) {
+			struct stat ist;
+			if (strcmp(mboxes[i], "-") && stat(mboxes[i], &ist) == 0 &&
+			    ist.st_dev == ost.st_dev && ist.st_ino == ost.st_ino) {
+				fprintf(stderr, "gfpaudit review: -o '%s' is the input '%s': refusing to overwrite it\n",
+					output, mboxes[i]);
+				return EXIT_USAGE;
+			}
+		}
+	/* -o is written to a temporary file next to it and renamed at the end:
+	 * a failed run leaves the previous output as it was */
 	FILE *out = stdout;
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "gfpaudit review: cannot write '%s'\n", output);
-		return EXIT_TOOL;
+	char *tmp = NULL;
+	if (output) {
+		tmp = xasprintf("%s.gfpaudit-XXXXXX", output);
+		int fd = mkstemp(tmp);
+		mode_t mask = umask(0);
+		umask(mask);
+		if (fd >= 0)
+			fchmod(fd, 0666 & ~mask); /* as fopen would have made it */
+		if (fd < 0 || !(out = fdopen(fd, "w"))) {
+			fprintf(stderr, "gfpaudit review: cannot write '%s': %s\n", output, strerror(errno));
+			if (fd >= 0) {
+				close(fd);
+				unlink(tmp);
+			}
+			free(tmp);
+			return EXIT_TOOL;
+		}
 	}
 	struct review *r = NULL;
+	bool complete = false; /* the whole report was printed */
 	int rc = review_run(&ro, &r), exit_code = EXIT_CLEAN;
 	if (rc) {
-		fprintf(stderr, "gfpaudit review: %s\n", err_last());
+		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = rc == GA_ENOTFOUND || rc == GA_EINVAL || rc == GA_EIO || rc == GA_ETREE ? EXIT_USAGE : EXIT_TOOL;
 		if (b4) {
-			review_print_b4_error(err_last(), out);
+			complete = review_print_b4_error(err_last(), out) == 0;
 			exit_code = exit_code == EXIT_USAGE ? EXIT_CLEAN : exit_code;
 		}
 		goto done;
@@ -136,11 +175,14 @@ int cmd_review(int argc, char **argv)
 		if (!p->applied) {
 			unapplied++;
 			if (unapplied == 1)
-				fprintf(stderr, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
+				tell(0, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
 		}
-		if (p->ar.moved && !c.quiet)
-			fprintf(stderr, "gfpaudit review: '%s': %d hunk%s applied at an offset\n", p->msg->subject,
+		if (p->ar.moved && !c.quiet) {
+			char *subj = xprintable(p->msg->subject);
+			fprintf(stderr, "gfpaudit review: '%s': %d hunk%s applied at an offset\n", subj,
 				p->ar.moved, p->ar.moved == 1 ? "" : "s");
+			free(subj);
+		}
 		for (size_t k = 0; k < p->nnotes; k++, notes++)
 			tell(c.quiet, "gfpaudit review: %s%s\n", p->notes[k], "");
 	}
@@ -151,8 +193,9 @@ int cmd_review(int argc, char **argv)
 		prc = review_print_json(r, out);
 	else
 		prc = review_print_email(r, &(struct review_print_opts){ .from = from }, out);
+	complete = prc == 0;
 	if (prc) {
-		fprintf(stderr, "gfpaudit review: %s\n", err_last());
+		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = EXIT_TOOL;
 	} else if (b4) {
 		exit_code = EXIT_CLEAN; /* the verdict is in the JSON */
@@ -171,9 +214,27 @@ int cmd_review(int argc, char **argv)
 	}
 done:
 	review_free(r);
-	if (out != stdout && fclose(out) != 0 && exit_code != EXIT_TOOL) {
-		fprintf(stderr, "gfpaudit review: cannot write '%s'\n", output);
-		exit_code = EXIT_TOOL;
+	if (out != stdout) {
+		int bad = fflush(out) != 0 || ferror(out);
+		bad |= fclose(out) != 0;
+		/* a run that stopped before its report was printed (or could not
+		 * write it) does not replace a previous output */
+		bool keep = !bad && complete;
+		if (bad && exit_code != EXIT_TOOL) {
+			fprintf(stderr, "gfpaudit review: cannot write '%s'\n", output);
+			exit_code = EXIT_TOOL;
+		}
+		if (keep && rename(tmp, output) != 0) {
+			fprintf(stderr, "gfpaudit review: cannot write '%s': %s\n", output, strerror(errno));
+			exit_code = EXIT_TOOL;
+			keep = false;
+		}
+		if (!keep) {
+			unlink(tmp);
+			if (!bad)
+				fprintf(stderr, "gfpaudit review: '%s' left as it was (the review did not complete)\n", output);
+		}
+		free(tmp);
 	}
 	return exit_code;
 }

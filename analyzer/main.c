@@ -1,4 +1,6 @@
 /* gfpaudit: dispatch only.  See analyzer/commands.h for the command table. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "gfpaudit/cmd.h"
@@ -28,23 +30,58 @@ static void usage(FILE *f)
 		"exit codes: 0 clean, 1 findings at or above the threshold, 2 usage, 3 tool failure\n");
 }
 
+static void on_sigpipe(int sig)
+{
+	(void)sig; /* the write that raised it fails with EPIPE */
+}
+
+/* Results lost on the way out are a tool failure, never a clean exit:
+ * "audit > /dev/full" or a closed pipe must not look like "no findings". */
+static int finish(int code)
+{
+	int err = 0, bad = 0;
+	errno = 0;
+	if (fflush(stdout) != 0) {
+		bad = 1;
+		err = errno;
+	} else if (ferror(stdout)) {
+		bad = 1; /* an earlier write failed: its errno is gone */
+	}
+	errno = 0;
+	if (fclose(stdout) != 0 && !bad) {
+		bad = 1;
+		err = errno;
+	}
+	if (bad) {
+		fprintf(stderr, "gfpaudit: cannot write the output: %s\n", err ? strerror(err) : "write error");
+		return EXIT_TOOL;
+	}
+	return code;
+}
+
 int main(int argc, char **argv)
 {
+	/* a closed stdout is an error to report (EPIPE), not a silent death;
+	 * caught rather than ignored, so the tools we exec (spatch, sparse)
+	 * start with the default again */
+	struct sigaction sa = { .sa_handler = on_sigpipe, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return EXIT_CLEAN;
+		return finish(EXIT_CLEAN);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("gfpaudit %s\n", GFPAUDIT_VERSION);
-		return EXIT_CLEAN;
+		return finish(EXIT_CLEAN);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return finish(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "gfpaudit: '%s' is not a command; see 'gfpaudit --help'\n", argv[1]);
 	return EXIT_USAGE;
 }

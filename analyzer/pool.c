@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <jansson.h>
@@ -32,6 +33,59 @@ struct slot {
 	int busy;
 };
 
+/* The signal that stopped the run (SIGINT, SIGTERM, SIGHUP), 0 while none. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+int pool_interrupted(void)
+{
+	return stop_signal;
+}
+
+/* ASan reserves terabytes of address space: RLIMIT_AS would kill it */
+#if defined(__SANITIZE_ADDRESS__)
+#define POOL_NO_AS_LIMIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define POOL_NO_AS_LIMIT 1
+#endif
+#endif
+
+/* In the worker: the address-space limit, once. */
+static void limit_memory(long mb)
+{
+#ifndef POOL_NO_AS_LIMIT
+	if (mb > 0) {
+		struct rlimit rl = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
+		setrlimit(RLIMIT_AS, &rl);
+	}
+#else
+	(void)mb;
+#endif
+}
+
+/* In the worker, before each file: at most `sec` more seconds of CPU
+ * (SIGXCPU), on top of what the worker used so far.  Only the soft limit
+ * moves, so it can be raised again for the next file. */
+static void limit_cpu(int sec)
+{
+	if (sec <= 0)
+		return;
+	struct rusage ru;
+	struct rlimit rl;
+	if (getrusage(RUSAGE_SELF, &ru) < 0 || getrlimit(RLIMIT_CPU, &rl) < 0)
+		return;
+	rlim_t want = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + (rlim_t)sec + 2;
+	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
+		want = rl.rlim_max;
+	rl.rlim_cur = want;
+	setrlimit(RLIMIT_CPU, &rl);
+}
+
 /* A worker is replaced after this many files: what libclang or the engine
  * keeps between files cannot grow without bound. */
 #define WORKER_FILES 64
@@ -46,7 +100,9 @@ static double since(const struct timespec *t)
 static int test_hooked(const char *path)
 {
 	const char *crash = getenv("GFPAUDIT_TEST_CRASH"), *hang = getenv("GFPAUDIT_TEST_HANG");
-	return (crash && *crash && strstr(path, crash)) || (hang && *hang && strstr(path, hang));
+	const char *hog = getenv("GFPAUDIT_TEST_HOG"), *spin = getenv("GFPAUDIT_TEST_SPIN");
+	return (crash && *crash && strstr(path, crash)) || (hang && *hang && strstr(path, hang)) ||
+	       (hog && *hog && strstr(path, hog)) || (spin && *spin && strstr(path, spin));
 }
 
 static int write_all(int fd, const char *s, size_t len)
@@ -63,8 +119,9 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
-static void analyze_one(struct engine *e, const char *path, int fd)
+static void analyze_one(struct engine *e, const char *path, int fd, int cpu_sec)
 {
+	limit_cpu(cpu_sec);
 	struct file_result *r = NULL;
 	const char *crash = getenv("GFPAUDIT_TEST_CRASH");
 	const char *hang = getenv("GFPAUDIT_TEST_HANG");
@@ -74,6 +131,21 @@ static void analyze_one(struct engine *e, const char *path, int fd)
 	if (hang && *hang && strstr(path, hang))
 		for (;;)
 			pause();
+	const char *spin = getenv("GFPAUDIT_TEST_SPIN");
+	if (spin && *spin && strstr(path, spin))
+		for (volatile unsigned long i = 0;; i++)
+			; /* burns CPU until RLIMIT_CPU (or the parent) ends it */
+	const char *hog = getenv("GFPAUDIT_TEST_HOG");
+	if (hog && *hog && strstr(path, hog)) {
+		/* up to 1 GiB, touched: the worker's memory limit must stop it
+		 * first (malloc fails: xmalloc aborts) */
+		for (int i = 0; i < 16; i++) {
+			char *p = malloc(64u << 20);
+			if (!p)
+				abort();
+			memset(p, 1, 64u << 20);
+		}
+	}
 	int rc = pipeline_analyze_file(e, path, NULL, 0, &r);
 	if (rc) {
 		char *rep = engine_report_path(e, path);
@@ -95,7 +167,7 @@ static void analyze_one(struct engine *e, const char *path, int fd)
 }
 
 /* The worker's loop: until the parent closes the request pipe. */
-static void worker(struct engine *e, int req, int res)
+static void worker(struct engine *e, int req, int res, int cpu_sec)
 {
 	FILE *in = fdopen(req, "r");
 	if (!in)
@@ -106,7 +178,7 @@ static void worker(struct engine *e, int req, int res)
 		if (fread(path, 1, len, in) != len)
 			_exit(4);
 		path[len] = 0;
-		analyze_one(e, path, res);
+		analyze_one(e, path, res, cpu_sec);
 		free(path);
 	}
 	_exit(0);
@@ -177,8 +249,9 @@ static void account(struct pool_stats *st, const struct rusage *ru)
 
 /* Start a worker in slot `i`; the child closes every other slot's pipes
  * (an inherited write end would keep another worker's requests open). */
-static int spawn(struct engine *e, struct slot *slots, int jobs, int i)
+static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const struct pool_opts *o)
 {
+	pid_t parent = getpid();
 	int rq[2], rs[2];
 	if (pipe(rq) < 0)
 		return err_set(GA_ETOOL, "pipe: %s", strerror(errno));
@@ -197,6 +270,14 @@ static int spawn(struct engine *e, struct slot *slots, int jobs, int i)
 		return err_set(GA_ETOOL, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
+		/* die with the parent, whatever kills it (even SIGKILL) */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(4); /* it died before the line above */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		limit_memory(o->mem_limit_mb);
 		for (int k = 0; k < jobs; k++)
 			if (k != i && slots[k].pid) {
 				close(slots[k].req);
@@ -205,7 +286,7 @@ static int spawn(struct engine *e, struct slot *slots, int jobs, int i)
 		close(rq[1]);
 		close(rs[0]);
 		signal(SIGPIPE, SIG_DFL);
-		worker(e, rq[0], rs[1]);
+		worker(e, rq[0], rs[1], o->timeout_sec);
 	}
 	close(rq[0]);
 	close(rs[1]);
@@ -246,12 +327,25 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 	int rc = 0;
 	/* a worker that died leaves its request pipe without a reader */
 	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+	/* SIGINT/SIGTERM/SIGHUP: stop, kill and reap the workers, and let the
+	 * caller close the cache before it dies of the same signal */
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_stop }, old_sa[3];
+	sigemptyset(&sa.sa_mask);
+	stop_signal = 0;
+	for (int k = 0; k < 3; k++)
+		sigaction(stops[k], &sa, &old_sa[k]);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	prog.start = start;
 	for (int i = 0; i < jobs; i++)
 		strbuf_init(&slots[i].out);
 
 	while (emitted < n) {
+		if (stop_signal) {
+			rc = err_set(GA_ETOOL, "interrupted by signal %d (%s): workers stopped",
+				     (int)stop_signal, strsignal(stop_signal));
+			goto out;
+		}
 		/* fill free slots */
 		for (int i = 0; i < jobs && next < n; i++) {
 			if (slots[i].busy)
@@ -271,7 +365,7 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 			}
 			if (slots[i].pid && slots[i].files >= WORKER_FILES)
 				retire(&slots[i], 0, &st);
-			if (!slots[i].pid && (rc = spawn(e, slots, jobs, i)))
+			if (!slots[i].pid && (rc = spawn(e, slots, jobs, i, o)))
 				goto out;
 			char head[32];
 			int hl = snprintf(head, sizeof(head), "%zu\n", strlen(paths[next]));
@@ -279,7 +373,7 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 			    write_all(slots[i].req, paths[next], strlen(paths[next]))) {
 				/* the worker is gone: a new one takes the file */
 				retire(&slots[i], 1, &st);
-				if ((rc = spawn(e, slots, jobs, i)))
+				if ((rc = spawn(e, slots, jobs, i, o)))
 					goto out;
 				i--;
 				continue;
@@ -313,6 +407,8 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 			}
 		if (!np)
 			continue;
+		if (o->idle)
+			o->idle(o->data);
 		int pr = poll(pf, (nfds_t)np, 200);
 		if (pr < 0 && errno != EINTR) {
 			rc = err_set(GA_ETOOL, "poll: %s", strerror(errno));
@@ -384,10 +480,12 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 out:
 	for (int i = 0; i < jobs; i++) {
 		if (slots[i].pid)
-			retire(&slots[i], slots[i].busy, &st);
+			retire(&slots[i], slots[i].busy || rc, &st);
 		strbuf_release(&slots[i].out);
 	}
 	signal(SIGPIPE, old_pipe);
+	for (int k = 0; k < 3; k++)
+		sigaction(stops[k], &old_sa[k], NULL);
 	for (size_t i = 0; i < n; i++)
 		file_result_free(ready[i]);
 	free(ready);

@@ -3,18 +3,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfpaudit/shard.h"
+#include "gfpaudit/cli.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
 int shard_parse(const char *spec, int *k, int *n)
 {
-	char *end;
-	long a = strtol(spec, &end, 10);
-	if (end == spec || *end != '/')
+	const char *slash = strchr(spec, '/');
+	long a, b;
+	if (!slash || slash - spec > 6)
 		goto bad;
-	const char *q = end + 1;
-	long b = strtol(q, &end, 10);
-	if (end == q || *end || b < 1 || b > 100000 || a < 1 || a > b)
+	char ks[8];
+	memcpy(ks, spec, (size_t)(slash - spec));
+	ks[slash - spec] = 0;
+	if (cli_parse_long(ks, 1, 100000, &a) || cli_parse_long(slash + 1, 1, 100000, &b) || a > b)
 		goto bad;
 	*k = (int)a;
 	*n = (int)b;

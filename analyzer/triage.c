@@ -143,6 +143,12 @@ void triage_free(struct triage *t)
 	free(t);
 }
 
+void triage_idle(struct triage *t)
+{
+	if (t->store && store_commit(t->store))
+		err_clear(); /* a cache that cannot be written costs speed, not results */
+}
+
 void triage_get_stats(const struct triage *t, struct triage_stats *out)
 {
 	*out = t->st;
@@ -223,9 +229,12 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 			t->st.stored++;
 		goto out;
 	}
-	if (t->store)
+	if (t->store) {
 		/* "CONTENT REPORTED-PATH": the key the result will be stored under */
 		g_hash_table_replace(t->pending, xstrdup(path), xasprintf("%s %s", k.content, rep));
+		/* the file goes to a worker now: hold no write lock meanwhile */
+		store_commit(t->store);
+	}
 out:
 	free(rep);
 	strbuf_release(&sb);
@@ -248,7 +257,7 @@ void triage_store(struct triage *t, size_t index, const char *path, const struct
 	k.content[STORE_HASH_HEX - 1] = 0;
 	size_t ninc;
 	const char *const *inc = result_includes(r, &ninc);
-	if (store_put(t->store, &k, inc, ninc, r) == 0)
+	if (store_put(t->store, &k, inc, ninc, r) == 0 && store_commit(t->store) == 0)
 		t->st.stored++;
 	else
 		err_clear(); /* a cache that cannot be written costs speed, not results */

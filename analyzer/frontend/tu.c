@@ -130,6 +130,19 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	int argc = 0;
 	if ((rc = flags_for_file(fc, path, &argv, &argc)))
 		return rc;
+	/* the in-memory copies are the untrusted ones (mailed, staged) */
+	const char *roots[] = { fc->tree, fc->kmodel_dir ? fc->kmodel_dir : GFPAUDIT_KMODEL_DIR,
+				GFPAUDIT_CLANG_RESOURCE_DIR, fc->compdb_dir };
+	size_t nroots = sizeof(roots) / sizeof(roots[0]);
+	rc = incguard_check(path, t->main_text, t->main_len, mine != NULL, argv, argc, roots, nroots);
+	for (size_t i = 0; !rc && i < nunsaved; i++)
+		if (&unsaved[i] != mine)
+			rc = incguard_check(unsaved[i].path, unsaved[i].contents, unsaved[i].len, true, argv, argc,
+					    roots, nroots);
+	if (rc) {
+		flags_free(argv, argc);
+		return rc;
+	}
 	if (debug_on()) {
 		fprintf(stderr, "debug: clang flags for %s:", path);
 		for (int i = 0; i < argc; i++)

@@ -177,7 +177,8 @@ void report_text(const struct report *r, FILE *out)
 			}
 		for (size_t k = 0; k < fr->nfindings; k++) {
 			const struct finding *f = &fr->findings[k];
-			fprintf(out, "%s:%d:%d: %s: %s [%s]\n", f->site.file, f->site.line, f->site.col,
+			fputs_printable(f->site.file, out); /* a file name is any bytes */
+			fprintf(out, ":%d:%d: %s: %s [%s]\n", f->site.line, f->site.col,
 				severity_name(f->severity), f->message, f->rule);
 			if (r->with_evidence)
 				for (size_t e = 0; e < f->site.nev; e++)

@@ -1,5 +1,6 @@
 /* gfpaudit review: the series, its base, patch-by-patch apply and analysis,
  * and the before/after classification of findings (see review.h). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -114,11 +115,12 @@ static void relativize(struct ctx *c, struct file_result *fr)
 
 /* The headers changed by the series so far, as they are in tree `t`, go in
  * as unsaved files next to the file itself; everything else is read from
- * the repository's work tree (the base's generated headers included). */
+ * the repository's work tree (the base's generated headers included).
+ * *out is an index into c->cache, never a pointer: the next analysis may
+ * grow (move) the array. */
 static int analyze(struct ctx *c, const struct apply_tree *t, const char *path, const char *when,
-		   struct cached **out)
+		   size_t *out)
 {
-	*out = NULL;
 	struct strbuf key = STRBUF_INIT;
 	char id[41];
 	apply_tree_blob_id(t, path, id);
@@ -132,15 +134,15 @@ static int analyze(struct ctx *c, const struct apply_tree *t, const char *path, 
 	for (size_t i = 0; i < c->ncache; i++)
 		if (!strcmp(c->cache[i].key, key.buf)) {
 			strbuf_release(&key);
-			*out = &c->cache[i];
+			*out = i;
 			return 0;
 		}
 
 	ALLOC_GROW(c->cache, c->ncache + 1, c->cache_alloc);
+	*out = c->ncache;
 	struct cached *ce = &c->cache[c->ncache++];
 	memset(ce, 0, sizeof(*ce));
 	ce->key = strbuf_detach(&key);
-	*out = ce;
 
 	struct unsaved_file *uf = xcalloc(c->ntouched + 1, sizeof(*uf));
 	char **bufs = xcalloc(c->ntouched + 1, sizeof(char *));
@@ -230,15 +232,18 @@ static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, c
 		       struct open_finding **open, size_t *nopen, size_t *open_alloc)
 {
 	struct review_patch *p = &c->r->patches[pi];
-	struct cached *before = NULL, *after = NULL;
+	size_t bi = SIZE_MAX, ai = SIZE_MAX;
 	char when_b[64], when_a[64];
 	snprintf(when_b, sizeof(when_b), "before patch %d", p->index);
 	snprintf(when_a, sizeof(when_a), "after patch %d", p->index);
 	int rc;
-	if (f->old_path && is_c(f->old_path) && (rc = analyze(c, pre, f->old_path, when_b, &before)))
+	if (f->old_path && is_c(f->old_path) && (rc = analyze(c, pre, f->old_path, when_b, &bi)))
 		return rc;
-	if (f->new_path && is_c(f->new_path) && (rc = analyze(c, p->ar.tree, f->new_path, when_a, &after)))
+	if (f->new_path && is_c(f->new_path) && (rc = analyze(c, p->ar.tree, f->new_path, when_a, &ai)))
 		return rc;
+	/* only now: the second analysis may have moved the cache */
+	const struct cached *before = bi != SIZE_MAX ? &c->cache[bi] : NULL;
+	const struct cached *after = ai != SIZE_MAX ? &c->cache[ai] : NULL;
 	if ((before && !before->fr) || (after && !after->fr)) {
 		/* one side could not be analyzed: comparing would invent changes */
 		if (before && before->note)

@@ -22,10 +22,15 @@
  * the staged and the committed version of a file. */
 #define STORE_KEEP_VERSIONS 4
 #define STORE_BATCH 512
+/* A write transaction is committed after this many seconds at most, and
+ * whenever the caller is about to wait (store_commit): another process
+ * waits for the write lock no longer than that. */
+#define STORE_TX_SEC 0.25
 
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;
+	sqlite3_stmt *origin_put, *origin_prune;
 	int in_tx;
 	size_t pending;
 	struct timespec tx_start;
@@ -83,11 +88,85 @@ static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : db_err(s, "prepare");
 }
 
+/* How long a statement waits for another process's write lock, in ms
+ * (GFPAUDIT_TEST_BUSY_MS shortens it for the tests). */
+static int busy_ms(void)
+{
+	const char *e = getenv("GFPAUDIT_TEST_BUSY_MS");
+	int v = e && *e ? atoi(e) : 0;
+	return v > 0 ? v : 30000;
+}
+
+static bool busy_code(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+/* exec, retried while another process holds a lock the busy handler does
+ * not wait for (a journal-mode switch, a stale WAL snapshot) */
+static int exec_retry(struct store *s, const char *sql)
+{
+	struct timespec t0, now, nap = { 0, 20 * 1000 * 1000 };
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		char *msg = NULL;
+		int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
+		if (rc == SQLITE_OK)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double el = (now.tv_sec - t0.tv_sec) * 1e3 + (now.tv_nsec - t0.tv_nsec) / 1e6;
+		if (!busy_code(sqlite3_extended_errcode(s->db)) || el > busy_ms()) {
+			int code = err_set(GA_EIO, "cache: %s", msg ? msg : sqlite3_errmsg(s->db));
+			sqlite3_free(msg);
+			return code;
+		}
+		sqlite3_free(msg);
+		if (sqlite3_get_autocommit(s->db) == 0)
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		nanosleep(&nap, NULL);
+	}
+}
+
+/* Only regular files (or a new one): '/dev/null' as a cache would leave a
+ * world-writable '/dev/null-journal' and keep nothing. */
+static int regular_or_absent(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(GA_EINVAL, "cache: '%s' is not a regular file", path);
+	for (const char *suffix = "-wal"; suffix; suffix = !strcmp(suffix, "-wal") ? "-shm" :
+	     !strcmp(suffix, "-shm") ? "-journal" : NULL) {
+		char *side = xasprintf("%s%s", path, suffix);
+		int bad = lstat(side, &st) == 0 && !S_ISREG(st.st_mode);
+		free(side);
+		if (bad)
+			return err_set(GA_EINVAL, "cache: '%s%s' is not a regular file", path, suffix);
+	}
+	return 0;
+}
+
+/* Each result row has an origin row: the tool version that wrote it and a
+ * checksum over its key and its result.  A separate table, so the results
+ * table keeps the shape older gfpaudit builds sharing the file write; their
+ * rows have no origin that matches, and are analyzed again.  The checksum
+ * catches corruption and rows edited or written by anything else; it is no
+ * signature (whoever can write the file can recompute it). */
+static void row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
+			 char out[STORE_HASH_HEX])
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", GFPAUDIT_VERSION, k->path, k->context,
+		    k->content, (long long)incset);
+	strbuf_adds(&sb, result ? result : "");
+	store_hash_buf(sb.buf, sb.len, out);
+	strbuf_release(&sb);
+}
+
 int store_open(const char *path, struct store **out)
 {
 	*out = NULL;
-	int rc = mkdirs(path);
-	if (rc)
+	int rc = regular_or_absent(path);
+	if (rc || (rc = mkdirs(path)))
 		return rc;
 	struct store *s = xcalloc(1, sizeof(*s));
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
@@ -96,20 +175,26 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	}
 	/* shards on one machine share the file: wait for each other's commits */
-	sqlite3_busy_timeout(s->db, 30000);
-	if ((rc = exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")) ||
-	    (rc = exec(s,
+	sqlite3_busy_timeout(s->db, busy_ms());
+	/* the schema goes in under the write lock taken up front, so two
+	 * processes creating a fresh cache at once take turns */
+	if ((rc = exec_retry(s, "PRAGMA journal_mode=WAL")) || (rc = exec(s, "PRAGMA synchronous=NORMAL")) ||
+	    (rc = exec_retry(s, "BEGIN IMMEDIATE;"
 		"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);"
 		"CREATE TABLE IF NOT EXISTS incsets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE NOT NULL,"
 		"  body TEXT NOT NULL);"
 		"CREATE TABLE IF NOT EXISTS results(path TEXT NOT NULL, context TEXT NOT NULL,"
 		"  content TEXT NOT NULL, incset INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL,"
 		"  stored INTEGER NOT NULL, PRIMARY KEY(path, context, content, incset));"
+		"CREATE TABLE IF NOT EXISTS origins(path TEXT NOT NULL, context TEXT NOT NULL,"
+		"  content TEXT NOT NULL, incset INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+		"  PRIMARY KEY(path, context, content, incset));"
 		"CREATE TABLE IF NOT EXISTS contexts(context TEXT PRIMARY KEY, used INTEGER NOT NULL);"
 		"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
 		"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
 		"  content TEXT NOT NULL, PRIMARY KEY(dev, ino));"
-		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');")))
+		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
+		"COMMIT;")))
 		goto fail;
 	sqlite3_stmt *v = NULL;
 	if ((rc = prepare(s, "SELECT v FROM meta WHERE k='schema'", &v)))
@@ -121,12 +206,18 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	}
 	sqlite3_finalize(v);
-	if ((rc = prepare(s, "SELECT incset, result FROM results WHERE path=?1 AND context=?2 AND content=?3 "
-			  "ORDER BY stored DESC", &s->get)) ||
+	if ((rc = prepare(s, "SELECT r.incset, r.result, o.producer, o.checksum FROM results r LEFT JOIN origins o "
+			  "ON o.path=r.path AND o.context=r.context AND o.content=r.content AND o.incset=r.incset "
+			  "WHERE r.path=?1 AND r.context=?2 AND r.content=?3 ORDER BY r.stored DESC", &s->get)) ||
 	    (rc = prepare(s, "INSERT OR REPLACE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->put)) ||
+	    (rc = prepare(s, "INSERT OR REPLACE INTO origins VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->origin_put)) ||
 	    (rc = prepare(s, "DELETE FROM results WHERE path=?1 AND context=?2 AND rowid NOT IN "
 			  "(SELECT rowid FROM results WHERE path=?1 AND context=?2 ORDER BY stored DESC "
-			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ")", &s->prune)) ||
+			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ");"
+			  , &s->prune)) ||
+	    (rc = prepare(s, "DELETE FROM origins WHERE path=?1 AND context=?2 AND NOT EXISTS (SELECT 1 FROM results r "
+			  "WHERE r.path=origins.path AND r.context=origins.context AND r.content=origins.content "
+			  "AND r.incset=origins.incset)", &s->origin_prune)) ||
 	    (rc = prepare(s, "SELECT body FROM incsets WHERE id=?1", &s->incset_get)) ||
 	    (rc = prepare(s, "INSERT INTO incsets(digest, body) VALUES(?1, ?2) "
 			  "ON CONFLICT(digest) DO UPDATE SET digest=digest RETURNING id", &s->incset_put)) ||
@@ -143,23 +234,29 @@ fail:
 	return rc;
 }
 
-static void commit(struct store *s)
+static int commit(struct store *s)
 {
+	int rc = 0;
 	if (s->in_tx) {
-		exec(s, "COMMIT");
+		rc = exec(s, "COMMIT");
+		if (rc)
+			exec(s, "ROLLBACK");
 		s->in_tx = 0;
 		s->pending = 0;
 	}
+	return rc;
 }
 
-void store_close(struct store *s)
+int store_close(struct store *s)
 {
 	if (!s)
-		return;
-	commit(s);
+		return 0;
+	int rc = commit(s);
 	sqlite3_finalize(s->get);
 	sqlite3_finalize(s->put);
 	sqlite3_finalize(s->prune);
+	sqlite3_finalize(s->origin_put);
+	sqlite3_finalize(s->origin_prune);
 	sqlite3_finalize(s->incset_get);
 	sqlite3_finalize(s->incset_put);
 	sqlite3_finalize(s->stat_get);
@@ -170,6 +267,7 @@ void store_close(struct store *s)
 	if (s->incset_ok)
 		g_hash_table_destroy(s->incset_ok);
 	free(s);
+	return rc;
 }
 
 void store_get_stats(const struct store *s, struct store_stats *out)
@@ -364,12 +462,19 @@ static int incset_store(struct store *s, const char *const *inc, size_t n, sqlit
 	return rc;
 }
 
+static int begin(struct store *s);
+
 int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 {
 	sqlite3_stmt *q = NULL;
 	int rc = prepare(s, "INSERT OR REPLACE INTO contexts VALUES(?1, ?2)", &q);
 	if (rc)
 		return rc;
+	/* a write transaction from the start: never a read that must upgrade */
+	if ((rc = begin(s))) {
+		sqlite3_finalize(q);
+		return rc;
+	}
 	sqlite3_int64 now = (sqlite3_int64)time(NULL);
 	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 2, now);
@@ -380,14 +485,23 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 		return rc;
 	char *sql = xasprintf(
 		"DELETE FROM results WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM origins WHERE context NOT IN (SELECT context FROM results);"
 		"DELETE FROM contexts WHERE used < %lld;",
 		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL));
 	rc = exec(s, sql);
 	free(sql);
-	return rc;
+	int crc = commit(s);
+	return rc ? rc : crc;
 }
 
 /* ---- content hashes by stat ---- */
+
+static double elapsed(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
+}
 
 static sqlite3_int64 ns(const struct timespec *t)
 {
@@ -423,7 +537,7 @@ static int begin(struct store *s)
 {
 	if (s->in_tx)
 		return 0;
-	int rc = exec(s, "BEGIN IMMEDIATE");
+	int rc = exec_retry(s, "BEGIN IMMEDIATE");
 	if (!rc) {
 		s->in_tx = 1;
 		clock_gettime(CLOCK_MONOTONIC, &s->tx_start);
@@ -444,6 +558,14 @@ void store_stat_remember(struct store *s, const struct stat *st, const char hash
 	sqlite3_bind_text(s->stat_put, 6, hash, -1, SQLITE_TRANSIENT);
 	sqlite3_step(s->stat_put);
 	sqlite3_reset(s->stat_put);
+	s->pending++;
+	if (s->pending >= STORE_BATCH || elapsed(&s->tx_start) > STORE_TX_SEC)
+		commit(s);
+}
+
+int store_commit(struct store *s)
+{
+	return s ? commit(s) : 0;
 }
 
 /* ---- results ---- */
@@ -458,12 +580,21 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 	sqlite3_bind_text(s->get, 3, k->content, -1, SQLITE_TRANSIENT);
 	int step;
 	while ((step = sqlite3_step(s->get)) == SQLITE_ROW) {
-		if (!incset_valid(s, sqlite3_column_int64(s->get, 0))) {
+		sqlite3_int64 inc = sqlite3_column_int64(s->get, 0);
+		const char *txt = (const char *)sqlite3_column_text(s->get, 1);
+		const char *producer = (const char *)sqlite3_column_text(s->get, 2);
+		const char *sum = (const char *)sqlite3_column_text(s->get, 3);
+		char want[STORE_HASH_HEX];
+		row_checksum(k, inc, txt, want);
+		if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
+			s->st.untrusted++; /* analyzed again, and the row replaced */
+			continue;
+		}
+		if (!incset_valid(s, inc)) {
 			s->st.stale_includes++;
 			continue;
 		}
 		json_error_t jerr;
-		const char *txt = (const char *)sqlite3_column_text(s->get, 1);
 		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
 		if (j && file_result_from_json(j, out) == 0)
 			rc = 0;
@@ -479,13 +610,6 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 	else if (rc == GA_ENOTFOUND)
 		s->st.misses++;
 	return rc == GA_ENOTFOUND ? err_set(GA_ENOTFOUND, "not in the cache") : rc;
-}
-
-static double elapsed(const struct timespec *t)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (now.tv_sec - t->tv_sec) + (now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
 int store_put(struct store *s, const struct store_key *k, const char *const *includes,
@@ -505,11 +629,25 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 	sqlite3_bind_text(s->put, 2, k->context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s->put, 3, k->content, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s->put, 4, inc);
+	char sum[STORE_HASH_HEX];
+	row_checksum(k, inc, txt, sum);
 	sqlite3_bind_text(s->put, 5, txt, -1, free);
 	sqlite3_bind_int64(s->put, 6, (sqlite3_int64)time(NULL));
 	if (sqlite3_step(s->put) != SQLITE_DONE)
 		rc = db_err(s, "store");
 	sqlite3_reset(s->put);
+	if (!rc) {
+		sqlite3_reset(s->origin_put);
+		sqlite3_bind_text(s->origin_put, 1, k->path, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s->origin_put, 2, k->context, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s->origin_put, 3, k->content, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(s->origin_put, 4, inc);
+		sqlite3_bind_text(s->origin_put, 5, GFPAUDIT_VERSION, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s->origin_put, 6, sum, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(s->origin_put) != SQLITE_DONE)
+			rc = db_err(s, "store");
+		sqlite3_reset(s->origin_put);
+	}
 	if (!rc) {
 		sqlite3_reset(s->prune);
 		sqlite3_bind_text(s->prune, 1, k->path, -1, SQLITE_TRANSIENT);
@@ -517,10 +655,16 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 		if (sqlite3_step(s->prune) != SQLITE_DONE)
 			rc = db_err(s, "prune");
 		sqlite3_reset(s->prune);
+		sqlite3_reset(s->origin_prune);
+		sqlite3_bind_text(s->origin_prune, 1, k->path, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(s->origin_prune, 2, k->context, -1, SQLITE_TRANSIENT);
+		if (!rc && sqlite3_step(s->origin_prune) != SQLITE_DONE)
+			rc = db_err(s, "prune");
+		sqlite3_reset(s->origin_prune);
 	}
 	s->st.puts++;
 	/* short transactions let other processes on the same file go on */
-	if (++s->pending >= STORE_BATCH || elapsed(&s->tx_start) > 1.0)
+	if (++s->pending >= STORE_BATCH || elapsed(&s->tx_start) > STORE_TX_SEC)
 		commit(s);
 	return rc;
 }

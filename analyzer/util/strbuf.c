@@ -162,3 +162,32 @@ void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t width)
 	}
 	strbuf_addc(sb, '\n');
 }
+
+/* C0 controls, DEL and the C1 controls (as UTF-8, C2 80..C2 9F) become
+ * \xNN: an escape sequence from a mail subject or a file name must not
+ * reach a terminal.  Other bytes, UTF-8 included, pass. */
+void strbuf_add_printable(struct strbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			strbuf_addf(sb, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			strbuf_addf(sb, "\\x%02x", *++p);
+		else
+			strbuf_addc(sb, (char)*p);
+	}
+}
+
+char *xprintable(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_printable(&sb, s ? s : "");
+	return strbuf_detach(&sb);
+}
+
+void fputs_printable(const char *s, FILE *f)
+{
+	char *p = xprintable(s);
+	fputs(p, f);
+	free(p);
+}

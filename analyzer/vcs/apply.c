@@ -2,6 +2,7 @@
  * model).  libgit2 parses (git_diff_from_buffer) and applies
  * (git_apply_to_tree); new objects land in a mempack backend. */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -459,7 +460,26 @@ struct lines {
 	const char **p;
 	size_t *len;
 	size_t n;
+	/* an index of the lines by hash, built once per file: head[h & mask]
+	 * is the first line in that bucket, next[i] the following one,
+	 * count[h & mask] how many there are */
+	uint32_t *head, *next, *count, mask;
 };
+
+#define NO_LINE UINT32_MAX
+/* Relocation does at most this much work (lines compared and candidates
+ * tried) a patch, on top of RELOC_WORK_PER_LINE for each line of the files
+ * and the diff: a hostile mail within the size caps cannot make it slow. */
+#define RELOC_WORK_BASE 4000000
+#define RELOC_WORK_PER_LINE 64
+
+static uint32_t line_hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 16777619u;
+	return h;
+}
 
 static void lines_split(struct lines *l, char *buf, size_t len)
 {
@@ -480,6 +500,24 @@ static void lines_split(struct lines *l, char *buf, size_t len)
 		l->len[l->n++] = n;
 		pos += n + 1;
 	}
+	l->head = l->next = l->count = NULL;
+	if (l->n >= NO_LINE)
+		return; /* no index: relocation leaves this file alone */
+	size_t nb = 16;
+	while (nb < 2 * l->n)
+		nb *= 2;
+	l->mask = (uint32_t)(nb - 1);
+	l->head = xmalloc(nb * sizeof(*l->head));
+	l->count = xcalloc(nb, sizeof(*l->count));
+	l->next = xmalloc((l->n + 1) * sizeof(*l->next));
+	memset(l->head, 0xff, nb * sizeof(*l->head));
+	/* backwards, so each bucket lists its lines in file order */
+	for (size_t i = l->n; i-- > 0;) {
+		uint32_t b = line_hash(l->p[i], l->len[i]) & l->mask;
+		l->next[i] = l->head[b];
+		l->head[b] = (uint32_t)i;
+		l->count[b]++;
+	}
 }
 
 static void lines_free(struct lines *l)
@@ -487,22 +525,55 @@ static void lines_free(struct lines *l)
 	free(l->buf);
 	free(l->p);
 	free(l->len);
+	free(l->head);
+	free(l->next);
+	free(l->count);
 	memset(l, 0, sizeof(*l));
 }
 
-/* The start (0-based) of `pre` in `img` nearest to `hint`, or -1. */
-static long find_nearest(const struct lines *img, const struct lines *pre, long hint)
+static bool match_at(const struct lines *img, const struct lines *pre, size_t at, size_t *work)
 {
-	long best = -1;
-	if (pre->n == 0 || pre->n > img->n)
+	size_t k = 0;
+	while (k < pre->n && img->len[at + k] == pre->len[k] && !memcmp(img->p[at + k], pre->p[k], pre->len[k]))
+		k++;
+	*work += k + 1;
+	return k == pre->n;
+}
+
+/* The start (0-based) of `pre` in `img` nearest to `hint`, or -1.  Only
+ * the places where the preimage's rarest line occurs are tried, through the
+ * image's index, so a hunk costs about its own length, not the file's;
+ * *work counts what was done, and nothing is tried past `cap` (-2). */
+static long find_nearest(const struct lines *img, const struct lines *pre, long hint, size_t *work, size_t cap)
+{
+	if (pre->n == 0 || pre->n > img->n || !img->head)
 		return -1;
-	for (size_t at = 0; at + pre->n <= img->n; at++) {
-		size_t k = 0;
-		while (k < pre->n && img->len[at + k] == pre->len[k] &&
-		       !memcmp(img->p[at + k], pre->p[k], pre->len[k]))
-			k++;
-		if (k == pre->n && (best < 0 || labs((long)at - hint) < labs(best - hint)))
-			best = (long)at;
+	if (hint >= 0 && (size_t)hint + pre->n <= img->n && match_at(img, pre, (size_t)hint, work))
+		return hint;
+	size_t anchor = 0;
+	uint32_t fewest = UINT32_MAX;
+	for (size_t k = 0; k < pre->n && fewest; k++) {
+		uint32_t c = img->count[line_hash(pre->p[k], pre->len[k]) & img->mask];
+		if (c < fewest) {
+			fewest = c;
+			anchor = k;
+		}
+	}
+	*work += pre->n;
+	long best = -1;
+	uint32_t b = line_hash(pre->p[anchor], pre->len[anchor]) & img->mask;
+	for (uint32_t i = img->head[b]; i != NO_LINE; i = img->next[i]) {
+		if (*work > cap)
+			return -2;
+		if (i < anchor || i - anchor + pre->n > img->n) {
+			(*work)++;
+			continue;
+		}
+		long at = (long)(i - anchor);
+		if (best >= 0 && at > hint && at - hint >= labs(best - hint))
+			break; /* in file order: the rest are farther */
+		if ((best < 0 || labs(at - hint) < labs(best - hint)) && match_at(img, pre, (size_t)at, work))
+			best = at;
 	}
 	return best;
 }
@@ -511,13 +582,17 @@ static long find_nearest(const struct lines *img, const struct lines *pre, long 
  * (old side: the file in `pre`; new side: shifted by the hunks before it).
  * Returns the new text, or NULL when no hunk moved. */
 static char *relocate(struct apply_repo *r, const struct apply_tree *pre, const char *diff, size_t len,
-		      size_t *out_len, int *moved)
+		      size_t *out_len, int *moved, bool *capped)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct lines img = { 0 };
 	bool have_img = false;
 	long delta = 0;
+	size_t work = 0, work_cap = RELOC_WORK_BASE;
 	*moved = 0;
+	*capped = false;
+	for (size_t i = 0; i < len; i++)
+		work_cap += diff[i] == '\n' ? RELOC_WORK_PER_LINE : 0;
 	size_t pos = 0;
 	while (pos < len) {
 		const char *l = diff + pos, *nl = memchr(l, '\n', len - pos);
@@ -534,6 +609,7 @@ static char *relocate(struct apply_repo *r, const struct apply_tree *pre, const 
 				if (!apply_tree_read(r, pre, path, 0, &buf, &blen)) {
 					lines_split(&img, buf, blen);
 					have_img = true;
+					work_cap += img.n * RELOC_WORK_PER_LINE;
 				}
 				free(path);
 			}
@@ -588,9 +664,13 @@ static char *relocate(struct apply_repo *r, const struct apply_tree *pre, const 
 					nw--;
 				q = hnl ? q + hlen + 1 : len;
 			}
-			long at = have_img && oc > 0 ? find_nearest(&img, &pi, os - 1) : -1;
+			long at = have_img && oc > 0 ? find_nearest(&img, &pi, os - 1, &work, work_cap) : -1;
 			free(pi.p);
 			free(pi.len);
+			if (at == -2) {
+				*capped = true;
+				break; /* give up: the patch fails as it came */
+			}
 			if (at >= 0 && at != os - 1) {
 				strbuf_addf(&sb, "@@ -%ld,%ld +%ld,%ld @@", at + 1, oc, at + 1 + delta, nc);
 				strbuf_add(&sb, l + tail, n - (size_t)tail);
@@ -660,12 +740,14 @@ int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *
 	opts.payload = &trace;
 	git_error_clear();
 	int e = git_apply_to_tree(&index, r->mem, pre->tree, diff, &opts);
+	bool reloc_capped = false;
 	if (e < 0 && trace.hunk[0]) {
 		/* a hunk not where its header says: try its context elsewhere */
 		const char *src = normalized ? normalized : text;
 		size_t rlen;
 		int moved;
-		char *moved_text = relocate(r, pre, src, normalized ? strlen(normalized) : len, &rlen, &moved);
+		char *moved_text = relocate(r, pre, src, normalized ? strlen(normalized) : len, &rlen, &moved,
+					    &reloc_capped);
 		git_diff *d2 = NULL;
 		struct apply_trace t2 = { 0 };
 		if (moved_text && git_diff_from_buffer(&d2, moved_text, rlen) == 0 &&
@@ -696,7 +778,8 @@ int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *
 		if (trace.path && !trace.hunk[0] && (apply_tree_blob_id(pre, trace.path, blob), !blob[0]))
 			set_error(res, xasprintf("'%s' is not in the tree it is applied to", trace.path));
 		else if (trace.hunk[0])
-			set_error(res, xasprintf("%s: hunk '%s' does not apply", trace.path, trace.hunk));
+			set_error(res, xasprintf("%s: hunk '%s' does not apply%s", trace.path, trace.hunk,
+						 reloc_capped ? " (looking for its context elsewhere stopped at the work cap)" : ""));
 		else
 			set_error(res, xasprintf("%s%s%s", trace.path ? trace.path : "",
 						 trace.path ? ": " : "", git_msg()));

@@ -122,7 +122,7 @@ static int exists(const char *path)
 }
 
 int vcs_hook_install(struct vcs *v, const char *bin, unsigned flags,
-		     enum vcs_hook_outcome *outcome, char **path_out)
+		     enum vcs_hook_outcome *outcome, char **path_out, char **saved_out)
 {
 	char *dir = NULL, *hook = NULL, *chained = NULL, *saved = NULL, *text = NULL;
 	int rc = vcs_hooks_dir(v, &dir);
@@ -153,8 +153,21 @@ int vcs_hook_install(struct vcs *v, const char *bin, unsigned flags,
 			}
 			oc = VCS_HOOK_CHAINED;
 		} else if (flags & VCS_HOOK_FORCE) {
-			if (rename(hook, saved) < 0) {
+			/* a hook saved by an earlier --force stays: the next free
+			 * name, taken with link() so nothing is ever replaced */
+			for (int k = 1; ; k++) {
+				if (link(hook, saved) == 0)
+					break;
+				if (errno != EEXIST || k > 999) {
+					rc = err_set(GA_EIO, "cannot move %s aside: %s", hook, strerror(errno));
+					goto cleanup;
+				}
+				free(saved);
+				saved = xasprintf("%s/" SAVED ".%d", dir, k);
+			}
+			if (unlink(hook) < 0) {
 				rc = err_set(GA_EIO, "cannot move %s aside: %s", hook, strerror(errno));
+				unlink(saved);
 				goto cleanup;
 			}
 			oc = VCS_HOOK_REPLACED;
@@ -168,10 +181,14 @@ int vcs_hook_install(struct vcs *v, const char *bin, unsigned flags,
 	rc = write_hook(hook, text);
 	if (rc && oc == VCS_HOOK_CHAINED)
 		rename(chained, hook); /* put the user's hook back where it was */
+	if (rc && oc == VCS_HOOK_REPLACED)
+		rename(saved, hook); /* put the user's hook back where it was */
 	if (!rc) {
 		*outcome = oc;
 		if (path_out)
 			*path_out = xstrdup(hook);
+		if (saved_out && oc == VCS_HOOK_REPLACED)
+			*saved_out = xstrdup(saved);
 	}
 cleanup:
 	free(dir);

@@ -32,5 +32,13 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *out);
 /* Print the rule list (id, severity, summary) for --help. */
 void cli_print_rules(FILE *f);
 int cli_default_jobs(void);
+/* Strict decimal numbers for options: digits only (no sign, blank or
+ * suffix), lo <= value <= hi.  cli_parse_long returns GA_EINVAL without a
+ * message; cli_parse_int sets "gfpaudit CMD: OPT takes a whole number from
+ * LO to HI, not 'S'". */
+int cli_parse_long(const char *s, long lo, long hi, long *out);
+int cli_parse_int(const char *cmd, const char *opt, const char *s, int lo, int hi, int *out);
+/* The longest --timeout: a week. */
+#define CLI_TIMEOUT_MAX 604800
 
 #endif

@@ -70,6 +70,14 @@ int flags_check_tree(const char *tree);
 /* Build clang arguments for `path` (argv-style, NULL-terminated, owned by
  * caller: free each and the array). */
 int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int *nout);
+
+/* Refuse the #include directives of `text` (the file `path`) that could make
+ * libclang read a device or special file, or a file outside the include
+ * directories of argv and roots[] (NULL entries ignored) and path's own
+ * directory; with `untrusted` (mailed or staged text) also computed
+ * includes.  0, or GA_EIO with "refused: line N: ..." (analyzer/frontend/incguard.c). */
+int incguard_check(const char *path, const char *text, size_t len, bool untrusted,
+		   char *const *argv, int argc, const char *const *roots, size_t nroots);
 void flags_free(char **argv, int n);
 
 #define TU_MAX_ERRORS 64

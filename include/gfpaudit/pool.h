@@ -4,7 +4,10 @@
  * pipe (result.h) and are handed to the callback in input order.
  * Test hooks (environment): GFPAUDIT_TEST_CRASH=SUBSTR makes the worker of a
  * file whose path contains SUBSTR abort; GFPAUDIT_TEST_HANG=SUBSTR makes it
- * hang (ended by the per-file timeout). */
+ * hang (ended by the per-file timeout); GFPAUDIT_TEST_HOG=SUBSTR makes it
+ * allocate up to 1 GiB (stopped by the worker's memory limit);
+ * GFPAUDIT_TEST_SPIN=SUBSTR makes it burn CPU (stopped by RLIMIT_CPU even
+ * when the parent cannot act). */
 #ifndef GFPAUDIT_POOL_H
 #define GFPAUDIT_POOL_H
 #include <stddef.h>
@@ -12,7 +15,8 @@
 
 struct pool_opts {
 	int jobs;            /* worker processes at once (>= 1) */
-	int timeout_sec;     /* per file; 0 = none */
+	int timeout_sec;     /* per file, wall clock (and CPU: RLIMIT_CPU); 0 = none */
+	long mem_limit_mb;   /* RLIMIT_AS of each worker in MiB; 0 = none */
 	int quiet;           /* no progress line */
 	/* Called in the parent for each finished file, in input order. Takes
 	 * ownership of r. */
@@ -25,6 +29,9 @@ struct pool_opts {
 	 * (never for a crash or a timeout: they may not happen again), for the
 	 * cache, which decides what to keep. */
 	void (*store)(void *data, size_t index, const char *path, const struct file_result *r);
+	/* Optional: called in the parent before it waits for the workers (the
+	 * cache commits, so other processes are not kept waiting). */
+	void (*idle)(void *data);
 	/* Optional out: what the run cost. */
 	struct pool_stats *stats;
 };
@@ -39,7 +46,16 @@ struct pool_stats {
 };
 
 /* Analyze paths[0..n) with the engine. Returns 0 or a negative code when
- * the pool itself failed (cannot fork/pipe). */
+ * the pool itself failed (cannot fork/pipe) or was interrupted.  Workers
+ * die with the parent (PR_SET_PDEATHSIG).  While it runs, SIGINT, SIGTERM
+ * and SIGHUP stop it: the workers are killed and reaped and it returns
+ * GA_ETOOL; pool_interrupted() then gives the signal, which the caller
+ * re-raises once it has closed what it keeps (the cache). */
 int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_opts *o);
+int pool_interrupted(void);
+
+/* Default RLIMIT_AS of a worker: the largest 6.12 file needs about 450 MiB
+ * resident, libclang maps more than it touches. */
+#define POOL_MEM_LIMIT_MB 4096
 
 #endif

@@ -11,8 +11,14 @@
  *    as the engine reports them).  The list is stored with the result, like
  *    a ccache manifest, and checked on lookup; header hashes are computed
  *    once per run.
- * Several processes may share one database (WAL mode, busy timeout); writes
- * are batched in transactions and committed at least every second.
+ * Several processes may share one database (WAL mode, busy timeout, every
+ * write in a BEGIN IMMEDIATE transaction, retried while busy, the schema
+ * too); writes are batched and committed at least every quarter second and
+ * before the caller waits (store_commit).  A path that exists and is not a
+ * regular file (/dev/null, a FIFO) is refused.
+ * Each row records the tool version that wrote it and a checksum over its
+ * key and result; a row that does not match is analyzed again (this
+ * catches corruption and edits, not a forger who recomputes the checksum).
  * Functions return 0 or a negative GA_E* code with err_set().
  */
 #ifndef GFPAUDIT_STORE_H
@@ -37,8 +43,12 @@ char *store_default_path(void);
 
 /* Open (creating the file and its directory) a cache database. */
 int store_open(const char *path, struct store **out);
-/* Commit pending writes and close; NULL is a no-op. */
-void store_close(struct store *s);
+/* Commit the writes batched so far (a no-op when none): call it before
+ * anything slow, so no other process waits on our write lock meanwhile. */
+int store_commit(struct store *s);
+/* Commit pending writes and close; NULL is a no-op.  0, or the code of a
+ * commit that failed (those writes are lost; the database stays whole). */
+int store_close(struct store *s);
 
 /* The context hash of a run with these options (see the list above). */
 int store_context(const struct engine_opts *o, const char *pch_identity, char out[STORE_HASH_HEX]);
@@ -72,6 +82,8 @@ void store_stat_remember(struct store *s, const struct stat *st, const char hash
 struct store_stats {
 	size_t hits, misses, puts;
 	size_t stale_includes; /* rows rejected because a header changed */
+	size_t untrusted;      /* rows rejected: another tool version, or a
+				* checksum that does not match (edited, corrupt) */
 };
 void store_get_stats(const struct store *s, struct store_stats *out);
 

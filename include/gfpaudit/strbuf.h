@@ -9,6 +9,7 @@
 #ifndef GFPAUDIT_STRBUF_H
 #define GFPAUDIT_STRBUF_H
 #include <stddef.h>
+#include <stdio.h>
 #include <stdarg.h>
 
 struct strbuf {
@@ -22,6 +23,12 @@ void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
 /* Hand the string over to the caller (who frees it); sb is reset. */
 char *strbuf_detach(struct strbuf *sb);
+/* Append s with control characters (C0, DEL, C1) written as \xNN: for
+ * text from mail or file names on its way to a terminal. */
+void strbuf_add_printable(struct strbuf *sb, const char *s);
+/* The same as a new string (NULL gives ""), and straight to a stream. */
+char *xprintable(const char *s);
+void fputs_printable(const char *s, FILE *f);
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_adds(struct strbuf *sb, const char *s);

@@ -39,6 +39,8 @@ void triage_free(struct triage *t);
 struct file_result *triage_lookup(struct triage *t, size_t index, const char *path);
 void triage_store(struct triage *t, size_t index, const char *path, const struct file_result *r);
 
+/* Commit what the cache holds uncommitted (pool_opts.idle). */
+void triage_idle(struct triage *t);
 void triage_get_stats(const struct triage *t, struct triage_stats *out);
 /* Count prefiltered results in an already built list (for merged reports). */
 bool triage_is_prefiltered(const struct file_result *r);

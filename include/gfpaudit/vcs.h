@@ -133,9 +133,12 @@ enum vcs_hook_outcome {
 
 /* Write <hooks>/pre-commit running `<bin> check --staged`.  GA_EINVAL (with
  * the way out in the message) when a foreign hook is there and neither
- * FORCE nor CHAIN is given; *path_out (optional) gets the hook's path. */
+ * FORCE nor CHAIN is given; *path_out (optional) gets the hook's path.
+ * FORCE moves the foreign hook to pre-commit.gfpaudit-saved, or to
+ * pre-commit.gfpaudit-saved.N when an earlier one is saved there (a saved
+ * hook is never overwritten); *saved_out (optional) gets where. */
 int vcs_hook_install(struct vcs *v, const char *bin, unsigned flags,
-		     enum vcs_hook_outcome *outcome, char **path_out);
+		     enum vcs_hook_outcome *outcome, char **path_out, char **saved_out);
 /* Remove our hook (restoring a chained one).  GA_EINVAL when the hook there
  * is not ours. */
 int vcs_hook_uninstall(struct vcs *v, enum vcs_hook_outcome *outcome, char **path_out);

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utime.h>
@@ -389,4 +390,73 @@ TEST(apply_hunks_at_an_offset)
 	apply_tree_free(base);
 	apply_repo_free(r);
 	rm_rf(dir);
+}
+
+static double cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Hunk relocation costs about the size of the file plus the diff, not their
+ * product: 5,000 hunks whose context is nowhere in a 400,000-line file once
+ * took seconds (every hunk scanned the whole file); and a file built so that
+ * every hunk has 200,000 near-matches stops at the work cap, saying so. */
+TEST(apply_relocation_is_linear_and_capped)
+{
+	struct strbuf text = STRBUF_INIT;
+	strbuf_adds(&text, "top\n");
+	for (int i = 0; i < 400000; i++)
+		strbuf_adds(&text, i % 2 ? "y\n" : "x\n");
+	static struct file files[1];
+	files[0].path = "mm/big.c";
+	files[0].text = text.buf;
+	char *dir = make_repo(files, 1);
+	struct apply_repo *r = NULL;
+	struct apply_tree *base = NULL;
+	char sha[41];
+	CHECK(dir && !apply_repo_open(dir, &r) && !apply_repo_tree(r, "HEAD", sha, &base));
+	if (!base) {
+		apply_repo_free(r);
+		if (dir)
+			rm_rf(dir);
+		strbuf_release(&text);
+		return;
+	}
+	/* context "x y x" around a line that is nowhere: no place fits */
+	struct strbuf p = STRBUF_INIT;
+	strbuf_adds(&p, "diff --git a/mm/big.c b/mm/big.c\n--- a/mm/big.c\n+++ b/mm/big.c\n");
+	for (int h = 0; h < 5000; h++)
+		strbuf_addf(&p, "@@ -%d,4 +%d,4 @@\n x\n y\n-nowhere\n+z\n x\n", 10 + h * 60, 10 + h * 60);
+	struct apply_result res;
+	double t0 = cpu_now();
+	CHECK_EQ_INT(apply_patch(r, base, p.buf, p.len, &res), 0);
+	double t1 = cpu_now();
+	CHECK(!res.applied && res.error && strstr(res.error, "does not apply"));
+	CHECK(t1 - t0 < 1.0);
+	if (t1 - t0 >= 1.0)
+		fprintf(stderr, "  5000 unplaceable hunks took %.2f s of CPU\n", t1 - t0);
+	apply_result_release(&res);
+
+	/* every "y" is a candidate for the rarest line, and each fails late */
+	strbuf_reset(&p);
+	strbuf_adds(&p, "diff --git a/mm/big.c b/mm/big.c\n--- a/mm/big.c\n+++ b/mm/big.c\n");
+	for (int h = 0; h < 2000; h++) {
+		strbuf_addf(&p, "@@ -%d,9 +%d,9 @@\n", 3 + h * 100, 3 + h * 100);
+		strbuf_adds(&p, " y\n x\n y\n x\n y\n x\n y\n-y\n+q\n x\n");
+	}
+	t0 = cpu_now();
+	CHECK_EQ_INT(apply_patch(r, base, p.buf, p.len, &res), 0);
+	t1 = cpu_now();
+	CHECK(!res.applied && res.error && strstr(res.error, "work cap"));
+	CHECK(t1 - t0 < 2.0);
+	if (t1 - t0 >= 2.0 || !res.error || !strstr(res.error, "work cap"))
+		fprintf(stderr, "  near-matches: %.2f s of CPU, %s\n", t1 - t0, res.error ? res.error : "applied");
+	apply_result_release(&res);
+	strbuf_release(&p);
+	apply_tree_free(base);
+	apply_repo_free(r);
+	rm_rf(dir);
+	strbuf_release(&text);
 }

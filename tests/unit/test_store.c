@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include "harness.h"
 #include <sqlite3.h>
 #include "gfpaudit/store.h"
@@ -280,5 +281,50 @@ TEST(store_drops_contexts_unused_for_long)
 	store_close(s);
 	file_result_free(r);
 	free(db);
+	free(d);
+}
+
+/* Several processes open one fresh cache at once (the README's GNU parallel
+ * recipe on its first run), each marking its context and storing results:
+ * none may fail with "database is locked". */
+TEST(store_concurrent_fresh_open)
+{
+	char *d = tmpdir();
+	int failures = 0;
+	for (int round = 0; round < 10; round++) {
+		char *db = xasprintf("%s/c%d.sqlite", d, round);
+		pid_t kids[8];
+		for (int k = 0; k < 8; k++) {
+			kids[k] = fork();
+			if (kids[k] == 0) {
+				struct store *s;
+				char ctx[STORE_HASH_HEX];
+				store_hash_buf("ctx", 3, ctx);
+				if (store_open(db, &s) || store_use_context(s, ctx))
+					{ fprintf(stderr, "child: %s\n", err_last()); _exit(1); }
+				for (int i = 0; i < 20; i++) {
+					struct store_key key_;
+					char path[32];
+					snprintf(path, sizeof(path), "mm/f%d-%d.c", k, i);
+					key(&key_, path, "ctx", path);
+					struct file_result *r = result_with_sites(path, 1);
+					int rc = store_put(s, &key_, NULL, 0, r);
+					file_result_free(r);
+					if (rc)
+						_exit(2);
+				}
+				int rc = store_close(s);
+				_exit(rc ? 3 : 0);
+			}
+		}
+		for (int k = 0; k < 8; k++) {
+			int st = 0;
+			waitpid(kids[k], &st, 0);
+			if (!WIFEXITED(st) || WEXITSTATUS(st))
+				failures++;
+		}
+		free(db);
+	}
+	CHECK_EQ_INT(failures, 0);
 	free(d);
 }

@@ -548,12 +548,12 @@ TEST(hook_install_refuses_chains_and_uninstalls)
 	enum vcs_hook_outcome oc;
 	char *text;
 	/* a foreign hook is not clobbered */
-	CHECK_EQ_INT(vcs_hook_install(v, "/opt/it's/gfpaudit", 0, &oc, NULL), GA_EINVAL);
+	CHECK_EQ_INT(vcs_hook_install(v, "/opt/it's/gfpaudit", 0, &oc, NULL, NULL), GA_EINVAL);
 	text = read_all(hook);
 	CHECK(text && strstr(text, "theirs"));
 	free(text);
 	/* --chain keeps it and runs it first */
-	CHECK_EQ_INT(vcs_hook_install(v, "/opt/it's/gfpaudit", VCS_HOOK_CHAIN, &oc, NULL), 0);
+	CHECK_EQ_INT(vcs_hook_install(v, "/opt/it's/gfpaudit", VCS_HOOK_CHAIN, &oc, NULL, NULL), 0);
 	CHECK_EQ_INT(oc, VCS_HOOK_CHAINED);
 	text = read_all(hook);
 	CHECK(text && strstr(text, VCS_HOOK_MARKER) && strstr(text, "'/opt/it'\\''s/gfpaudit'"));
@@ -565,7 +565,7 @@ TEST(hook_install_refuses_chains_and_uninstalls)
 	struct stat st;
 	CHECK(stat(hook, &st) == 0 && (st.st_mode & 0111));
 	/* installing again updates ours in place */
-	CHECK_EQ_INT(vcs_hook_install(v, "/usr/bin/gfpaudit", 0, &oc, NULL), 0);
+	CHECK_EQ_INT(vcs_hook_install(v, "/usr/bin/gfpaudit", 0, &oc, NULL, NULL), 0);
 	CHECK_EQ_INT(oc, VCS_HOOK_UPDATED);
 	/* uninstall puts the chained hook back */
 	CHECK_EQ_INT(vcs_hook_uninstall(v, &oc, NULL), 0);
@@ -578,7 +578,7 @@ TEST(hook_install_refuses_chains_and_uninstalls)
 	CHECK_EQ_INT(vcs_hook_uninstall(v, &oc, NULL), GA_EINVAL);
 	CHECK(access(hook, F_OK) == 0);
 	/* --force moves it aside */
-	CHECK_EQ_INT(vcs_hook_install(v, "/usr/bin/gfpaudit", VCS_HOOK_FORCE, &oc, NULL), 0);
+	CHECK_EQ_INT(vcs_hook_install(v, "/usr/bin/gfpaudit", VCS_HOOK_FORCE, &oc, NULL, NULL), 0);
 	CHECK_EQ_INT(oc, VCS_HOOK_REPLACED);
 	text = read_all(saved);
 	CHECK(text && strstr(text, "theirs"));
