@@ -1400,6 +1400,17 @@ static void exec(struct eval_ctx *cx, struct node *n, struct state *st)
 	}
 }
 
+/* Forget the states gotos carried to labels (end of a run). */
+static void labels_drop(struct eval_ctx *cx)
+{
+	for (int i = 0; i < cx->nlabels; i++)
+		if (cx->labels[i].has)
+			st_free(&cx->labels[i].st);
+	free(cx->labels);
+	cx->labels = NULL;
+	cx->nlabels = cx->labels_alloc = 0;
+}
+
 int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 {
 	struct fn_model *f = cx->fn;
@@ -1439,12 +1450,7 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 		exec(cx, f->body, &st);
 	}
 	st_free(&entry);
-	for (int i = 0; i < cx->nlabels; i++)
-		if (cx->labels[i].has)
-			st_free(&cx->labels[i].st);
-	free(cx->labels);
-	cx->labels = NULL;
-	cx->nlabels = cx->labels_alloc = 0;
+	labels_drop(cx);
 	if (cx->budget <= 0 && debug_on())
 		fprintf(stderr, "debug: budget exhausted in %s\n", f->name ? f->name : "?");
 	st_free(&st);
@@ -1468,12 +1474,7 @@ int eval_region(struct eval_ctx *cx, struct node *stmt, const struct state *entr
 	cx->labels = NULL;
 	cx->nlabels = cx->labels_alloc = 0;
 	exec(cx, stmt, &st);
-	for (int i = 0; i < cx->nlabels; i++)
-		if (cx->labels[i].has)
-			st_free(&cx->labels[i].st);
-	free(cx->labels);
-	cx->labels = NULL;
-	cx->nlabels = cx->labels_alloc = 0;
+	labels_drop(cx);
 	cx->loops = outer;
 	st_free(&fr.brk);
 	st_free(&fr.cont);
