@@ -12,6 +12,7 @@
 #include "gfpaudit/cli.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/pool.h"
+#include "gfpaudit/facts.h"
 #include "gfpaudit/report.h"
 #include "gfpaudit/scan.h"
 #include "gfpaudit/check.h"
@@ -46,8 +47,12 @@ static void usage(FILE *f)
 "  --memory-limit MIB   address-space limit of each worker (default 4096)\n"
 "  --enable RULE,..     run only these rules (with --disable: add them back)\n"
 "  --disable RULE,..    do not run these rules\n"
-"  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
-"                       (default warning)\n"
+"  --severity LEVEL     show (in text) and exit 1 for findings at or above\n"
+"                       note|warning|error (default warning).  A costly order that only\n"
+"                       runtime or unknown data would reach (confidence \"possible\") is a\n"
+"                       note; constants (\"proven\") or user, network, device or module-\n"
+"                       parameter data (\"likely\") make a warning.  JSON and SARIF carry\n"
+"                       every finding with its \"confidence\" and \"size_source\"\n"
 "  --no-pch             with --tree: parse every file from source instead of through a\n"
 "                       precompiled header of the common kernel headers (the default,\n"
 "                       built once per tree and config under $XDG_CACHE_HOME/gfpaudit/pch;\n"
@@ -77,6 +82,11 @@ static void usage(FILE *f)
 "                       \"in_config\": false); by default a directory gives the files\n"
 "                       its .config builds, and files named on the command line are\n"
 "                       audited whatever the configuration says\n"
+"  --no-facts           judge every file on its own: no tree-wide fact base.  By default\n"
+"                       each file also records what it stores into struct fields and passes\n"
+"                       to functions; the joined facts of the files audited bound the\n"
+"                       fields and parameters a site reads, and the files with \"possible\"\n"
+"                       or unknown sizes are judged again with them (a second pass)\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        evidence notes under each finding; parse errors per file\n"
 "\n"
@@ -137,6 +147,79 @@ static void on_done(void *data, size_t index, struct file_result *r)
 	report_add(&st->rep, r);
 }
 
+/* ---- the second pass: files re-judged with the tree's facts ---- */
+
+struct rejudge {
+	struct audit_state *st;
+	size_t *index;   /* position in st->rep.files of each re-judged file */
+	size_t changed;  /* files whose findings changed */
+};
+
+static void on_rejudged(void *data, size_t i, struct file_result *r)
+{
+	struct rejudge *rj = data;
+	struct file_result **slot = &rj->st->rep.files[rj->index[i]];
+	if (r->status != FILE_ANALYZED || strcmp(r->file, (*slot)->file)) {
+		file_result_free(r); /* keep the first pass's answer */
+		return;
+	}
+	r->not_in_config = (*slot)->not_in_config;
+	if (r->nfindings != (*slot)->nfindings)
+		rj->changed++;
+	file_result_free(*slot);
+	*slot = r;
+}
+
+/* A file the facts can change: a site whose order is unknown or only
+ * "possible" (made of fields and parameters the file does not bound). */
+static bool wants_facts(const struct file_result *r)
+{
+	for (size_t i = 0; r->status == FILE_ANALYZED && i < r->nsites; i++)
+		if (r->sites[i].conf == CONF_POSSIBLE || !r->sites[i].order.known)
+			return true;
+	return false;
+}
+
+/* Join the observations of every analyzed file into the fact base and run
+ * the files it can change again with it.  Returns pool_run's code. */
+static int facts_pass(struct engine *e, struct file_list *fl, struct audit_state *st,
+		      const struct pool_opts *po1, size_t *nkeys, size_t *nrejudged, size_t *nchanged)
+{
+	*nkeys = *nrejudged = *nchanged = 0;
+	if (st->rep.n != fl->n)
+		return 0;
+	struct factbase *fb = factbase_new();
+	for (size_t i = 0; i < st->rep.n; i++)
+		factbase_add_result(fb, st->rep.files[i]);
+	*nkeys = factbase_size(fb);
+	char **paths = xcalloc(fl->n + 1, sizeof(*paths));
+	struct rejudge rj = { .st = st, .index = xcalloc(fl->n + 1, sizeof(size_t)) };
+	size_t n = 0;
+	for (size_t i = 0; i < fl->n; i++)
+		if (wants_facts(st->rep.files[i])) {
+			rj.index[n] = i;
+			paths[n++] = fl->paths[i];
+		}
+	int rc = 0;
+	if (n && *nkeys) {
+		struct pool_opts po = *po1;
+		po.done = on_rejudged;
+		po.data = &rj;
+		po.lookup = NULL; /* the answers depend on the facts: not the cache's */
+		po.store = NULL;
+		po.idle = NULL;
+		engine_set_facts(e, fb);
+		rc = pool_run(e, paths, n, &po);
+		engine_set_facts(e, NULL);
+	}
+	*nrejudged = n;
+	*nchanged = rj.changed;
+	free(rj.index);
+	free(paths);
+	factbase_free(fb);
+	return rc;
+}
+
 /* Add PATH's files to fl: a file named on the command line always (marked
  * in not_built when the configuration does not build it), a directory's
  * files when the configuration builds them (with --all-files also the
@@ -194,6 +277,8 @@ int cmd_audit(int argc, char **argv)
 		{ "cocci", no_argument, NULL, 'K' },
 		{ "cocci-rules", required_argument, NULL, 'R' },
 		{ "all-files", no_argument, NULL, 'a' },
+		{ "facts", no_argument, NULL, 'G' },
+		{ "no-facts", no_argument, NULL, 'g' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -205,7 +290,7 @@ int cmd_audit(int argc, char **argv)
 	int want_fixes = 0, want_pch = 1; /* 0 off, 1 if it can be built, 2 required */
 	const char *cache = NULL, *baseline_path = NULL;
 	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0, candidates = 0;
-	int cocci = 0, all_files = 0;
+	int cocci = 0, all_files = 0, use_facts = 1;
 	const char *cocci_rules = NULL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
@@ -247,6 +332,8 @@ int cmd_audit(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			break;
+		case 'G': use_facts = 1; break;
+		case 'g': use_facts = 0; break;
 		case 'K': cocci = 1; break;
 		case 'R': cocci = 1; cocci_rules = optarg; break;
 		case 'j':
@@ -288,6 +375,7 @@ int cmd_audit(int argc, char **argv)
 	eo.fixes = fix_dir != NULL || want_fixes;
 	eo.pch = want_pch && c.tree && !candidates;
 	eo.pch_optional = want_pch == 1;
+	eo.collect_facts = use_facts;
 	struct engine *e = NULL;
 	int rc = engine_new(&eo, &e);
 	if (rc) {
@@ -395,6 +483,27 @@ int cmd_audit(int argc, char **argv)
 		raise(stop);
 		return 128 + stop;
 	}
+	if (!rc && use_facts) {
+		size_t nkeys, nrej, nchg;
+		struct pool_stats ps2;
+		po.stats = &ps2;
+		rc = facts_pass(e, &fl, &st, &po, &nkeys, &nrej, &nchg);
+		if (rc && pool_interrupted()) {
+			int sig = pool_interrupted();
+			fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+			report_release(&st.rep);
+			file_list_release(&fl);
+			engine_free(e);
+			baseline_free(base);
+			fflush(NULL);
+			signal(sig, SIG_DFL);
+			raise(sig);
+			return 128 + sig;
+		}
+		if (c.verbose)
+			fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files; %zu files re-judged with them "
+				"(%zu changed), wall %.1f s\n", nkeys, fl.n, nrej, nchg, nrej ? ps2.wall : 0.0);
+	}
 	int exit_code = EXIT_CLEAN;
 	if (!rc && cocci) {
 		/* the same prefilter: a file it answered names no API, so no rule
@@ -429,8 +538,10 @@ int cmd_audit(int argc, char **argv)
 			report_json(&st.rep, stdout);
 		else if (!strcmp(c.format, "sarif"))
 			report_sarif(&st.rep, stdout);
-		else
+		else {
+			st.rep.min_show = (enum severity)sev;
 			report_text(&st.rep, stdout);
+		}
 		if (fix_dir) {
 			struct fix_mail_opts mo = { .tree = c.tree, .date = -1 };
 			size_t nmail = 0;
@@ -451,6 +562,11 @@ int cmd_audit(int argc, char **argv)
 				"%zu skipped, %zu failed; %zu findings at or above %s\n", a, st.with_errors,
 				st.with_errors && !c.verbose ? ", -v says which" : "", np, s + fl.nproblems, f, nf,
 				c.severity);
+			size_t nall = report_findings_at_least(&st.rep, SEV_NOTE);
+			if (nall > nf)
+				fprintf(stderr, "gfpaudit: %zu more below %s (possible costly orders, notes)%s\n",
+					nall - nf, c.severity,
+					strcmp(c.format, "text") ? "" : ": --severity note shows them");
 			char *causes = report_error_causes(&st.rep, 3);
 			if (causes)
 				fprintf(stderr, "gfpaudit: top parse errors: %s\n", causes);

@@ -19,7 +19,7 @@ struct page *ge_alloc(unsigned int order)
 			g &= ~__GFP_DIRECT_RECLAIM;
 		else if (order >= 2 && order < PAGE_ALLOC_COSTLY_ORDER)
 			g |= __GFP_NORETRY;
-		page = alloc_pages(g, order); // warn: costly-no-noretry // site: fallback=order-loop att=5..8/fallback/-DIRECT_RECLAIM att=4..4/fallback/-NORETRY att=2..2/fallback/+NORETRY
+		page = alloc_pages(g, order); // site: fallback=order-loop att=5..8/fallback/-DIRECT_RECLAIM att=4..4/fallback/-NORETRY att=2..2/fallback/+NORETRY // note: costly-no-noretry
 		if (page)
 			return page;
 	}
@@ -27,8 +27,9 @@ struct page *ge_alloc(unsigned int order)
 }
 /*
  * check-name: >= spelling; the class 4..4 keeps direct reclaim without NORETRY
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/attempt-ge-hit.c:22:10: warning: 'alloc_pages' can request order 1..8; its attempts at order 4 (with a fallback after them) get gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
+ * corpus/attempt-ge-hit.c:22:10: note: 'alloc_pages' can request order 1..8; its attempts at order 4 (with a fallback after them) get gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; possible: the order comes from parameter 'order' of ge_alloc(), whose values are not known here [costly-no-noretry]
  * check-output-end
  */

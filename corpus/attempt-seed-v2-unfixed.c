@@ -23,7 +23,7 @@ struct folio *rd_get_folio(struct address_space *mapping, pgoff_t index,
 
 		if (order > min_order)
 			alloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;
-		folio = filemap_alloc_folio(alloc_gfp, order); // warn: costly-noretry-compacts // site: fallback=order-loop att=4..10/fallback/+NORETRY|NOWARN att=1..3/fallback/+NORETRY|NOWARN
+		folio = filemap_alloc_folio(alloc_gfp, order); // site: fallback=order-loop att=4..10/fallback/+NORETRY|NOWARN att=1..3/fallback/+NORETRY|NOWARN // note: costly-noretry-compacts
 		if (folio)
 			return folio;
 	} while (order-- > min_order);
@@ -31,9 +31,9 @@ struct folio *rd_get_folio(struct address_space *mapping, pgoff_t index,
 }
 /*
  * check-name: seed v2's unfixed original: costly NORETRY attempts still compact on 6.12
- * check-command: gfpaudit audit --allocator-model 6.12 $file
+ * check-command: gfpaudit audit --severity note --allocator-model 6.12 $file
  *
  * check-output-start
- * corpus/attempt-seed-v2-unfixed.c:26:11: warning: 'filemap_alloc_folio' can request order 0..10; its attempts at orders 4..10 (with a fallback after them, when order > min_order) get gfp must __GFP_NOWARN|__GFP_NORETRY, may any; fallback order-loop: its costly attempts (orders 4..10) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again; clear '__GFP_DIRECT_RECLAIM' for orders above 3 [costly-noretry-compacts]
+ * corpus/attempt-seed-v2-unfixed.c:26:11: note: 'filemap_alloc_folio' can request order 0..10; its attempts at orders 4..10 (with a fallback after them, when order > min_order) get gfp must __GFP_NOWARN|__GFP_NORETRY, may any; fallback order-loop: its costly attempts (orders 4..10) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again; clear '__GFP_DIRECT_RECLAIM' for orders above 3; possible: the order comes from field 'address_space.flags', whose values are not known here [costly-noretry-compacts]
  * check-output-end
  */

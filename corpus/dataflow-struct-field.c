@@ -19,7 +19,7 @@ struct rq_buf {
 int rq_buf_init(struct rq_buf *rq, unsigned int want)
 {
 	rq->order = clamp(want, 2U, 6U);
-	rq->page = alloc_pages(GFP_KERNEL, rq->order); // warn: costly-no-fallback // site: order=2..6 fallback=none
+	rq->page = alloc_pages(GFP_KERNEL, rq->order); // site: order=2..6 fallback=none // note: costly-no-fallback
 	if (!rq->page)
 		return -ENOMEM;
 	return 0;
@@ -29,16 +29,17 @@ int rq_data_init(struct rq_buf *rq)
 {
 	if (rq->len > SZ_1M)
 		return -EINVAL;
-	rq->data = kmalloc(rq->len, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..8 api=kmalloc fallback=none
+	rq->data = kmalloc(rq->len, GFP_KERNEL); // site: order=0..8 api=kmalloc fallback=none // note: costly-no-fallback
 	if (!rq->data)
 		return -ENOMEM;
 	return 0;
 }
 /*
  * check-name: order and size stored in a struct field, then read back
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/dataflow-struct-field.c:22:13: warning: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/dataflow-struct-field.c:32:13: warning: 'kmalloc' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/dataflow-struct-field.c:22:13: note: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'want' of rq_buf_init(), whose values are not known here [costly-no-fallback]
+ * corpus/dataflow-struct-field.c:32:13: note: 'kmalloc' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from field 'rq_buf.len', whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -14,7 +14,7 @@ void *table_alloc(size_t size)
 
 	if (size > SZ_4M)
 		return NULL;
-	buf = kmalloc(size, GFP_KERNEL | __GFP_NOWARN); // warn: costly-no-noretry // site: order=0..10 fallback=vmalloc api=kmalloc
+	buf = kmalloc(size, GFP_KERNEL | __GFP_NOWARN); // site: order=0..10 fallback=vmalloc api=kmalloc // note: costly-no-noretry
 	if (!buf)
 		buf = vmalloc(size);
 	return buf;
@@ -33,8 +33,9 @@ void *ring_alloc(size_t size)
 }
 /*
  * check-name: vmalloc fallback after a NULL check (kmalloc without NORETRY; pages with NORETRY)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/fallback-vmalloc.c:17:8: warning: 'kmalloc' can request order 0..10 (size 0..4194304); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
+ * corpus/fallback-vmalloc.c:17:8: note: 'kmalloc' can request order 0..10 (size 0..4194304); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; possible: the size comes from parameter 'size' of table_alloc(), whose values are not known here [costly-no-noretry]
  * check-output-end
  */

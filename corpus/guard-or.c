@@ -15,15 +15,16 @@ int sg_chunk_alloc(struct sg_chunk *c, unsigned int nr)
 {
 	if (!nr || nr > 16)
 		return -EINVAL;
-	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, fls(nr - 1)); // warn: costly-no-fallback // site: order=0..4 fallback=none
+	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, fls(nr - 1)); // site: order=0..4 fallback=none // note: costly-no-fallback
 	if (!c->page)
 		return -ENOMEM;
 	return 0;
 }
 /*
  * check-name: guard `if (!nr || nr > 16) return` bounds the order (0..4)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/guard-or.c:18:12: warning: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/guard-or.c:18:12: note: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'nr' of sg_chunk_alloc(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -20,7 +20,7 @@ int hw_desc_map(struct hw_desc *d)
 {
 	unsigned int order = (d->flags >> DESC_ORDER_SHIFT) & DESC_ORDER_MASK;
 
-	d->buf = alloc_pages(GFP_KERNEL, order); // warn: costly-no-fallback // site: order=0..7 fallback=none
+	d->buf = alloc_pages(GFP_KERNEL, order); // site: order=0..7 fallback=none // note: costly-no-fallback
 	if (!d->buf)
 		return -ENOMEM;
 	return 0;
@@ -35,8 +35,9 @@ int hw_cfg_map(struct hw_desc *d, u32 cfg)
 }
 /*
  * check-name: order from bit-field extraction (flags >> S) & MASK
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-bitfield.c:23:11: warning: 'alloc_pages' can request order 0..7; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/order-bitfield.c:23:11: note: 'alloc_pages' can request order 0..7; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from field 'hw_desc.flags', whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -17,7 +17,7 @@ int frame_pool_init(struct frame_pool *fp, unsigned int req_order, u8 meta_order
 {
 	unsigned int order = clamp(req_order, 2U, 6U);
 
-	fp->frames = alloc_pages(GFP_KERNEL, order); // warn: costly-no-fallback // site: order=2..6 fallback=none
+	fp->frames = alloc_pages(GFP_KERNEL, order); // site: order=2..6 fallback=none // note: costly-no-fallback
 	if (!fp->frames)
 		return -ENOMEM;
 	fp->order = order;
@@ -28,8 +28,9 @@ int frame_pool_init(struct frame_pool *fp, unsigned int req_order, u8 meta_order
 }
 /*
  * check-name: order from clamp() (2..6) and max_t() of a masked value (1..3)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-clamp.c:20:15: warning: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/order-clamp.c:20:15: note: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'req_order' of frame_pool_init(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

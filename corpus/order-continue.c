@@ -36,6 +36,6 @@ int chunk_ring_fill(struct chunk_ring *r, unsigned int nr_pages)
  * check-name: while loop lowering the order with `order--; continue;` after a NULL check
  *
  * check-output-start
- * corpus/order-continue.c:23:10: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_COMP; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
+ * corpus/order-continue.c:23:10: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_COMP; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
  * check-output-end
  */

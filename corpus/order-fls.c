@@ -21,7 +21,7 @@ int sg_chunk_alloc(struct sg_chunk *c, unsigned int nr)
 	if (nr > 16)
 		return -EINVAL;
 	order = fls(nr - 1);
-	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, order); // warn: costly-no-fallback // site: order=0..4 fallback=none
+	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, order); // site: order=0..4 fallback=none // note: costly-no-fallback
 	if (!c->page)
 		return -ENOMEM;
 	c->order = order;
@@ -29,8 +29,9 @@ int sg_chunk_alloc(struct sg_chunk *c, unsigned int nr)
 }
 /*
  * check-name: order from fls() of a guarded count (0..4)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-fls.c:24:12: warning: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/order-fls.c:24:12: note: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'nr' of sg_chunk_alloc(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -21,7 +21,7 @@ int chunk_alloc(struct dma_pool_chunk *c, size_t size)
 	if (size > SZ_256K)
 		return -EINVAL;
 	order = order_base_2(DIV_ROUND_UP(size, PAGE_SIZE));
-	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, order); // warn: costly-no-fallback // site: order=0..6 fallback=none
+	c->page = alloc_pages(GFP_KERNEL | __GFP_COMP, order); // site: order=0..6 fallback=none // note: costly-no-fallback
 	if (!c->page)
 		return -ENOMEM;
 	c->order = order;
@@ -29,8 +29,9 @@ int chunk_alloc(struct dma_pool_chunk *c, size_t size)
 }
 /*
  * check-name: order from order_base_2() of a guarded length (0..6)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-order-base-2.c:24:12: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/order-order-base-2.c:24:12: note: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'size' of chunk_alloc(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

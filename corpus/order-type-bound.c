@@ -13,19 +13,20 @@ struct msg {
 
 int msg_alloc(struct msg *m, u16 len, u8 nr_pages)
 {
-	m->body = alloc_pages(GFP_KERNEL, get_order(len)); // warn: costly-no-fallback // site: order=0..4 fallback=none
+	m->body = alloc_pages(GFP_KERNEL, get_order(len)); // site: order=0..4 fallback=none // note: costly-no-fallback
 	if (!m->body)
 		return -ENOMEM;
-	m->pages = alloc_pages(GFP_KERNEL, get_order((unsigned long)nr_pages << PAGE_SHIFT)); // warn: costly-no-fallback // site: order=0..8 fallback=none
+	m->pages = alloc_pages(GFP_KERNEL, get_order((unsigned long)nr_pages << PAGE_SHIFT)); // site: order=0..8 fallback=none // note: costly-no-fallback
 	if (!m->pages)
 		return -ENOMEM;
 	return 0;
 }
 /*
  * check-name: orders bounded by u16 and u8 types through get_order()
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-type-bound.c:16:12: warning: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/order-type-bound.c:19:13: warning: 'alloc_pages' can request order 0..8; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/order-type-bound.c:16:12: note: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'len' of msg_alloc(), whose values are not known here [costly-no-fallback]
+ * corpus/order-type-bound.c:19:13: note: 'alloc_pages' can request order 0..8; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'nr_pages' of msg_alloc(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -24,6 +24,6 @@ struct page *buf_alloc_chunk(unsigned int *out_order)
  * check-name: costly-no-noretry: for order loop from 6 to 0 with GFP_KERNEL
  *
  * check-output-start
- * corpus/rule-costly-no-noretry-hit.c:15:10: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim [costly-no-noretry]
+ * corpus/rule-costly-no-noretry-hit.c:15:10: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
  * check-output-end
  */

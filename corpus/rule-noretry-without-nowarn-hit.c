@@ -14,7 +14,7 @@ struct tx_buf {
 int tx_buf_alloc(struct tx_buf *tx)
 {
 	tx->order = 2;
-	tx->page = alloc_pages(GFP_KERNEL | __GFP_NORETRY, 2); // warn: noretry-without-nowarn // site: order=2..2 must=NORETRY mustnot=NOWARN
+	tx->page = alloc_pages(GFP_KERNEL | __GFP_NORETRY, 2); // site: order=2..2 must=NORETRY mustnot=NOWARN // note: noretry-without-nowarn
 	if (!tx->page) {
 		tx->order = 0;
 		tx->page = alloc_page(GFP_KERNEL); // ok // site: order=0..0
@@ -23,7 +23,7 @@ int tx_buf_alloc(struct tx_buf *tx)
 }
 /*
  * check-name: noretry-without-nowarn: order-2 NORETRY attempt without NOWARN (a note)
- * check-exit-value: 0
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
  * corpus/rule-noretry-without-nowarn-hit.c:17:13: note: 'alloc_pages' can request order 2; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NORETRY; fallback lower-order: a '__GFP_NORETRY' attempt is expected to fail; add '__GFP_NOWARN' [noretry-without-nowarn]

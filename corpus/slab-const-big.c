@@ -52,8 +52,8 @@ free_scratch:
  * check-name: constant kmalloc sizes above KMALLOC_MAX_CACHE_SIZE (a constant, sizeof, kmemdup)
  *
  * check-output-start
- * corpus/slab-const-big.c:29:15: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/slab-const-big.c:32:11: warning: 'kmalloc' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/slab-const-big.c:38:12: warning: 'kmemdup' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-const-big.c:29:15: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/slab-const-big.c:32:11: warning: 'kmalloc' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/slab-const-big.c:38:12: warning: 'kmemdup' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
  * check-output-end
  */

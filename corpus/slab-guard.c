@@ -26,15 +26,16 @@ int fw_load_body(struct fw_image *fw, const void *src, size_t len)
 {
 	if (len > SZ_1M)
 		return -E2BIG;
-	fw->body = kmemdup(src, len, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..8 api=kmemdup fallback=none
+	fw->body = kmemdup(src, len, GFP_KERNEL); // site: order=0..8 api=kmemdup fallback=none // note: costly-no-fallback
 	if (!fw->body)
 		return -ENOMEM;
 	return 0;
 }
 /*
  * check-name: sizes bounded by guards (16K: order 0..2, 1M: order 0..8 with kmemdup)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-guard.c:29:13: warning: 'kmemdup' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-guard.c:29:13: note: 'kmemdup' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'len' of fw_load_body(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -18,7 +18,7 @@ int vec_grow(struct u64_vec *v, unsigned int new_cap)
 
 	if (new_cap > VEC_MAX)
 		return -ENOSPC;
-	items = krealloc(v->items, new_cap * sizeof(u64), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..5 api=krealloc fallback=none
+	items = krealloc(v->items, new_cap * sizeof(u64), GFP_KERNEL); // site: order=0..5 api=krealloc fallback=none // note: costly-no-fallback
 	if (!items)
 		return -ENOMEM;
 	v->items = items;
@@ -27,8 +27,9 @@ int vec_grow(struct u64_vec *v, unsigned int new_cap)
 }
 /*
  * check-name: krealloc to a guarded capacity (order 0..5)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-krealloc.c:21:10: warning: 'krealloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-krealloc.c:21:10: note: 'krealloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'new_cap' of vec_grow(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

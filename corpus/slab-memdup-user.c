@@ -21,7 +21,7 @@ long req_copy_in(struct ioctl_req *req)
 
 	if (len > SZ_128K)
 		return -EINVAL;
-	buf = memdup_user(req->ubuf, len); // warn: costly-no-fallback // site: order=0..5 api=memdup_user fallback=none must=NOWARN|HARDWALL|DIRECT_RECLAIM
+	buf = memdup_user(req->ubuf, len); // site: order=0..5 api=memdup_user fallback=none must=NOWARN|HARDWALL|DIRECT_RECLAIM // note: costly-no-fallback
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	req->kbuf = buf;
@@ -29,8 +29,9 @@ long req_copy_in(struct ioctl_req *req)
 }
 /*
  * check-name: memdup_user of up to 128K (order 0..5, GFP_USER|__GFP_NOWARN)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-memdup-user.c:24:8: warning: 'memdup_user' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_HARDWALL; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-memdup-user.c:24:8: note: 'memdup_user' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_HARDWALL; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from field 'ioctl_req.len', whose values are not known here [costly-no-fallback]
  * check-output-end
  */

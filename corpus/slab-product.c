@@ -25,10 +25,10 @@ int table_init(struct table *t, unsigned int n, u8 count)
 {
 	if (n > 1024)
 		return -EINVAL;
-	t->descs = kcalloc(n, sizeof(struct desc), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..5 api=kcalloc fallback=none must=ZERO
+	t->descs = kcalloc(n, sizeof(struct desc), GFP_KERNEL); // site: order=0..5 api=kcalloc fallback=none must=ZERO // note: costly-no-fallback
 	if (!t->descs)
 		return -ENOMEM;
-	t->entries = kmalloc_array(count, sizeof(*t->entries), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..4 api=kmalloc_array fallback=none
+	t->entries = kmalloc_array(count, sizeof(*t->entries), GFP_KERNEL); // site: order=0..4 api=kmalloc_array fallback=none // note: costly-no-fallback
 	if (!t->entries) {
 		kfree(t->descs);
 		return -ENOMEM;
@@ -37,9 +37,10 @@ int table_init(struct table *t, unsigned int n, u8 count)
 }
 /*
  * check-name: products with bounded counts (kcalloc order 0..5, kmalloc_array order 0..4)
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-product.c:28:13: warning: 'kcalloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
- * corpus/slab-product.c:31:15: warning: 'kmalloc_array' can request order 0..4 (size 0..65280); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-product.c:28:13: note: 'kcalloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'n' of table_init(), whose values are not known here [costly-no-fallback]
+ * corpus/slab-product.c:31:15: note: 'kmalloc_array' can request order 0..4 (size 0..65280); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'count' of table_init(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -17,7 +17,7 @@ int blob_set(struct blob *b, const void *src, u16 len, u8 tag_len)
 {
 	void *buf;
 
-	buf = kmalloc(len, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..4 api=kmalloc fallback=none
+	buf = kmalloc(len, GFP_KERNEL); // site: order=0..4 api=kmalloc fallback=none // note: costly-no-fallback
 	if (!buf)
 		return -ENOMEM;
 	memcpy(buf, src, len);
@@ -32,8 +32,9 @@ int blob_set(struct blob *b, const void *src, u16 len, u8 tag_len)
 }
 /*
  * check-name: kmalloc of a u16 length (order 0..4); a u8 length is no site
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-u16-len.c:20:8: warning: 'kmalloc' can request order 0..4 (size 0..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation [costly-no-fallback]
+ * corpus/slab-u16-len.c:20:8: note: 'kmalloc' can request order 0..4 (size 0..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'len' of blob_set(), whose values are not known here [costly-no-fallback]
  * check-output-end
  */

@@ -4,11 +4,16 @@
 Each case is ordinary kernel-shaped C.  Lines carry markers in // comments:
 
     // ok                      a site on this line, no finding
-    // warn: RULE[, RULE]      a site on this line with exactly these findings
+    // warn: RULE[, RULE]      a site on this line with exactly these findings at
+                               severity warning or error
+    // note: RULE[, RULE]      ... and exactly these findings at severity note (a
+                               "possible" costly order, or a rule that is a note)
     // site: KEY=VAL ...       a site on this line with these facts (no finding
                                unless the line also carries warn:)
 
-Site keys: order=LO..HI or order=?, fallback=KIND, api=NAME, must=F|F (each
+Site keys: order=LO..HI or order=?, fallback=KIND, api=NAME,
+conf=proven|likely|possible|none (the JSON "confidence"; none: absent),
+src=KIND (the most telling kind of the size or order: size_source[0]), must=F|F (each
 in gfp.must), mustnot=F|F (none in gfp must or may), may=F|F (each in the
 JSON gfp.may list: possible on some paths, not on all), fbmust=F|F (each in
 the must of every attempt class whose role is "fallback"; of every class when
@@ -24,7 +29,8 @@ The file ends with a comment block:
      * check-name: short description
      * check-command: gfpaudit audit $file      (optional; this is the default)
      * check-known-to-fail                      (optional)
-     * check-exit-value: N                      (optional; 1 with warn markers, else 0)
+     * check-exit-value: N                      (optional; 1 with warn markers, or note
+                                                markers and --severity note; else 0)
      *
      * check-output-start
      * ...expected stdout of the command...
@@ -62,7 +68,9 @@ DEFAULT_COMMAND = "gfpaudit audit $file"
 
 KNOWN_TAGS = {"check-name", "check-command", "check-known-to-fail", "check-exit-value",
               "check-output-start", "check-output-end"}
-SITE_KEYS = {"order", "fallback", "api", "must", "mustnot", "may", "fbmust", "att"}
+SITE_KEYS = {"order", "fallback", "api", "must", "mustnot", "may", "fbmust", "att", "conf", "src"}
+CONFIDENCES = {"proven", "likely", "possible", "none"}
+SOURCES = {"const", "config", "param", "user", "remote", "device", "runtime", "unknown"}
 ROLES = {"fallback", "last"}
 FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown"}
 RULES = {"costly-no-noretry", "costly-no-fallback", "costly-noretry-compacts",
@@ -152,6 +160,14 @@ def _parse_site(text, lineno):
             if val not in FALLBACKS:
                 raise CaseError("line %d: unknown fallback '%s'" % (lineno, val))
             site[key] = val
+        elif key == "conf":
+            if val not in CONFIDENCES:
+                raise CaseError("line %d: unknown confidence '%s'" % (lineno, val))
+            site[key] = val
+        elif key == "src":
+            if val not in SOURCES:
+                raise CaseError("line %d: unknown source kind '%s'" % (lineno, val))
+            site[key] = val
         elif key == "api":
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", val):
                 raise CaseError("line %d: bad api name '%s'" % (lineno, val))
@@ -165,32 +181,33 @@ def _parse_site(text, lineno):
 
 def _parse_marker(comment, lineno):
     """comment: the text after the first // of a line."""
-    mk = {"warn": None, "ok": False, "site": None}
+    mk = {"warn": None, "note": None, "ok": False, "site": None}
     for seg in comment.split("//"):
         seg = seg.strip()
         if seg == "ok":
             if mk["ok"]:
                 raise CaseError("line %d: 'ok' given twice" % lineno)
             mk["ok"] = True
-        elif seg.startswith("warn:"):
-            if mk["warn"] is not None:
-                raise CaseError("line %d: 'warn:' given twice" % lineno)
+        elif seg.startswith("warn:") or seg.startswith("note:"):
+            kind = seg[:4]
+            if mk[kind] is not None:
+                raise CaseError("line %d: '%s:' given twice" % (lineno, kind))
             rules = [r for r in re.split(r"[,\s]+", seg[5:].strip()) if r]
             if not rules:
-                raise CaseError("line %d: 'warn:' without a rule id" % lineno)
+                raise CaseError("line %d: '%s:' without a rule id" % (lineno, kind))
             for r in rules:
                 if r not in RULES:
                     raise CaseError("line %d: unknown rule id '%s'" % (lineno, r))
-            mk["warn"] = set(rules)
+            mk[kind] = set(rules)
         elif seg.startswith("site:"):
             if mk["site"] is not None:
                 raise CaseError("line %d: 'site:' given twice" % lineno)
             mk["site"] = _parse_site(seg[5:], lineno)
         else:
-            raise CaseError("line %d: unknown marker '// %s' (markers: ok, warn:, site:)"
+            raise CaseError("line %d: unknown marker '// %s' (markers: ok, warn:, note:, site:)"
                             % (lineno, seg))
-    if mk["ok"] and mk["warn"] is not None:
-        raise CaseError("line %d: 'ok' and 'warn:' on one line" % lineno)
+    if mk["ok"] and (mk["warn"] is not None or mk["note"] is not None):
+        raise CaseError("line %d: 'ok' and 'warn:'/'note:' on one line" % lineno)
     return mk
 
 
@@ -279,7 +296,8 @@ def parse_case(path):
             continue
         c.markers[i + 1] = _parse_marker(line[pos + 2:], i + 1)
     if c.exit_value is None:
-        c.exit_value = 1 if any(m["warn"] for m in c.markers.values()) else 0
+        notes_count = "--severity note" in c.command
+        c.exit_value = 1 if any(m["warn"] or (notes_count and m["note"]) for m in c.markers.values()) else 0
     return c
 
 
@@ -336,6 +354,13 @@ def site_mismatch(spec, s):
             why.append("order %s..%s, expected %d..%d" % ((lo, hi) + spec["order"]))
     if "fallback" in spec and s.get("fallback") != spec["fallback"]:
         why.append("fallback %s, expected %s" % (s.get("fallback"), spec["fallback"]))
+    if "conf" in spec and (s.get("confidence") or "none") != spec["conf"]:
+        why.append("confidence %s, expected %s" % (s.get("confidence") or "none", spec["conf"]))
+    if "src" in spec:
+        ss = s.get("size_source") or []
+        got = ss[0].get("kind") if ss else None
+        if got != spec["src"]:
+            why.append("size source %s, expected %s" % (got, spec["src"]))
     if "api" in spec and s.get("api") != spec["api"]:
         why.append("api %s, expected %s" % (s.get("api"), spec["api"]))
     must, may = _flagset(s, "gfp", "must"), _flagset(s, "gfp", "may")
@@ -392,16 +417,18 @@ def check_markers(case, data):
         if f.get("file") != case.path:
             errs.append("finding outside the case: %s:%s [%s]" % (f.get("file"), f.get("line"), f.get("rule")))
             continue
-        findings.setdefault(f["line"], set()).add(f["rule"])
+        kind = "note" if f.get("severity") == "note" else "warn"
+        findings.setdefault(f["line"], set()).add((kind, f["rule"]))
     for line, mk in sorted(case.markers.items()):
         here = sites.get(line, [])
         got = findings.get(line, set())
-        if not here and not (mk["warn"] and mk["warn"] <= FUNCTION_RULES):
+        marked = (mk["warn"] or set()) | (mk["note"] or set())
+        if not here and not (marked and marked <= FUNCTION_RULES):
             errs.append("line %d: no site reported (marker: %s)" % (line, case.lines[line - 1].split("//", 1)[1].strip()))
-        want = mk["warn"] or set()
+        want = {("warn", r) for r in mk["warn"] or ()} | {("note", r) for r in mk["note"] or ()}
         if got != want:
-            errs.append("line %d: findings [%s], expected [%s]" % (line, ", ".join(sorted(got)) or "none",
-                                                               ", ".join(sorted(want)) or "none"))
+            fmt = lambda xs: ", ".join("%s: %s" % x for x in sorted(xs)) or "none"
+            errs.append("line %d: findings [%s], expected [%s]" % (line, fmt(got), fmt(want)))
         if mk["site"] and here:
             why = [site_mismatch(mk["site"], s) for s in here]
             if all(why):
@@ -412,8 +439,8 @@ def check_markers(case, data):
             continue
         for s in sites.get(line, []):
             errs.append("line %d: unexpected site (no marker): %s" % (line, _fmt_site(s)))
-        for r in sorted(findings.get(line, set())):
-            errs.append("line %d: unexpected finding [%s] (no marker)" % (line, r))
+        for k, r in sorted(findings.get(line, set())):
+            errs.append("line %d: unexpected finding [%s: %s] (no marker)" % (line, k, r))
     return errs
 
 

@@ -51,6 +51,10 @@ def main():
                         return f"order {got}"
                 if "fallback" in cons and s["fallback"] != cons["fallback"]:
                     return f"fallback {s['fallback']}"
+                if "conf" in cons and (s.get("confidence") or "none") != cons["conf"]:
+                    return f"confidence {s.get('confidence') or 'none'}"
+                if "src" in cons and ((s.get("size_source") or [{}])[0].get("kind")) != cons["src"]:
+                    return f"size source {(s.get('size_source') or [{}])[0].get('kind')}"
                 must = set(s["gfp"]["must"])
                 may = must | set(s["gfp"]["may"])
                 if "must" in cons and not flags(cons["must"]) <= must:

@@ -124,7 +124,7 @@ done
 
 # --- gfpaudit audit --cocci: the same findings, GCC style, one per line and rule ---
 if [ -x "$GFPAUDIT" ]; then
-	(cd "$inputs" && "$GFPAUDIT" audit --cocci -q -j 2 $inputs_c) > "$tmp/audit" 2> "$tmp/audit.err"
+	(cd "$inputs" && "$GFPAUDIT" audit --cocci --severity note -q -j 2 $inputs_c) > "$tmp/audit" 2> "$tmp/audit.err"
 	rc=$?
 	# the libclang engine runs too: only the ids the rules have are compared
 	sed -nE 's/^([^:]+):([0-9]+):[0-9]+: (warning|error|note): .*\[([a-z-]+)\]$/\1:\2:\4/p' "$tmp/audit" |
@@ -143,7 +143,7 @@ if [ -x "$GFPAUDIT" ]; then
 	mkdir -p "$tmp/pf"
 	cp "$inputs"/*.c "$tmp/pf/"
 	printf '#include <linux/kernel.h>\nint add(int a, int b)\n{\n\treturn a + b;\n}\n' > "$tmp/pf/noalloc.c"
-	(cd "$tmp/pf" && "$GFPAUDIT" audit --cocci --prefilter --no-cache -v -j 2 *.c) > "$tmp/pf.out" 2> "$tmp/pf.err"
+	(cd "$tmp/pf" && "$GFPAUDIT" audit --cocci --prefilter --severity note --no-cache -v -j 2 *.c) > "$tmp/pf.out" 2> "$tmp/pf.err"
 	n=$(echo $inputs_c | wc -w)
 	if grep -q "spatch over $n of $((n + 1)) files" "$tmp/pf.err" &&
 	   [ "$(grep -c '\[' "$tmp/pf.out")" -ge "$(grep -c . "$tmp/want")" ]; then

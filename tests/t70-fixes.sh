@@ -160,7 +160,7 @@ for m in "$tmp"/mails/*.patch; do
 		nfixes=$((nfixes + 1))
 	fi
 	rule=$(grep -o '(rule [a-z-]*)' "$m" | head -1 | sed 's/(rule \(.*\))/\1/')
-	before=$(cd "$tree" && "$GFPAUDIT" audit -j1 -q "$path" 2>/dev/null | grep -c "\[$rule\]")
+	before=$(cd "$tree" && "$GFPAUDIT" audit -j1 -q --severity note "$path" 2>/dev/null | grep -c "\[$rule\]")
 	if (cd "$tree" && git am -q "$m" 2>/dev/null); then
 		nam=$((nam + 1))
 		# the diff is the one git itself prints for the change
@@ -172,7 +172,7 @@ for m in "$tmp"/mails/*.patch; do
 			echo "  $name: differs from git diff:"
 			diff "$tmp/mail.diff" "$tmp/git.diff" | head -10 | sed 's/^/    /'
 		fi
-		after=$(cd "$tree" && "$GFPAUDIT" audit -j1 -q "$path" 2>/dev/null | grep -c "\[$rule\]")
+		after=$(cd "$tree" && "$GFPAUDIT" audit -j1 -q --severity note "$path" 2>/dev/null | grep -c "\[$rule\]")
 		if [ "$after" -lt "$before" ]; then
 			nclean=$((nclean + 1))
 		else

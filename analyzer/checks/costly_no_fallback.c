@@ -25,6 +25,7 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 const struct check check_costly_no_fallback = {
 	.id = "costly-no-fallback",
 	.severity = SEV_WARNING,
+	.judged_by_size = true,
 	.summary = "costly-order allocation with no fallback to smaller orders",
 	.on_site = on_site,
 };

@@ -37,6 +37,7 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 const struct check check_costly_no_noretry = {
 	.id = "costly-no-noretry",
 	.severity = SEV_WARNING,
+	.judged_by_size = true,
 	.summary = "costly-order attempt with a fallback may direct-reclaim without __GFP_NORETRY",
 	.on_site = on_site,
 };

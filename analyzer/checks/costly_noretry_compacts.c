@@ -89,6 +89,7 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 const struct check check_costly_noretry_compacts = {
 	.id = "costly-noretry-compacts",
 	.severity = SEV_WARNING,
+	.judged_by_size = true,
 	.summary = "costly __GFP_NORETRY attempt that may direct-reclaim still enters direct compaction on this tree",
 	.on_site = on_site,
 };

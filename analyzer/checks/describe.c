@@ -52,3 +52,31 @@ char *describe_attempt(const struct site *s, const struct attempt *a)
 	strbuf_addf(&sb, "; fallback %s", fallback_name(s->fallback));
 	return strbuf_detach(&sb);
 }
+
+void describe_source(struct strbuf *sb, const struct site *s, int costly_order)
+{
+	if (s->conf == CONF_NONE)
+		return;
+	const char *what = s->kind == API_PAGES || s->kind == API_WRAPPER ? "order" : "size";
+	strbuf_addf(sb, "%s: ", confidence_name(s->conf));
+	if (s->order.lo > costly_order) {
+		strbuf_addf(sb, "every path asks for more than order %d", costly_order);
+		return;
+	}
+	int prim = src_primary(s->src);
+	if (prim < 0 || prim == SRC_CONST || prim == SRC_CONFIG) {
+		strbuf_addf(sb, "constants give the %s", what);
+		return;
+	}
+	strbuf_addf(sb, "the %s comes from ", what);
+	if (s->src_why)
+		strbuf_addf(sb, "%s", s->src_why);
+	else
+		strbuf_addf(sb, "%s data", src_kind_name((enum src_kind)prim));
+	if (s->src_line > 0)
+		strbuf_addf(sb, " (line %d)", s->src_line);
+	if (s->conf == CONF_LIKELY)
+		strbuf_addf(sb, ", and nothing here bounds it below order %d", costly_order + 1);
+	else
+		strbuf_adds(sb, ", whose values are not known here");
+}

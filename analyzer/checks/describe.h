@@ -9,4 +9,7 @@ char *describe_site(const struct site *s);
  * a fallback after them, when order > min_order) get gfp must ..., may ...;
  * fallback order-loop" */
 char *describe_attempt(const struct site *s, const struct attempt *a);
+/* "likely: the size comes from the count of a user buffer, 'count' (line
+ * 40), and nothing here bounds it below order 4" (nothing when not judged) */
+void describe_source(struct strbuf *sb, const struct site *s, int costly_order);
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
+#include "describe.h"
 
 const struct check *const check_table[] = {
 #define CHECK(name) &check_##name,
@@ -40,6 +41,13 @@ struct finding *check_report(const struct check *c, const struct site *s,
 	va_end(ap);
 	f->rule = xstrdup(c->id);
 	f->severity = c->severity;
+	if (c->judged_by_size && s->conf != CONF_NONE) {
+		strbuf_adds(&sb, "; ");
+		describe_source(&sb, s, ctx->facts && ctx->facts->costly_order ? ctx->facts->costly_order
+									      : PAGE_ALLOC_COSTLY_ORDER_DEFAULT);
+		if (s->conf == CONF_POSSIBLE && f->severity > SEV_NOTE)
+			f->severity = SEV_NOTE;
+	}
 	f->message = strbuf_detach(&sb);
 	f->source = xstrdup("clang");
 	site_release(&f->site);

@@ -26,7 +26,13 @@ struct engine {
 	char *pch_problem;         /* why there is none although opts.pch asked */
 	char *pch_identity;        /* what the PCH holds (frontend.h) */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
+	const struct factbase *facts; /* engine_set_facts */
 };
+
+void engine_set_facts(struct engine *e, const struct factbase *fb)
+{
+	e->facts = fb;
+}
 
 const struct engine_opts *engine_opts(const struct engine *e) { return &e->o; }
 
@@ -399,7 +405,8 @@ int engine_analyze_source(struct engine *e, const char *path,
 	clang_getInclusions(t.tu, collect_inclusion, &ic);
 	struct alloc_table table;
 	table_copy(&table, &e->table);
-	struct sites_opts so = { .report_path = rep, .table = &table };
+	struct sites_opts so = { .report_path = rep, .table = &table, .facts = e->facts,
+				 .collect_facts = e->o.collect_facts };
 	double t2 = prof_now();
 	sites_find(&t, &so, r);
 	double t3 = prof_now();

@@ -13,9 +13,9 @@
 
 static const char *const fixed_probes[] = {
 	"PAGE_ALLOC_COSTLY_ORDER", "MAX_PAGE_ORDER", "MAX_ORDER", "PAGE_SHIFT",
-	"KMALLOC_MAX_CACHE_SIZE", "HPAGE_PMD_ORDER",
+	"KMALLOC_MAX_CACHE_SIZE", "HPAGE_PMD_ORDER", "NR_CPUS", "MAX_NUMNODES",
 };
-enum { P_COSTLY, P_MAXPAGE, P_MAXORDER, P_SHIFT, P_KMCS, P_HPMD, P__N };
+enum { P_COSTLY, P_MAXPAGE, P_MAXORDER, P_SHIFT, P_KMCS, P_HPMD, P_NRCPUS, P_NUMNODES, P__N };
 
 static void build_probe(struct strbuf *sb, const char *const *extra, size_t nextra)
 {
@@ -224,6 +224,8 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	t->facts.page_shift = w.have[P_SHIFT] ? (int)w.k[P_SHIFT] : 12;
 	t->kmalloc_max_cache_size = w.have[P_KMCS] ? w.k[P_KMCS] : 2LL << t->facts.page_shift;
 	t->hpage_pmd_order = w.have[P_HPMD] ? w.k[P_HPMD] : 9;
+	t->facts.nr_cpus = w.have[P_NRCPUS] ? w.k[P_NRCPUS] : 0;
+	t->facts.max_numnodes = w.have[P_NUMNODES] ? w.k[P_NUMNODES] : 0;
 	return 0;
 }
 

@@ -5,6 +5,8 @@
 #include "gfpaudit/eval.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/ksrc.h"
+#include "gfpaudit/facts.h"
 
 #define SUMMARY_MAX_NODES 6000
 #define SUMMARY_MAX_DEPTH 4
@@ -22,7 +24,41 @@ struct aval aval_unknown(void)
 	a.g = gfp_unknown();
 	a.param = -1;
 	a.gparam = -1;
+	a.src = SRCB(UNKNOWN);
+	a.src_why_kind = -1;
 	return a;
+}
+
+struct aval aval_source(enum src_kind kind, const char *why, unsigned line)
+{
+	struct aval a = aval_unknown();
+	a.src = 1u << kind;
+	a.src_why = str_intern(why);
+	a.src_why_kind = why ? (int)kind : -1;
+	a.src_line = line;
+	return a;
+}
+
+void aval_src_merge(struct aval *a, const struct aval *b)
+{
+	a->src |= b->src;
+	if (b->src_why && (!a->src_why || src_rank(b->src_why_kind) > src_rank(a->src_why_kind))) {
+		a->src_why = b->src_why;
+		a->src_why_kind = b->src_why_kind;
+		a->src_line = b->src_line;
+	}
+}
+
+/* `r` is computed from `a` (and `b`): its provenance is theirs only. */
+static void src_from(struct aval *r, const struct aval *a, const struct aval *b)
+{
+	r->src = 0;
+	r->src_why = NULL;
+	r->src_why_kind = -1;
+	r->src_line = 0;
+	aval_src_merge(r, a);
+	if (b)
+		aval_src_merge(r, b);
 }
 
 static struct aval aval_const(const struct tu *t, long long v)
@@ -30,6 +66,7 @@ static struct aval aval_const(const struct tu *t, long long v)
 	struct aval a = aval_unknown();
 	a.iv = iv_norm(iv_const(v));
 	a.g = gfp_const(aval_canon(t, v));
+	a.src = SRCB(CONST);
 	return a;
 }
 
@@ -75,6 +112,7 @@ struct aval aval_join(struct aval a, struct aval b)
 	r.gparam = a.gparam == b.gparam ? a.gparam : -1;
 	ev_merge(&r, &a);
 	ev_merge(&r, &b);
+	src_from(&r, &a, &b);
 	return r;
 }
 
@@ -84,7 +122,7 @@ static bool aval_same(const struct aval *a, const struct aval *b)
 	       a->g.may == b->g.may && a->param == b->param && a->pset_must == b->pset_must &&
 	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->pclr_may == b->pclr_may &&
 	       a->pdep == b->pdep &&
-	       a->gparam == b->gparam;
+	       a->gparam == b->gparam && a->src == b->src;
 }
 
 struct order_range aval_order(const struct aval *a, int max_order)
@@ -160,8 +198,11 @@ static void st_widen(struct state *a, const struct state *prev, const struct fn_
 		const struct fn_var *v = &fn->vars[i];
 		if (x->lo < p->lo)
 			x->lo = (v->bits && !v->is_signed) ? 0 : IV_MIN;
-		if (x->hi > p->hi)
+		if (x->hi > p->hi) {
 			x->hi = (v->bits && v->bits < 32) ? ((int64_t)1 << v->bits) - 1 : IV_MAX;
+			/* grows with a trip count nothing here bounds */
+			a->v[i].src |= SRCB(UNKNOWN);
+		}
 		*x = iv_norm(*x);
 	}
 }
@@ -205,6 +246,8 @@ struct summary_cache {
 	struct aval *generic;
 	bool *generic_done, *generic_has;
 	size_t generic_alloc;
+	struct ksrc_params *params; /* the file's module parameters, when asked */
+	bool params_done;
 };
 
 struct summary_cache *summary_cache_new(void)
@@ -223,6 +266,7 @@ void summary_cache_free(struct summary_cache *c)
 	free(c->generic);
 	free(c->generic_done);
 	free(c->generic_has);
+	ksrc_params_free(c->params);
 	free(c);
 }
 
@@ -395,6 +439,211 @@ static int local_of(struct node *n)
 	return n && (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) ? n->var : -1;
 }
 
+/* ---- provenance at the leaves (ksrc.h) ---- */
+
+static char *cursor_spelling(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+	clang_disposeString(s);
+	return r;
+}
+
+char *eval_field_key(CXCursor fld)
+{
+	if (clang_Cursor_isNull(fld) || clang_getCursorKind(fld) != CXCursor_FieldDecl)
+		return NULL;
+	CXCursor par = clang_getCursorSemanticParent(fld);
+	if (clang_Cursor_isAnonymous(par))
+		return NULL;
+	char *rec = cursor_spelling(par), *name = cursor_spelling(fld);
+	char *k = *rec && *name ? xasprintf("field:%s.%s", rec, name) : NULL;
+	free(rec);
+	free(name);
+	return k;
+}
+
+char *eval_param_key(CXCursor fn, const char *file, int i)
+{
+	char *name = cursor_spelling(fn);
+	bool st = clang_Cursor_getStorageClass(fn) == CX_SC_Static;
+	char idx[16];
+	if (i < 0)
+		snprintf(idx, sizeof(idx), "*");
+	else
+		snprintf(idx, sizeof(idx), "%d", i);
+	char *k = st ? xasprintf("param:%s:%s#%s", file ? file : "?", name, idx)
+		     : xasprintf("param:%s#%s", name, idx);
+	free(name);
+	return k;
+}
+
+static void fact_note(struct eval_ctx *cx, const char *key, const struct aval *v, unsigned line)
+{
+	if (cx->on_fact && key)
+		cx->on_fact(cx->data, key, v, line);
+}
+
+/* The tree's joined value for `key`, as a value of this function: false
+ * when the tree shows nothing, or nothing bounded and nothing telling. */
+static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *out)
+{
+	struct fact_value fv;
+	if (!cx->facts || !key || !factbase_get(cx->facts, key, &fv))
+		return false;
+	if (!fv.iv.known && !(fv.src & (SRC_CONTROLLED | SRCB(RUNTIME))))
+		return false;
+	int kind = src_primary(fv.src);
+	char *why = xasprintf("%s (%u store%s across the tree, e.g. %s)", key, fv.nobs,
+			      fv.nobs == 1 ? "" : "s", fv.where ? fv.where : "?");
+	*out = aval_source(kind < 0 ? SRC_UNKNOWN : (enum src_kind)kind, why, 0);
+	free(why);
+	out->src = fv.src ? fv.src : SRCB(UNKNOWN);
+	out->iv = fv.iv.known ? iv_norm(fv.iv) : iv_top();
+	if (iv_is_const(out->iv))
+		out->g = gfp_const(aval_canon(cx->tu, out->iv.lo));
+	return true;
+}
+
+/* A read of field `fld` nothing in the function stored: what the field is
+ * (device, wire, a known kernel field), else what its base pointer is, else
+ * unknown. */
+static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const struct aval *base, unsigned line)
+{
+	if (clang_Cursor_isNull(fld) || clang_getCursorKind(fld) != CXCursor_FieldDecl)
+		return base && (base->src & SRC_CONTROLLED) ? *base : aval_source(SRC_UNKNOWN, "a field", line);
+	if (cx && cx->facts) {
+		char *key = eval_field_key(fld);
+		struct aval fv;
+		bool have = fact_value(cx, key, &fv);
+		free(key);
+		if (have)
+			return fv;
+	}
+	CXCursor par = clang_getCursorSemanticParent(fld);
+	char *rec = cursor_spelling(par), *name = cursor_spelling(fld);
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(fld));
+	const char *why = NULL;
+	int k = ksrc_field(rec, name, clang_getCString(ts), &why);
+	clang_disposeString(ts);
+	struct aval r;
+	char *text = xasprintf("%s '%s.%s'", k >= 0 ? why : "field", *rec ? rec : "?", name);
+	if (k >= 0) {
+		r = aval_source((enum src_kind)k, text, line);
+	} else if (base && (base->src & SRC_CONTROLLED)) {
+		r = aval_unknown();
+		src_from(&r, base, NULL);
+	} else {
+		r = aval_source(SRC_UNKNOWN, text, line);
+	}
+	free(text);
+	free(rec);
+	free(name);
+	return r;
+}
+
+/* Does the function take a buffer from user space (a __user pointer)?
+ * Its size_t parameters are then the user's counts. */
+static bool takes_user_buffer(const struct fn_model *f)
+{
+	for (int i = 0; i < f->nvars; i++)
+		if (f->vars[i].param >= 0 && f->vars[i].user_ptr)
+			return true;
+	return false;
+}
+
+static bool is_size_t(CXCursor decl)
+{
+	CXString s = clang_getTypeSpelling(clang_getCursorType(decl));
+	bool r = !strcmp(clang_getCString(s), "size_t");
+	clang_disposeString(s);
+	return r;
+}
+
+/* The value a variable has when nothing in the function set it: at entry,
+ * and after a call may have written it. */
+static struct aval var_initial(const struct eval_ctx *cx, const struct fn_model *f, int i)
+{
+	const struct fn_var *v = &f->vars[i];
+	struct aval a;
+	struct aval fv;
+	char *pkey = NULL;
+	if (v->param >= 0 && cx && cx->facts && f->in_main)
+		pkey = eval_param_key(f->cur, cx->file, v->param);
+	bool have = pkey && fact_value(cx, pkey, &fv);
+	free(pkey);
+	if (have) {
+		a = fv;
+	} else if (v->is_member) {
+		a = field_value(cx, v->field, NULL, 0);
+	} else if (v->param >= 0 && !v->user_ptr && is_size_t(v->decl) && takes_user_buffer(f)) {
+		char *why = xasprintf("the count of a user buffer, '%s'", v->name);
+		a = aval_source(SRC_USER, why, 0);
+		free(why);
+	} else if (v->param >= 0) {
+		char *why = xasprintf("parameter '%s' of %s()", v->name, f->name ? f->name : "?");
+		a = aval_source(SRC_UNKNOWN, why, 0);
+		free(why);
+	} else {
+		a = aval_unknown();
+	}
+	var_bits_bound(v, &a.iv);
+	return a;
+}
+
+/* A runtime quantity the configuration bounds (nr_cpu_ids <= NR_CPUS). */
+static void runtime_bound(const struct eval_ctx *cx, struct aval *r, enum ksrc_bound kb)
+{
+	long long b = kb == KB_NR_CPUS ? cx->tu->facts.nr_cpus : kb == KB_MAX_NUMNODES ? cx->tu->facts.max_numnodes : 0;
+	if (b > 0)
+		r->iv = iv_range(0, b);
+}
+
+/* A global variable's value: a kernel runtime quantity, a module
+ * parameter, or unknown. */
+static struct aval global_value(struct eval_ctx *cx, struct node *n)
+{
+	CXCursor ref = clang_getCursorReferenced(n->cur);
+	if (clang_getCursorKind(ref) == CXCursor_FunctionDecl && cx->on_fact) {
+		/* its address is taken: callers the tree does not show */
+		char *key = eval_param_key(ref, cx->file, -1);
+		struct aval u = aval_unknown();
+		fact_note(cx, key, &u, n->line);
+		free(key);
+	}
+	if (clang_getCursorKind(ref) != CXCursor_VarDecl)
+		return aval_unknown();
+	char *name = cursor_spelling(ref);
+	const char *why = NULL;
+	enum ksrc_bound kb = KB_NONE;
+	int k = ksrc_global(name, &why, &kb);
+	struct aval r;
+	if (k >= 0) {
+		r = aval_source((enum src_kind)k, why, n->line);
+		runtime_bound(cx, &r, kb);
+	} else {
+		struct summary_cache *sc = cx->cache;
+		if (sc && !sc->params_done) {
+			sc->params = ksrc_params_new(cx->tu);
+			sc->params_done = true;
+		}
+		bool has_def = false;
+		long long def = 0;
+		if (sc && sc->params && ksrc_params_has(sc->params, ref, &has_def, &def)) {
+			char *w = has_def ? xasprintf("module parameter '%s' (default %lld)", name, def)
+					  : xasprintf("module parameter '%s'", name);
+			r = aval_source(SRC_PARAM, w, n->line);
+			free(w);
+		} else {
+			char *w = xasprintf("global '%s'", name);
+			r = aval_source(SRC_UNKNOWN, w, n->line);
+			free(w);
+		}
+	}
+	free(name);
+	return r;
+}
+
 /* A call may write the fields it can reach through the pointers it is
  * given: forget the field paths rooted at a pointer argument's text
  * (helper(rq) forgets rq->order).  Fields reached otherwise (globals,
@@ -420,11 +669,23 @@ static void forget_members(struct eval_ctx *cx, struct node *call, struct state 
 			if (!v->is_member || strncmp(v->key, base, bl) ||
 			    (v->key[bl] != '-' && v->key[bl] != '.' && v->key[bl] != 0))
 				continue;
-			st->v[i] = aval_unknown();
-			var_bits_bound(v, &st->v[i].iv);
+			st->v[i] = var_initial(cx, cx->fn, i);
 		}
 		free(base);
 	}
+}
+
+/* Does a name refer to a constant (an enumerator, a const variable), not to
+ * a variable whose initializer is only its first value? */
+static bool const_decl(struct node *n)
+{
+	CXCursor r = clang_getCursorReferenced(n->cur);
+	enum CXCursorKind k = clang_getCursorKind(r);
+	if (k == CXCursor_EnumConstantDecl)
+		return true;
+	if (k != CXCursor_VarDecl)
+		return true; /* not a variable: what clang folds is constant */
+	return clang_isConstQualifiedType(clang_getCursorType(r));
 }
 
 static bool const_leaf(struct node *n, long long *v)
@@ -435,7 +696,7 @@ static bool const_leaf(struct node *n, long long *v)
 	case CXCursor_UnaryExpr: /* sizeof, alignof: layout from libclang */
 		return tu_eval_int(n->cur, v);
 	case CXCursor_DeclRefExpr:
-		return n->var < 0 && tu_eval_int(n->cur, v);
+		return n->var < 0 && const_decl(n) && tu_eval_int(n->cur, v);
 	default:
 		return false;
 	}
@@ -470,6 +731,7 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 	ev_merge(&r, &a);
 	ev_merge(&r, &b);
 	r.pdep = a.pdep | b.pdep;
+	src_from(&r, &a, &b);
 	if (!op)
 		return r;
 	if (!strcmp(op, "+")) r.iv = iv_add(a.iv, b.iv);
@@ -622,14 +884,24 @@ static void refine_var(struct state *st, int v, int64_t off, const char *op, str
 		st->v[v].iv = nr;
 }
 
+/* As refine_var, with the other side's value: when the comparison lowers
+ * the variable's upper bound, that bound is the other side's data. */
+static void refine_var_by(struct state *st, int v, int64_t off, const char *op, const struct aval *k, bool truth)
+{
+	int64_t hi = st->v[v].iv.hi;
+	refine_var(st, v, off, op, k->iv, truth);
+	if (!st->dead && st->v[v].iv.hi < hi)
+		aval_src_merge(&st->v[v], k);
+}
+
 /* The value of the other side of a comparison, without its side effects
  * landing twice (the condition itself was evaluated already). */
-static struct interval side_value(struct eval_ctx *cx, struct node *n, const struct state *st)
+static struct aval side_value(struct eval_ctx *cx, struct node *n, const struct state *st)
 {
 	struct state tmp = st_copy(st);
 	struct aval k = eval(cx, n, &tmp);
 	st_free(&tmp);
-	return k.iv;
+	return k;
 }
 
 static void refine_cmp(struct eval_ctx *cx, struct node *c, struct state *st, bool truth)
@@ -642,10 +914,14 @@ static void refine_cmp(struct eval_ctx *cx, struct node *c, struct state *st, bo
 	struct node *l = c->kids[0], *r = c->kids[1];
 	int64_t lo_off, ro_off;
 	int lv = side_var(l, &lo_off), rv = side_var(r, &ro_off);
-	if (lv >= 0)
-		refine_var(st, lv, lo_off, c->op, side_value(cx, r, st), truth);
-	if (rv >= 0)
-		refine_var(st, rv, ro_off, mirror_op(c->op), side_value(cx, l, st), truth);
+	if (lv >= 0) {
+		struct aval k = side_value(cx, r, st);
+		refine_var_by(st, lv, lo_off, c->op, &k, truth);
+	}
+	if (rv >= 0) {
+		struct aval k = side_value(cx, l, st);
+		refine_var_by(st, rv, ro_off, mirror_op(c->op), &k, truth);
+	}
 }
 
 static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool truth)
@@ -700,6 +976,11 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 		ev_merge(&r, &args[0]);
 	for (unsigned i = 0; i < n; i++)
 		r.pdep |= args[i].pdep;
+	if (n >= 1) {
+		src_from(&r, &args[0], NULL);
+		for (unsigned i = 1; i < n; i++)
+			aval_src_merge(&r, &args[i]);
+	}
 	if (!strcmp(name, "get_order") && n == 1) {
 		r.iv = iv_get_order(args[0].iv, ps);
 		r.gparam = args[0].param;
@@ -818,6 +1099,45 @@ static bool node_is_gfp(struct node *n)
 	return r;
 }
 
+/* What `&x` points to was filled from a source: x, and every field path
+ * under it (x.len, x->n), now carry it. */
+static void out_param_source(struct eval_ctx *cx, struct state *st, struct node *x, enum src_kind k,
+			     const char *why, unsigned line)
+{
+	x = node_strip(x);
+	if (!x)
+		return;
+	CXType xt = clang_getCanonicalType(clang_getCursorType(x->cur));
+	if (xt.kind == CXType_Record && cx->on_fact) {
+		/* every field of the record is the source's */
+		CXCursor rd = clang_getTypeDeclaration(xt);
+		if (!clang_Cursor_isAnonymous(rd)) {
+			char *rec = cursor_spelling(rd);
+			char *key = *rec ? xasprintf("field:%s.*", rec) : NULL;
+			struct aval u = aval_source(k, why, line);
+			fact_note(cx, key, &u, line);
+			free(key);
+			free(rec);
+		}
+	}
+	char *base = node_text(cx->tu, x);
+	char *w = xasprintf("%s '%s'", why, base);
+	size_t bl = strlen(base);
+	for (int i = 0; bl && i < st->n; i++) {
+		const struct fn_var *v = &cx->fn->vars[i];
+		bool hit = i == local_of(x) ||
+			   (v->is_member && !strncmp(v->key, base, bl) &&
+			    (v->key[bl] == '-' || v->key[bl] == '.'));
+		if (!hit)
+			continue;
+		struct aval a = aval_source(k, w, line);
+		var_bits_bound(v, &a.iv);
+		st->v[i] = a;
+	}
+	free(w);
+	free(base);
+}
+
 static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	unsigned na = node_nargs(n);
@@ -846,8 +1166,22 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	}
 	if (n->name)
 		r = call_builtin(cx, n->name, args, na, &handled);
-	if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
+	const char *why = NULL;
+	enum ksrc_bound kb = KB_NONE;
+	int sk = !handled && n->name ? ksrc_call_return(n->name, &why, &kb) : -1;
+	if (sk >= 0) {
+		r = aval_source((enum src_kind)sk, why, n->line);
+		runtime_bound(cx, &r, kb);
+	}
+	else if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
 		r = call_summary(cx, n, args, na);
+	if (!handled && sk < 0 && r.src == SRCB(UNKNOWN) && !r.src_why && n->name) {
+		char *w = xasprintf("the result of %s()", n->name);
+		r.src_why = str_intern(w);
+		r.src_why_kind = SRC_UNKNOWN;
+		r.src_line = n->line;
+		free(w);
+	}
 	if (!handled)
 		for (unsigned i = 0; i < na; i++)
 			r.pdep |= args[i].pdep;
@@ -874,7 +1208,8 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	}
 	if (!handled)
 		forget_members(cx, n, st);
-	/* &local passed to a call: the callee may write it */
+	/* &local passed to a call: the callee may write it (from user or
+	 * device data when the callee is such a source: ksrc.h) */
 	for (unsigned i = 0; i < na; i++) {
 		struct node *a = node_strip(node_arg(n, i));
 		if (a && a->kind == CXCursor_UnaryOperator && a->op && !strcmp(a->op, "&") && a->nkids == 1) {
@@ -884,6 +1219,10 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 				var_bits_bound(&cx->fn->vars[v], &u.iv);
 				st->v[v] = u;
 			}
+			const char *ow = NULL;
+			int ok = n->name ? ksrc_call_outparam(n->name, i, &ow) : -1;
+			if (ok >= 0 && !st->dead)
+				out_param_source(cx, st, a->kids[0], (enum src_kind)ok, ow, n->line);
 		}
 	}
 	free(args);
@@ -891,6 +1230,19 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 }
 
 /* ---- expressions ---- */
+
+/* A store into a struct field: an observation for the fact base. */
+static void note_store(struct eval_ctx *cx, struct node *lhs, const struct aval *v, unsigned line)
+{
+	if (!cx->on_fact)
+		return;
+	struct node *m = node_strip(lhs);
+	if (!m || m->kind != CXCursor_MemberRefExpr)
+		return;
+	char *key = eval_field_key(clang_getCursorReferenced(m->cur));
+	fact_note(cx, key, v, line);
+	free(key);
+}
 
 static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state *st)
 {
@@ -901,6 +1253,7 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 		if (v < 0)
 			eval(cx, lhs, st);
 		assign(cx, st, v, r, n->line);
+		note_store(cx, lhs, &r, n->line);
 		return r;
 	}
 	/* compound: a op= b */
@@ -911,6 +1264,7 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 	struct aval b = eval(cx, rhs, st);
 	struct aval r = binop(cx, op, cur, b);
 	assign(cx, st, v, r, n->line);
+	note_store(cx, lhs, &r, n->line);
 	return r;
 }
 
@@ -930,6 +1284,7 @@ static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state 
 	struct aval r = aval_unknown();
 	ev_merge(&r, &a);
 	r.pdep = a.pdep;
+	src_from(&r, &a, NULL);
 	if (!strcmp(n->op, "~")) {
 		r.g = (struct gfp_bits){ ~a.g.may & GFP_ALL_BITS, ~a.g.must & GFP_ALL_BITS };
 		if (iv_is_const(a.iv))
@@ -1042,9 +1397,13 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 			narrow_tied(cx, n, st);
 			if (st->dead)
 				return aval_unknown();
+			const char *why = NULL;
+			int k = ksrc_macro_local(cx->fn->vars[n->var].name, &why);
+			if (k >= 0 && !st->v[n->var].iv.known)
+				return type_bounded(n, aval_source((enum src_kind)k, why, n->line));
 			return st->v[n->var];
 		}
-		return type_bounded(n, aval_unknown());
+		return type_bounded(n, global_value(cx, n));
 	case CXCursor_ParenExpr:
 	case CXCursor_UnexposedExpr:
 	case CXCursor_CStyleCastExpr: {
@@ -1093,12 +1452,20 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 	case CXCursor_StmtExpr:
 		return eval_stmt_expr(cx, n, st);
 	case CXCursor_MemberRefExpr: {
+		struct aval base = aval_unknown();
 		for (unsigned i = 0; i < n->nkids; i++)
-			eval(cx, n->kids[i], st);
-		if (n->var >= 0 && !st->dead)
-			return st->v[n->var];
-		struct aval r = aval_unknown();
+			base = eval(cx, n->kids[i], st);
+		if (n->var >= 0 && !st->dead) {
+			struct aval v = st->v[n->var];
+			/* never stored here, read through user/device memory */
+			if (v.src == SRCB(UNKNOWN) && !v.iv.known && (base.src & SRC_CONTROLLED))
+				src_from(&v, &base, NULL);
+			return v;
+		}
 		CXCursor fld = clang_getCursorReferenced(n->cur);
+		struct aval r = field_value(cx, fld, n->nkids ? &base : NULL, n->line);
+		r.iv = iv_top();
+		r.g = gfp_unknown();
 		int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);
 		if (w > 0 && w < 32)
 			r.iv = iv_norm(iv_range(0, ((int64_t)1 << w) - 1)); /* bit-field */
@@ -1426,9 +1793,12 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 			a.pset_must = a.pset_may = a.pclr = a.pclr_may = 0;
 			a.gparam = -1;
 			a.pdep = p < 32 ? (uint32_t)1 << p : 0;
-		} else if (p >= 0) {
-			a.param = p;
-			a.pdep = p < 32 ? (uint32_t)1 << p : 0;
+		} else {
+			a = var_initial(cx, f, i);
+			if (p >= 0) {
+				a.param = p;
+				a.pdep = p < 32 ? (uint32_t)1 << p : 0;
+			}
 		}
 		var_bits_bound(&f->vars[i], &a.iv);
 		st.v[i] = a;

@@ -86,6 +86,25 @@ static bool type_is_gfp(CXType t)
 	return r;
 }
 
+/* Is a parameter declared with __user (the annotation is empty outside
+ * sparse, so read its tokens)? */
+static bool spelled_user(const struct tu *t, CXCursor decl)
+{
+	CXToken *toks = NULL;
+	unsigned nt = 0;
+	clang_tokenize(t->tu, clang_getCursorExtent(decl), &toks, &nt);
+	bool r = false;
+	for (unsigned i = 0; i < nt && !r; i++) {
+		if (clang_getTokenKind(toks[i]) != CXToken_Identifier)
+			continue;
+		CXString s = clang_getTokenSpelling(t->tu, toks[i]);
+		r = !strcmp(clang_getCString(s), "__user");
+		clang_disposeString(s);
+	}
+	clang_disposeTokens(t->tu, toks, nt);
+	return r;
+}
+
 static int var_of(struct fn_model *f, CXCursor decl, bool create, int param)
 {
 	for (int i = 0; i < f->nvars; i++)
@@ -103,10 +122,13 @@ static int var_of(struct fn_model *f, CXCursor decl, bool create, int param)
 	v->name = arena_strdup(f->arena, clang_getCString(s) ? clang_getCString(s) : "");
 	clang_disposeString(s);
 	v->decl = decl;
+	v->field = clang_getNullCursor();
 	v->param = param;
 	CXType ty = clang_getCursorType(decl);
 	v->bits = type_bits(ty, &v->is_signed);
 	v->is_gfp = type_is_gfp(ty);
+	if (param >= 0 && ty.kind == CXType_Pointer)
+		v->user_ptr = spelled_user(f->tu, decl);
 	return f->nvars++;
 }
 
@@ -240,6 +262,7 @@ static void track_members(struct fn_model *f, struct node *n)
 	v->bits = type_bits(ty, &v->is_signed);
 	v->is_gfp = type_is_gfp(ty);
 	CXCursor fld = clang_getCursorReferenced(n->cur);
+	v->field = clang_getCursorKind(fld) == CXCursor_FieldDecl ? fld : clang_getNullCursor();
 	int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);
 	if (w > 0 && w < v->bits)
 		v->bits = w;

@@ -27,7 +27,27 @@ void file_result_release(struct file_result *r)
 	for (size_t i = 0; i < r->nincludes; i++)
 		free(r->includes[i]);
 	free(r->includes);
+	for (size_t i = 0; i < r->nfacts; i++)
+		free(r->facts[i].key);
+	free(r->facts);
 	memset(r, 0, sizeof(*r));
+}
+
+void file_result_add_fact(struct file_result *r, const char *key, struct interval iv, unsigned src, int line)
+{
+	for (size_t i = r->nfacts; i-- > 0;)
+		if (r->facts[i].line == line && !strcmp(r->facts[i].key, key)) {
+			struct fact_obs *o = &r->facts[i];
+			o->iv = o->iv.known && iv.known ? iv_join(o->iv, iv) : iv_unknown();
+			o->src |= src;
+			return;
+		}
+	ALLOC_GROW(r->facts, r->nfacts + 1, r->facts_alloc);
+	struct fact_obs *o = &r->facts[r->nfacts++];
+	o->key = xstrdup(key);
+	o->iv = iv.known ? iv : iv_unknown();
+	o->src = src;
+	o->line = line;
 }
 
 void file_result_free(struct file_result *r)
@@ -138,6 +158,28 @@ static void site_fields_to_json(json_t *o, const struct site *s)
 	json_object_set_new(o, "fallback", json_string(fallback_name(s->fallback)));
 	json_object_set_new(o, "gfp_expr", str_or_null(s->gfp_expr));
 	json_object_set_new(o, "order_expr", str_or_null(s->order_expr));
+	if (s->conf != CONF_NONE)
+		json_object_set_new(o, "confidence", json_string(confidence_name(s->conf)));
+	if (s->src) {
+		/* the most telling kind first, with what it is and where */
+		json_t *ss = json_array();
+		int prim = src_primary(s->src);
+		json_t *p = json_pack("{s:s}", "kind", src_kind_name((enum src_kind)prim));
+		if (s->src_why) {
+			json_object_set_new(p, "what", json_string(s->src_why));
+			if (s->src_line > 0) {
+				json_object_set_new(p, "file", json_string(s->file ? s->file : ""));
+				json_object_set_new(p, "line", json_integer(s->src_line));
+			}
+		}
+		json_array_append_new(ss, p);
+		for (int k = 0; k < SRC_NKINDS; k++)
+			if (k != prim && (s->src & (1u << k)))
+				json_array_append_new(ss, json_pack("{s:s}", "kind", src_kind_name((enum src_kind)k)));
+		json_object_set_new(o, "size_source", ss);
+	}
+	if (s->unknown_why)
+		json_object_set_new(o, "unknown", json_string(s->unknown_why));
 	json_t *ev = json_array();
 	for (size_t i = 0; i < s->nev; i++)
 		json_array_append_new(ev, json_pack("{s:s,s:i,s:s}", "file", s->ev[i].file,
@@ -208,6 +250,22 @@ int site_from_json(const json_t *j, struct site *s)
 	}
 	s->gfp_expr = get_str(j, "gfp_expr");
 	s->order_expr = get_str(j, "order_expr");
+	char *conf = get_str(j, "confidence");
+	int ck = conf ? confidence_lookup(conf) : -1;
+	s->conf = ck < 0 ? CONF_NONE : (enum confidence)ck;
+	free(conf);
+	size_t si;
+	json_t *sv;
+	json_array_foreach(json_object_get(j, "size_source"), si, sv) {
+		int k = src_kind_lookup(json_string_value(json_object_get(sv, "kind")));
+		if (k < 0)
+			continue;
+		s->src |= 1u << k;
+		const char *what = json_string_value(json_object_get(sv, "what"));
+		if (si == 0 && what)
+			site_set_source(s, s->src, what, (int)get_int(sv, "line", 0));
+	}
+	s->unknown_why = get_str(j, "unknown");
 	size_t i;
 	json_t *e;
 	json_array_foreach(json_object_get(j, "evidence"), i, e) {
@@ -293,6 +351,17 @@ json_t *file_result_to_json(const struct file_result *r)
 			json_array_append_new(inc, json_string(r->includes[i]));
 		json_object_set_new(o, "includes", inc);
 	}
+	if (r->nfacts) {
+		/* [key, lo, hi, src, line]; lo/hi null when not known */
+		json_t *fa = json_array();
+		for (size_t i = 0; i < r->nfacts; i++) {
+			const struct fact_obs *x = &r->facts[i];
+			json_array_append_new(fa, json_pack("[s,o,o,i,i]", x->key,
+				x->iv.known ? json_integer(x->iv.lo) : json_null(),
+				x->iv.known ? json_integer(x->iv.hi) : json_null(), (int)x->src, x->line));
+		}
+		json_object_set_new(o, "facts", fa);
+	}
 	return o;
 }
 
@@ -335,6 +404,16 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 		json_array_foreach(inc, i, v)
 			if (json_is_string(v))
 				r->includes[r->nincludes++] = xstrdup(json_string_value(v));
+	}
+	json_array_foreach(json_object_get(j, "facts"), i, v) {
+		const char *key = json_string_value(json_array_get(v, 0));
+		const json_t *lo = json_array_get(v, 1), *hi = json_array_get(v, 2);
+		if (!key || !json_is_integer(json_array_get(v, 3)))
+			continue;
+		struct interval iv = json_is_integer(lo) && json_is_integer(hi)
+			? iv_range(json_integer_value(lo), json_integer_value(hi)) : iv_unknown();
+		file_result_add_fact(r, key, iv, (unsigned)json_integer_value(json_array_get(v, 3)),
+				     (int)json_integer_value(json_array_get(v, 4)));
 	}
 	*out = r;
 	return 0;

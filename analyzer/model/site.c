@@ -48,6 +48,8 @@ void site_release(struct site *s)
 	free(s->gfp_expr);
 	free(s->order_expr);
 	free(s->result_lvalue);
+	free(s->src_why);
+	free(s->unknown_why);
 	for (size_t i = 0; i < s->nev; i++) {
 		free(s->ev[i].file);
 		free(s->ev[i].note);
@@ -70,6 +72,8 @@ void site_copy(struct site *d, const struct site *s)
 	d->gfp_expr = dup_or_null(s->gfp_expr);
 	d->order_expr = dup_or_null(s->order_expr);
 	d->result_lvalue = dup_or_null(s->result_lvalue);
+	d->src_why = dup_or_null(s->src_why);
+	d->unknown_why = dup_or_null(s->unknown_why);
 	d->ev = NULL;
 	d->nev = d->ev_alloc = 0;
 	for (size_t i = 0; i < s->nev; i++)
@@ -309,4 +313,25 @@ char *finding_fingerprint(const char *rule, const struct site *s)
 	free(gfp);
 	free(order);
 	return xasprintf("%016llx", (unsigned long long)h);
+}
+
+enum confidence site_confidence(const struct site *s, int costly_order)
+{
+	if (!s->order.known || s->order.hi <= costly_order)
+		return CONF_NONE;
+	if (s->order.lo > costly_order)
+		return CONF_PROVEN; /* every path asks for a costly order */
+	if (s->src & SRC_CONTROLLED)
+		return CONF_LIKELY;
+	if (s->src & (SRCB(UNKNOWN) | SRCB(RUNTIME)))
+		return CONF_POSSIBLE;
+	return CONF_PROVEN; /* constants (and Kconfig) alone */
+}
+
+void site_set_source(struct site *s, unsigned src, const char *why, int line)
+{
+	s->src = src;
+	free(s->src_why);
+	s->src_why = why ? xstrdup(why) : NULL;
+	s->src_line = why ? line : 0;
 }

@@ -41,7 +41,31 @@ struct fn_scan {
 	const struct aval *args; /* what the run bound the parameters to */
 	unsigned nargs;
 	bool kv_def;             /* the function is a kvmalloc-family helper's definition */
+	struct file_result *facts_out; /* observations for the fact base, or NULL */
 };
+
+static void on_fact(void *data, const char *key, const struct aval *v, unsigned line)
+{
+	struct fn_scan *s = data;
+	if (s->facts_out && key)
+		file_result_add_fact(s->facts_out, key, v->iv, v->src, (int)line);
+}
+
+/* What a call in the file passes to a function: observations of its
+ * parameters (calls to allocators are sites, not facts). */
+static void note_call_args(struct fn_scan *s, struct node *call, const struct aval *args, unsigned nargs)
+{
+	if (!s->facts_out || !call->line)
+		return;
+	CXCursor ref = clang_getCursorReferenced(call->cur);
+	if (clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+		return;
+	for (unsigned i = 0; i < nargs && i < 16; i++) {
+		char *key = eval_param_key(ref, s->o->report_path, (int)i);
+		file_result_add_fact(s->facts_out, key, args[i].iv, args[i].src, (int)call->line);
+		free(key);
+	}
+}
 
 /* ---- argument resolution ---- */
 
@@ -172,8 +196,10 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 	if (!call->name || !call->line)
 		return;
 	const struct alloc_entry *e = alloc_table_find(s->o->table, call->name);
-	if (!e)
+	if (!e) {
+		note_call_args(s, call, args, nargs);
 		return;
+	}
 	struct call_rec *r = NULL;
 	for (size_t i = 0; i < s->n; i++)
 		if (s->recs[i].call == call)
@@ -570,7 +596,7 @@ static void site_attempts(struct fn_scan *s, struct call_rec *r, struct site *st
 	struct fn_scan s2 = { .tu = t, .o = s->o, .fn = s->fn, .cache = s->cache };
 	struct attempt_env env = {
 		.cx = { .tu = t, .fn = s->fn, .on_call = on_call, .data = &s2, .cache = s->cache,
-			.is_allocator = is_alloc_name },
+			.is_allocator = is_alloc_name, .facts = s->o->facts, .file = s->o->report_path },
 		.reset = scan_reset,
 		.probe = scan_probe,
 	};
@@ -642,6 +668,15 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	if (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) {
 		if (r->has_order) {
 			st->order = aval_order(&r->order, tf->max_order);
+			site_set_source(st, r->order.src, r->order.src_why, (int)r->order.src_line);
+			if (!st->order.known && (r->order.src & (SRC_CONTROLLED | SRCB(RUNTIME)))) {
+				/* someone outside controls it: any order the allocator takes */
+				st->order = (struct order_range){ 0, tf->max_order, true };
+				site_add_evidence(st, file, (int)r->call->line,
+						  "order: not bounded here; the allocator refuses above MAX_PAGE_ORDER");
+			} else if (!st->order.known) {
+				st->unknown_why = xstrdup("the order is not bounded in this file");
+			}
 
 			if (oa) {
 				int vars[4], nv = 0;
@@ -655,14 +690,28 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 		if (r->has_count) {
 			sz.iv = iv_norm(iv_mul(sz.iv, r->count.iv));
 			sz.pdep |= r->count.pdep;
+			aval_src_merge(&sz, &r->count);
 		}
 		st->size = sz.iv;
-		if (sz.pdep && sz.iv.known && !s->kv_def &&
-		    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order)
+		site_set_source(st, sz.src, sz.src_why, (int)sz.src_line);
+		/* someone outside controls it, or the machine it runs on does */
+		bool controlled = (sz.src & (SRC_CONTROLLED | SRCB(RUNTIME))) && !s->kv_def;
+		const char *unknown_why = NULL;
+		if (sz.pdep && sz.iv.known && !s->kv_def && !controlled &&
+		    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order) {
 			sz.iv = iv_unknown(); /* the callers decide the size */
+			unknown_why = "the callers decide the size";
+		}
 		/* a bound of 1 GiB or more only says "an int": not a bound */
 		if (sz.iv.known && sz.iv.hi >= (1LL << 30))
 			sz.iv = iv_unknown();
+		if (!sz.iv.known && controlled) {
+			/* up to KMALLOC_MAX_SIZE */
+			sz.iv = iv_range(sz.iv.lo > 0 ? sz.iv.lo : 0,
+					 (int64_t)1 << (tf->max_order + tf->page_shift));
+			site_add_evidence(st, file, (int)r->call->line,
+					  "size: not bounded here; bounded only by KMALLOC_MAX_SIZE");
+		}
 		if (s->kv_def)
 			site_add_evidence(st, file, (int)r->call->line,
 					  "size: the kvmalloc helper's attempt, for callers passing GFP_KERNEL "
@@ -683,10 +732,9 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				return;
 			}
 		} else {
-			/* unbounded size: not a site we can say anything about */
-			site_release(st);
-			out->nsites--;
-			return;
+			/* unbounded size: listed, with the reason, never judged */
+			st->order = (struct order_range){ 0, 0, false };
+			st->unknown_why = xstrdup(unknown_why ? unknown_why : "the size is not bounded in this file");
 		}
 		if (e->kind == API_KV && sz.iv.hi > (1LL << tf->page_shift)) {
 			/* kvmalloc's kmalloc attempt above PAGE_SIZE (mm/util.c) */
@@ -1073,6 +1121,88 @@ static bool kv_definition_args(const struct tu *t, const struct alloc_table *tab
 	return true;
 }
 
+/* ---- fact-base observations in file-scope initializers ---- */
+
+struct init_walk {
+	const struct tu *t;
+	const struct sites_opts *o;
+	struct file_result *out;
+};
+
+static enum CXChildVisitResult init_refs(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct init_walk *w = d;
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(r) == CXCursor_FunctionDecl) {
+			/* an ops table: the function is called through a pointer */
+			unsigned line = 0;
+			tu_main_loc(w->t, c, &line, NULL, NULL);
+			char *key = eval_param_key(r, w->o->report_path, -1);
+			file_result_add_fact(w->out, key, iv_unknown(), SRCB(UNKNOWN), (int)line);
+			free(key);
+		}
+		return CXChildVisit_Continue;
+	}
+	return CXChildVisit_Recurse;
+}
+
+/* A designated initializer `.f = v` shows as an expression whose first
+ * child is a MemberRef to f and whose last is v. */
+struct desig {
+	CXCursor member, value;
+	int n;
+};
+
+static enum CXChildVisitResult desig_kids(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct desig *x = d;
+	(void)parent;
+	if (x->n == 0 && clang_getCursorKind(c) == CXCursor_MemberRef)
+		x->member = c;
+	x->value = c;
+	x->n++;
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult init_fields(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct init_walk *w = d;
+	(void)parent;
+	if (clang_isExpression(clang_getCursorKind(c))) {
+		struct desig x = { clang_getNullCursor(), clang_getNullCursor(), 0 };
+		clang_visitChildren(c, desig_kids, &x);
+		if (x.n == 2 && !clang_Cursor_isNull(x.member)) {
+			CXCursor fld = clang_getCursorReferenced(x.member);
+			char *key = eval_field_key(fld);
+			long long v;
+			unsigned line = 0;
+			tu_main_loc(w->t, c, &line, NULL, NULL);
+			if (key) {
+				if (clang_getCursorKind(x.value) != CXCursor_InitListExpr && tu_eval_int(x.value, &v))
+					file_result_add_fact(w->out, key, iv_const(v), SRCB(CONST), (int)line);
+				else if (clang_getCursorKind(x.value) != CXCursor_InitListExpr)
+					file_result_add_fact(w->out, key, iv_unknown(), SRCB(UNKNOWN), (int)line);
+			}
+			free(key);
+		}
+	}
+	init_refs(c, parent, d);
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult global_inits(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct init_walk *w = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_VarDecl || !tu_main_loc(w->t, c, NULL, NULL, NULL))
+		return CXChildVisit_Continue;
+	clang_visitChildren(c, init_fields, d);
+	return CXChildVisit_Continue;
+}
+
 static int cmp_site(const void *a, const void *b)
 {
 	const struct site *x = a, *y = b;
@@ -1100,7 +1230,8 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 				continue;
 			struct fn_scan s = { .tu = t, .o = o, .fn = f, .bind = bind, .nbind = nbind };
 			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
-					       .cache = cache, .is_allocator = is_alloc_name };
+					       .cache = cache, .is_allocator = is_alloc_name,
+					       .facts = o->facts, .file = o->report_path };
 			struct binding *mine = NULL;
 			for (size_t b = 0; b < nbind; b++)
 				if (!strcmp(bind[b].name, f->name ? f->name : ""))
@@ -1127,9 +1258,12 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 					has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
 			if (!has_alloc_call(f->body, o->table))
 				continue;
-			struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache };
+			struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache,
+					     .facts_out = o->collect_facts && pass == 0 ? out : NULL };
 			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
-					       .cache = cache, .is_allocator = is_alloc_name };
+					       .cache = cache, .is_allocator = is_alloc_name,
+					       .on_fact = o->collect_facts && pass == 0 ? on_fact : NULL,
+					       .facts = o->facts, .file = o->report_path };
 			const struct binding *mine = NULL;
 			for (size_t b = 0; b < nbind; b++)
 				if (bind[b].seen && !strcmp(bind[b].name, f->name ? f->name : ""))
@@ -1172,6 +1306,22 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		if (!new_wrappers)
 			break;
 	}
+	if (o->collect_facts) {
+		struct init_walk w = { t, o, out };
+		clang_visitChildren(clang_getTranslationUnitCursor(t->tu), global_inits, &w);
+	}
+	/* the fact base: what the functions without allocations store and pass */
+	for (size_t i = 0; o->collect_facts && i < fns.n; i++) {
+		struct fn_model *f = fns.f[i];
+		if (!f->in_main || has_alloc_call(f->body, o->table))
+			continue;
+		struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache, .facts_out = out };
+		struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s, .cache = cache,
+				       .is_allocator = is_alloc_name, .on_fact = on_fact,
+				       .facts = o->facts, .file = o->report_path, .budget = 20000 };
+		eval_function(&cx, NULL, 0);
+		free(s.recs);
+	}
 	/* one site per written call (alloc_hooks can expand a call twice) */
 	if (out->nsites > first_site)
 		qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);
@@ -1189,6 +1339,13 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		w++;
 	}
 	out->nsites = w;
+	for (size_t i = first_site; i < out->nsites; i++) {
+		struct site *p = &out->sites[i];
+		if (!p->order.known && !p->unknown_why)
+			p->unknown_why = xstrdup("the callers decide the order");
+		p->conf = site_confidence(p, t->facts.costly_order ? t->facts.costly_order
+								  : PAGE_ALLOC_COSTLY_ORDER_DEFAULT);
+	}
 	free(wrapper_done);
 	for (size_t b = 0; b < nbind; b++)
 		free(bind[b].args);

@@ -177,6 +177,8 @@ void report_text(const struct report *r, FILE *out)
 			}
 		for (size_t k = 0; k < fr->nfindings; k++) {
 			const struct finding *f = &fr->findings[k];
+			if (f->severity < r->min_show)
+				continue;
 			fputs_printable(f->site.file, out); /* a file name is any bytes */
 			fprintf(out, ":%d:%d: %s: %s [%s]\n", f->site.line, f->site.col,
 				severity_name(f->severity), f->message, f->rule);

@@ -31,6 +31,9 @@ struct check {
 	const char *id;
 	enum severity severity;
 	const char *summary; /* one line, for --help, README, SARIF */
+	/* The finding is about a costly order: its confidence (site.h) is
+	 * said in the message, and a "possible" one is only a note. */
+	bool judged_by_size;
 	void (*on_site)(const struct check *c, const struct site *s, struct check_ctx *ctx);
 	void (*on_file)(const struct check *c, const struct check_file *f, struct check_ctx *ctx);
 };

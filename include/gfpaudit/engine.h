@@ -25,6 +25,7 @@ struct engine_opts {
 	bool pch_optional;      /* a PCH that cannot be built is not an error:
 				 * parse without it (engine_pch_problem says why) */
 	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
+	bool collect_facts;     /* record what each file stores and passes (facts.h) */
 	int verbose;
 };
 
@@ -56,6 +57,12 @@ struct engine_source {
 int engine_analyze_source(struct engine *e, const char *path,
 			  const struct unsaved_file *unsaved, size_t nunsaved,
 			  struct file_result **out, struct engine_source *src);
+
+/* From now on, reads of fields and parameters consult this fact base
+ * (facts.h; NULL: none).  The engine does not own it; forked workers
+ * inherit it. */
+struct factbase;
+void engine_set_facts(struct engine *e, const struct factbase *fb);
 
 /* With opts.pch and opts.pch_optional: why the engine parses without a PCH
  * (NULL when it has one, or was not asked). */

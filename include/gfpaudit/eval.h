@@ -14,6 +14,7 @@
 #include "gfpaudit/fn.h"
 #include "gfpaudit/gfp.h"
 #include "gfpaudit/order.h"
+#include "gfpaudit/provenance.h"
 
 #define EV_MAX 6
 
@@ -29,6 +30,12 @@ struct aval {
 	int gparam;                   /* value is get_order(parameter #gparam), or -1 */
 	unsigned evl[EV_MAX];         /* lines that set this value */
 	int nev;
+	/* provenance (provenance.h): the kinds of data the value is made of,
+	 * and what the most telling one is (interned text, its line or 0) */
+	unsigned src;
+	const char *src_why;
+	int src_why_kind;             /* the kind src_why is about, or -1 */
+	unsigned src_line;
 };
 
 struct state {
@@ -61,6 +68,7 @@ typedef void (*eval_call_fn)(struct eval_ctx *cx, struct node *call,
 			     const struct aval *args, unsigned nargs, const struct state *st);
 
 struct summary_cache;
+struct factbase;
 
 struct eval_ctx {
 	const struct tu *tu;
@@ -85,7 +93,21 @@ struct eval_ctx {
 	const struct node *capture_at;
 	struct state *captured;
 	bool has_captured;
+	/* The tree-wide fact base (facts.h): observations (a store into a
+	 * field, a function whose address is taken, a struct filled from user
+	 * memory) go to on_fact when set; reads of fields and parameters
+	 * nothing here bounds consult `facts` when set.  `file` is the reported
+	 * path (the key of a static function's parameters). */
+	void (*on_fact)(void *data, const char *key, const struct aval *v, unsigned line);
+	const struct factbase *facts;
+	const char *file;
 };
+
+/* The fact-base key of a field ("field:S.f"; NULL for an anonymous record)
+ * and of a function's parameter i ("param:F#i", "param:FILE:F#i" when F is
+ * static; i < 0: "#*"); owned by the caller. */
+char *eval_field_key(CXCursor field);
+char *eval_param_key(CXCursor fn, const char *file, int i);
 
 struct summary_cache *summary_cache_new(void);
 void summary_cache_free(struct summary_cache *c);
@@ -101,6 +123,10 @@ void eval_state_free(struct state *s);
 
 /* Helpers for users of the values. */
 struct aval aval_unknown(void);
+/* An unknown value of source `kind` with its note (interned here). */
+struct aval aval_source(enum src_kind kind, const char *why, unsigned line);
+/* Add the provenance of `b` to `a` (kinds joined, the more telling note kept). */
+void aval_src_merge(struct aval *a, const struct aval *b);
 struct aval aval_join(struct aval a, struct aval b);
 uint64_t aval_canon(const struct tu *t, long long v);
 /* The order value of an aval as a reported range (clamped to max_order). */

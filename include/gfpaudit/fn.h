@@ -34,6 +34,8 @@ struct fn_var {
 	bool is_member;  /* a field path (rq->order) tracked like a local: its
 			  * value is forgotten at every call */
 	const char *key; /* the field path's text, for is_member */
+	CXCursor field;  /* the FieldDecl, for is_member (else null) */
+	bool user_ptr;   /* a parameter declared with __user */
 };
 
 struct arena;

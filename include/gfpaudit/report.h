@@ -12,6 +12,8 @@ struct report {
 	bool with_sites;
 	bool with_evidence;  /* text: a "note:" line per evidence entry */
 	bool with_fixes;     /* text: each candidate fix's reason and diff */
+	enum severity min_show; /* text: findings below this are not printed
+				 * (JSON and SARIF carry every finding) */
 	const char *tree;    /* root the paths are relative to, or NULL */
 	/* Of the analyzed files: how many the cache answered, and how many the
 	 * lexical prefilter proved to hold no allocation call (those count as

@@ -8,6 +8,15 @@
 
 enum file_status { FILE_ANALYZED, FILE_SKIPPED, FILE_FAILED };
 
+/* One observation for the tree-wide fact base (facts.h): a value stored
+ * into a struct field, or passed to a function's parameter, in this file. */
+struct fact_obs {
+	char *key;          /* "field:S.f", "field:S.*", "param:F#i", "param:F#*" */
+	struct interval iv; /* known=false: nothing bounds it */
+	unsigned src;       /* provenance kinds (provenance.h) */
+	int line;
+};
+
 struct file_result {
 	char *file;             /* as reported */
 	enum file_status status;
@@ -30,6 +39,10 @@ struct file_result {
 	 * list.  Part of the wire form, not of the user-facing reports. */
 	char **includes;
 	size_t nincludes;
+	/* What this file stores into fields and passes to functions (wire
+	 * form and cache only, like includes). */
+	struct fact_obs *facts;
+	size_t nfacts, facts_alloc;
 };
 
 void file_result_init(struct file_result *r, const char *file);
@@ -37,6 +50,8 @@ void file_result_release(struct file_result *r);
 void file_result_free(struct file_result *r);
 struct site *file_result_add_site(struct file_result *r);
 struct finding *file_result_add_finding(struct file_result *r);
+/* Record an observation; the same key and line again joins into it. */
+void file_result_add_fact(struct file_result *r, const char *key, struct interval iv, unsigned src, int line);
 
 /* JSON (jansson) forms.  *_to_json returns a new reference; *_from_json fills
  * `out` (initialised by the callee) and returns 0 or GA_EINVAL. */

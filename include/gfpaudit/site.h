@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include "gfpaudit/gfp.h"
 #include "gfpaudit/order.h"
+#include "gfpaudit/provenance.h"
 
 enum fallback_kind {
 	FB_NONE,        /* nothing catches a failure but an error return */
@@ -68,6 +69,16 @@ struct site {
 	struct interval size;      /* bytes, for API_SLAB/API_KV/API_EXACT */
 	enum fallback_kind fallback;
 
+	/* Provenance of the order (or size): the kinds of data it is made of
+	 * (SRCB bits), the most telling one in words and its line (0: none),
+	 * and what that makes of a costly order (CONF_NONE: cannot be costly,
+	 * or not known).  unknown_why says why an order is not known. */
+	unsigned src;
+	char *src_why;
+	int src_line;
+	enum confidence conf;
+	char *unknown_why;
+
 	char *gfp_expr;   /* normalized source text of the mask argument */
 	char *order_expr; /* normalized source text of the order/size argument */
 
@@ -101,5 +112,10 @@ bool site_role_mask(const struct site *s, enum attempt_role role, int above, str
 /* Page-allocator orders of the tree the site came from. */
 #define PAGE_ALLOC_COSTLY_ORDER_DEFAULT 3
 bool site_can_be_costly(const struct site *s, int costly_order);
+/* How sure "the order can exceed costly_order" is, from the order range and
+ * its provenance (provenance.h). */
+enum confidence site_confidence(const struct site *s, int costly_order);
+/* Set the provenance (why and unknown_why copied). */
+void site_set_source(struct site *s, unsigned src, const char *why, int line);
 
 #endif

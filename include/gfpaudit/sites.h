@@ -12,6 +12,11 @@ struct sites_opts {
 	const char *report_path;       /* file name used in sites */
 	struct alloc_table *table;     /* may grow with wrappers (copy per file) */
 	int nfunctions; /* out: function definitions found in the file */
+	/* The tree-wide fact base (facts.h) reads consult, or NULL; with
+	 * collect_facts, every function of the file is also run to record what
+	 * it stores into fields and passes to functions (out->facts). */
+	const struct factbase *facts;
+	bool collect_facts;
 };
 
 /* Find every site in the TU's main file and append them to `out`. */

@@ -20,6 +20,8 @@ struct tree_facts {
 	int costly_order;   /* PAGE_ALLOC_COSTLY_ORDER as evaluated (3) */
 	int max_order;      /* MAX_PAGE_ORDER / MAX_ORDER as evaluated */
 	int page_shift;
+	long long nr_cpus;      /* NR_CPUS (0: not known): bounds nr_cpu_ids */
+	long long max_numnodes; /* MAX_NUMNODES (0: not known): bounds nr_node_ids */
 	/* The allocator model of the tree (read from its mm/page_alloc.c, or a
 	 * built-in), loaded once per run by the engine (tu_parse leaves it
 	 * NULL); NULL: none loaded, and the rules that need it stay quiet. */

@@ -2,6 +2,7 @@
 #define _KMODEL_LINUX_MODULE_H
 #include <linux/kernel.h>
 #include <linux/init.h>
+#include <linux/moduleparam.h>
 
 struct module;
 #define THIS_MODULE		((struct module *)0)

@@ -1,0 +1,128 @@
+/* The tree-wide fact base (facts.h): a hash map from key to joined value. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gfpaudit/facts.h"
+#include "gfpaudit/strbuf.h"
+
+struct entry {
+	char *key;
+	struct fact_value v;
+};
+
+struct factbase {
+	struct entry *slot;
+	size_t cap, n;
+};
+
+static uint64_t hash_key(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+struct factbase *factbase_new(void)
+{
+	struct factbase *fb = xcalloc(1, sizeof(*fb));
+	fb->cap = 1024;
+	fb->slot = xcalloc(fb->cap, sizeof(*fb->slot));
+	return fb;
+}
+
+void factbase_free(struct factbase *fb)
+{
+	if (!fb)
+		return;
+	for (size_t i = 0; i < fb->cap; i++) {
+		free(fb->slot[i].key);
+		free((char *)fb->slot[i].v.where);
+	}
+	free(fb->slot);
+	free(fb);
+}
+
+size_t factbase_size(const struct factbase *fb)
+{
+	return fb ? fb->n : 0;
+}
+
+static struct entry *find(const struct factbase *fb, const char *key)
+{
+	size_t j = hash_key(key) & (fb->cap - 1);
+	while (fb->slot[j].key) {
+		if (!strcmp(fb->slot[j].key, key))
+			return &fb->slot[j];
+		j = (j + 1) & (fb->cap - 1);
+	}
+	return &fb->slot[j];
+}
+
+static void grow(struct factbase *fb)
+{
+	struct entry *old = fb->slot;
+	size_t ocap = fb->cap;
+	fb->cap *= 2;
+	fb->slot = xcalloc(fb->cap, sizeof(*fb->slot));
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].key)
+			*find(fb, old[i].key) = old[i];
+	free(old);
+}
+
+static void add(struct factbase *fb, const char *file, const struct fact_obs *o)
+{
+	if (2 * (fb->n + 1) > fb->cap)
+		grow(fb);
+	struct entry *e = find(fb, o->key);
+	if (!e->key) {
+		e->key = xstrdup(o->key);
+		e->v.iv = o->iv;
+		e->v.src = o->src;
+		e->v.nobs = 1;
+		e->v.where = xasprintf("%s:%d", file ? file : "?", o->line);
+		fb->n++;
+		return;
+	}
+	e->v.iv = e->v.iv.known && o->iv.known ? iv_join(e->v.iv, o->iv) : iv_unknown();
+	e->v.src |= o->src;
+	e->v.nobs++;
+}
+
+void factbase_add_result(struct factbase *fb, const struct file_result *r)
+{
+	for (size_t i = 0; i < r->nfacts; i++)
+		add(fb, r->file, &r->facts[i]);
+}
+
+/* "field:S.f" -> "field:S.*"; "param:F#2" -> "param:F#*" */
+static char *wildcard(const char *key)
+{
+	const char *sep = !strncmp(key, "field:", 6) ? strrchr(key, '.') : strrchr(key, '#');
+	if (!sep)
+		return NULL;
+	return xasprintf("%.*s%c*", (int)(sep - key), key, *sep);
+}
+
+bool factbase_get(const struct factbase *fb, const char *key, struct fact_value *out)
+{
+	if (!fb || !key)
+		return false;
+	const struct entry *e = find(fb, key);
+	char *w = wildcard(key);
+	const struct entry *x = w && strcmp(w, key) ? find(fb, w) : NULL;
+	free(w);
+	if (x && !x->key)
+		x = NULL;
+	if (!e->key && !x)
+		return false;
+	const struct entry *first = e->key ? e : x;
+	*out = first->v;
+	if (e->key && x) {
+		out->iv = e->v.iv.known && x->v.iv.known ? iv_join(e->v.iv, x->v.iv) : iv_unknown();
+		out->src |= x->v.src;
+		out->nobs += x->v.nobs;
+	}
+	return true;
+}

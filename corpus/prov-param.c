@@ -1,0 +1,29 @@
+/*
+ * A module parameter sets a ring's page order: the administrator controls
+ * it, so the order is "likely" costly whatever its default.  A constant
+ * order above 3 is "proven".
+ */
+#include <linux/module.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+
+static unsigned int ring_order = 2;
+module_param(ring_order, uint, 0444);
+
+struct page *ring_alloc(void)
+{
+	return alloc_pages(GFP_KERNEL, ring_order); // warn: costly-no-fallback // site: order=0..10 conf=likely src=param
+}
+
+struct page *stats_alloc(void)
+{
+	return alloc_pages(GFP_KERNEL, 5); // warn: costly-no-fallback // site: order=5..5 conf=proven src=const
+}
+/*
+ * check-name: a module parameter as the order: likely; a constant: proven
+ *
+ * check-output-start
+ * corpus/prov-param.c:15:9: warning: 'alloc_pages' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the order comes from module parameter 'ring_order' (default 2) (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-param.c:20:9: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * check-output-end
+ */

@@ -1,0 +1,26 @@
+/*
+ * A netlink attribute sets the number of entries of a table: a network
+ * peer (or an unprivileged user) controls it, "likely" (remote data).
+ */
+#include <linux/slab.h>
+#include <net/netlink.h>
+#include <linux/errno.h>
+
+struct flow_ent {
+	u64 match[8];
+};
+
+int flow_table_set(struct nlattr *attr, struct flow_ent **out)
+{
+	u32 n = nla_get_u32(attr);
+
+	*out = kmalloc_array(n, sizeof(struct flow_ent), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=remote
+	return *out ? 0 : -ENOMEM;
+}
+/*
+ * check-name: a netlink attribute sizes a table: likely, remote data
+ *
+ * check-output-start
+ * corpus/prov-remote.c:17:9: warning: 'kmalloc_array' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a netlink attribute (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
+ * check-output-end
+ */

@@ -1,0 +1,39 @@
+/* The kernel's sources of data: which calls, out-parameters, globals and
+ * fields give user, network, device, module-parameter or runtime values
+ * (provenance.h).  A table of kernel facts (function, field and type
+ * names), looked up by the interpreter at the leaves of an expression. */
+#ifndef GFPAUDIT_KSRC_H
+#define GFPAUDIT_KSRC_H
+#include <stdbool.h>
+#include <clang-c/Index.h>
+#include "gfpaudit/provenance.h"
+
+struct tu;
+
+/* What bounds a runtime quantity (the configuration's limits). */
+enum ksrc_bound { KB_NONE, KB_NR_CPUS, KB_MAX_NUMNODES };
+/* The value a call to `name` returns: its kind (and a note), or -1. */
+int ksrc_call_return(const char *name, const char **why, enum ksrc_bound *bound);
+/* Argument `argi` of a call to `name` points to what the call fills from
+ * that kind of data (copy_from_user's destination, kstrtoul's result):
+ * its kind (and a note), or -1. */
+int ksrc_call_outparam(const char *name, unsigned argi, const char **why);
+/* A global variable read by name (nr_cpu_ids): its kind, or -1. */
+int ksrc_global(const char *name, const char **why, enum ksrc_bound *bound);
+/* A field read: by record and field name (struct firmware.size), or by
+ * the field's declared type (__le32, __be16).  Its kind, or -1. */
+int ksrc_field(const char *record, const char *field, const char *type_spelling, const char **why);
+/* A local that a kernel macro fills from user memory (get_user's
+ * temporary): its kind, or -1. */
+int ksrc_macro_local(const char *name, const char **why);
+
+/* The module parameters of the analyzed file (module_param and friends:
+ * the globals a __param_* initializer names), collected once per file. */
+struct ksrc_params;
+struct ksrc_params *ksrc_params_new(const struct tu *t);
+void ksrc_params_free(struct ksrc_params *p);
+/* Is global `var` one of them?  has_default and def give its initializer when
+ * it is constant. */
+bool ksrc_params_has(const struct ksrc_params *p, CXCursor var, bool *has_default, long long *def);
+
+#endif

@@ -1,0 +1,56 @@
+/* Where a size or order value comes from, and how sure a finding is.
+ *
+ * Every value the interpreter computes carries the set of kinds of data it
+ * is made of (a bit mask of enum src_kind) and, for the most telling kind,
+ * one line saying what it is ("count of write()", "field 'struct foo.n'").
+ * A type's width is never a source: an unknown u16 is "unknown".
+ *
+ * A site's confidence follows (see site_confidence in site.h):
+ *   proven   - constants alone make the order costly, or every path does;
+ *   likely   - user, network, device or module-parameter data can reach a
+ *              costly order and nothing known bounds it below;
+ *   possible - only runtime or unknown data (a field whose stores are not
+ *              known, a parameter) would make it costly.
+ */
+#ifndef GFPAUDIT_PROVENANCE_H
+#define GFPAUDIT_PROVENANCE_H
+#include <stdbool.h>
+
+enum src_kind {
+	SRC_CONST,   /* literals, sizeof, enumerators, constant macros */
+	SRC_CONFIG,  /* Kconfig values */
+	SRC_PARAM,   /* a module parameter */
+	SRC_USER,    /* syscall, ioctl, write() counts, copy_from_user targets */
+	SRC_REMOTE,  /* a network peer: netlink attributes, packet fields */
+	SRC_DEVICE,  /* registers, descriptors, firmware, device tree */
+	SRC_RUNTIME, /* CPUs, queues, memory size */
+	SRC_UNKNOWN, /* nothing known: a field, a parameter, a call's result */
+	SRC_NKINDS
+};
+#define SRCB(k) (1u << SRC_##k)
+/* Kinds that someone outside the code controls. */
+#define SRC_CONTROLLED (SRCB(PARAM) | SRCB(USER) | SRCB(REMOTE) | SRCB(DEVICE))
+#define SRC_ALL ((1u << SRC_NKINDS) - 1)
+
+const char *src_kind_name(enum src_kind k);
+int src_kind_lookup(const char *name); /* -1 if unknown */
+/* The most telling kind of a mask (user > remote > device > param > runtime
+ * > unknown > config > const); -1 for an empty mask. */
+int src_primary(unsigned mask);
+/* Rank of a kind in that order (higher tells more). */
+int src_rank(int kind);
+
+enum confidence {
+	CONF_NONE,     /* not judged (the order cannot be costly) */
+	CONF_POSSIBLE,
+	CONF_LIKELY,
+	CONF_PROVEN,
+};
+const char *confidence_name(enum confidence c);
+int confidence_lookup(const char *name); /* -1 if unknown */
+
+/* One copy of each string for the life of the process (what the values'
+ * provenance notes point to; they outlive the function models). */
+const char *str_intern(const char *s);
+
+#endif

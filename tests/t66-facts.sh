@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The tree-wide fact base across files (tests/data/facts/): setup.c stores a
+# constant into a field, has a static table of sizes, and passes a count it
+# read with get_user() to a function of alloc.c; alloc.c allocates from
+# them.  Judged alone (--no-facts) the sizes are unknown or only "possible";
+# audited together the field is bounded (no site), the table makes a
+# "proven" order 4, and the parameter a "likely" user-controlled one.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+. "$here/lib/assert.sh"
+G=${GFPAUDIT:-$root/gfpaudit}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$root/tests/data/facts" || exit 1
+
+"$G" audit --no-cache --no-facts --format json --sites -q alloc.c setup.c > "$T/alone.json" 2> "$T/alone.err"
+expect_rc "alone: exit 0 (only notes)" 0 $? "$(cat "$T/alone.err")"
+"$G" audit --no-cache --format json --sites -q -v alloc.c setup.c > "$T/facts.json" 2> "$T/facts.err"
+expect_rc "with facts: exit 1 (warnings)" 1 $? "$(cat "$T/facts.err")"
+expect_grep "with facts: -v says how many files were judged again" 'facts: [0-9]+ keys from 2 files; [1-9][0-9]* files re-judged' "$(cat "$T/facts.err")"
+
+# site FILE.json FUNCTION API -> "order confidence src rules" or "none"
+site() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = [x for x in d["sites"] if x["function"] == sys.argv[2] and x["api"] == sys.argv[3]]
+if not s:
+    print("none")
+    sys.exit()
+s = s[0]
+o = s["order"]
+rules = sorted("%s:%s" % (f["rule"], f["severity"]) for f in d["findings"]
+               if f["function"] == sys.argv[2] and f["api"] == sys.argv[3])
+src = (s.get("size_source") or [{}])[0]
+print("%s..%s %s %s %s" % (o["lo"], o["hi"], s.get("confidence", "none"), src.get("kind"),
+                          ",".join(rules) or "-"))
+PY
+}
+
+got=$(site "$T/alone.json" ring_alloc_desc kcalloc)
+expect_grep "alone: a u16 field nothing here stores is only possible" '^0\.\.9 possible unknown costly-no-fallback:note$' "$got"
+got=$(site "$T/facts.json" ring_alloc_desc kcalloc)
+expect_grep "facts: the field is 8 wherever it is stored: no page-allocator site" '^none$' "$got"
+
+got=$(site "$T/alone.json" ring_alloc_blob kmalloc)
+expect_grep "alone: a u32 field's size is unknown: listed, not judged" '^None\.\.None none unknown -$' "$got"
+got=$(site "$T/facts.json" ring_alloc_blob kmalloc)
+expect_grep "facts: the static table's sizes (4 KiB, 64 KiB) make order 0..4, proven" '^0\.\.4 proven const costly-no-fallback:warning$' "$got"
+
+got=$(site "$T/alone.json" ring_stats_resize kcalloc)
+expect_grep "alone: a parameter's count is unknown" '^None\.\.None none unknown -$' "$got"
+got=$(site "$T/facts.json" ring_stats_resize kcalloc)
+expect_grep "facts: the caller passes a get_user() count: likely, user" '^0\.\.10 likely user costly-no-fallback:warning$' "$got"
+expect_grep "facts: the message names the key and where it was seen" "param:ring_stats_resize#1 \(1 store across the tree, e\.g\. setup\.c:[0-9]+\)" \
+	"$(python3 -c "import json;d=json.load(open('$T/facts.json'));print([f['message'] for f in d['findings'] if f['function']=='ring_stats_resize'])")"
+
+# facts never come from a file that is not audited: alloc.c alone is as --no-facts
+"$G" audit --no-cache --format json --sites -q alloc.c > "$T/one.json" 2>/dev/null
+got=$(site "$T/one.json" ring_alloc_blob kmalloc)
+expect_grep "alloc.c alone: the table is not seen, the size stays unknown" '^None\.\.None none unknown -$' "$got"
+finish
