@@ -37,7 +37,7 @@ DATA := analyzer/data/allocators.tbl analyzer/data/pch-headers.txt
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 
-.PHONY: all deps test unit corpus realtree e2e asan bench kernel clean fuzz
+.PHONY: all deps test unit corpus realtree e2e asan bench bench-accuracy kernel clean fuzz
 all: deps gfpaudit
 
 # Debian packages the build and the tests need; installed when missing.
@@ -122,6 +122,11 @@ fuzz: build/fuzz/fuzz_mbox
 
 bench: all
 	bench/run.sh
+
+# recall and quiet rates on labeled sites from kernel history (bench/accuracy/README.md);
+# trees from KDIR61 / KDIR612 (default build/linux-6.1, build/linux-6.12)
+bench-accuracy: all
+	python3 bench/accuracy/history.py
 
 clean:
 	rm -rf build/obj build/asan build/unit-tests build/asan-unit-tests build/gfpaudit-asan gfpaudit
