@@ -29,7 +29,8 @@ static void usage(FILE *f)
 "  --tree KDIR          parse with this prepared kernel tree's kbuild flags (default:\n"
 "                       'git config gfpaudit.tree', else the repository itself when it\n"
 "                       is a prepared tree, else the kernel-model headers)\n"
-"  --severity LEVEL     exit 1 for new findings at or above note|warning|error (default warning)\n"
+"  --severity LEVEL     show (in text) and exit 1 for new findings at or above\n"
+"                       note|warning|error (default warning; notes are \"possible\" costly orders)\n"
 "  --warn-only          report, but always exit 0 (except for usage errors)\n"
 "  --format FMT         text (default, GCC style) or json: {\"new\": [...], \"fixed\": [...], ...}\n"
 "  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
@@ -62,10 +63,12 @@ static char *strip_slash(const char *s)
 	return d;
 }
 
-static void print_text(const struct change_set *cs, int verbose)
+static void print_text(const struct change_set *cs, int verbose, int min_sev)
 {
 	for (size_t i = 0; i < cs->nnew; i++) {
 		const struct finding *f = &cs->new_[i];
+		if ((int)f->severity < min_sev)
+			continue; /* a "possible" costly order: --severity note shows it */
 		printf("%s:%d:%d: %s: %s [%s]\n", f->site.file, f->site.line, f->site.col,
 		       severity_name(f->severity), f->message, f->rule);
 	}
@@ -278,7 +281,7 @@ int cmd_check(int argc, char **argv)
 	if (json)
 		print_json(&cs);
 	else
-		print_text(&cs, c.verbose);
+		print_text(&cs, c.verbose, sev);
 	for (size_t i = 0; i < cs.nproblems; i++) {
 		char *file = xprintable(cs.problems[i].file), *why = xprintable(cs.problems[i].reason);
 		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, cs.problems[i].failed ? "failed" : "warning", why);

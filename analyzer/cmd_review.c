@@ -33,6 +33,9 @@ static void usage(FILE *f)
 "  --from ADDR          sender of the reply mails (default gfpaudit <gfpaudit@localhost>)\n"
 "  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
 "  --allocators FILE    extra allocator table\n"
+"  --severity LEVEL     report introduced findings at or above note|warning|error\n"
+"                       (default warning: a \"possible\" costly order, a note, is not\n"
+"                       worth a mail); fixed findings are reported at any severity\n"
 "  -q, --quiet          say nothing on stderr but errors\n"
 "\n"
 "The series is untrusted: it is applied in memory only (no checkout, no index,\n"
@@ -66,12 +69,13 @@ int cmd_review(int argc, char **argv)
 		{ "enable", required_argument, NULL, 'E' },
 		{ "disable", required_argument, NULL, 'D' },
 		{ "allocators", required_argument, NULL, 'A' },
+		{ "severity", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_common c = { .format = "email" };
+	struct cli_common c = { .format = "email", .severity = "warning" };
 	const char *output = NULL, *from = NULL, *base = NULL;
 	int opt;
 	optind = 1;
@@ -84,6 +88,7 @@ int cmd_review(int argc, char **argv)
 		case 'E': c.enable = optarg; break;
 		case 'D': c.disable = optarg; break;
 		case 'A': cli_add_allocator(&c, optarg); break;
+		case 'S': c.severity = optarg; break;
 		case 'o': output = optarg; break;
 		case 'q': c.quiet = 1; break;
 		case 'v': c.verbose++; break;
@@ -105,9 +110,15 @@ int cmd_review(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	int sev = severity_lookup(c.severity);
+	if (sev < 0) {
+		fprintf(stderr, "gfpaudit review: unknown severity '%s' (note, warning, error)\n", c.severity);
+		return EXIT_USAGE;
+	}
 	struct review_opts ro = {
 		.mboxes = mboxes, .nmboxes = nmboxes, .repo = c.tree ? c.tree : ".", .base = base,
 		.limits = MAIL_LIMITS_INIT, .max_file = REVIEW_MAX_FILE_DEFAULT, .verbose = c.verbose,
+		.min_severity = sev,
 	};
 	c.tree = NULL; /* review decides: kbuild flags only for a prepared tree */
 	if (cli_engine_opts(&c, &ro.engine)) {

@@ -282,6 +282,8 @@ static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, c
 			add_finding(&p->fixed, &p->nfixed, &p->fixed_alloc, g);
 	}
 	for (size_t i = 0; i < nintro; i++) {
+		if ((int)af->findings[intro[i]].severity < c->o->min_severity)
+			continue;
 		add_finding(&p->introduced, &p->nintroduced, &p->introduced_alloc, &af->findings[intro[i]]);
 		ALLOC_GROW(*open, *nopen + 1, *open_alloc);
 		(*open)[(*nopen)++] = (struct open_finding){ pi, p->nintroduced - 1 };

@@ -23,6 +23,10 @@ struct review_opts {
 	struct engine_opts engine;   /* rules, allocator tables; .tree is set here */
 	struct mail_limits limits;
 	size_t max_file;             /* a file bigger than this is not analyzed */
+	/* Introduced findings below this are not reported (a "possible" costly
+	 * order is a note: noise on a list); fixed ones always are.  The zero
+	 * value is SEV_NOTE: everything. */
+	int min_severity;
 	int verbose;
 };
 #define REVIEW_MAX_FILE_DEFAULT ((size_t)10 << 20)
