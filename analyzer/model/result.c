@@ -1,7 +1,9 @@
 /* file_result lifecycle and the JSON wire form of sites and findings. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
+#include <glib.h>
 #include "gfpaudit/result.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -30,18 +32,27 @@ void file_result_release(struct file_result *r)
 	for (size_t i = 0; i < r->nfacts; i++)
 		free(r->facts[i].key);
 	free(r->facts);
+	if (r->fact_index)
+		g_hash_table_destroy(r->fact_index);
 	memset(r, 0, sizeof(*r));
 }
 
 void file_result_add_fact(struct file_result *r, const char *key, struct interval iv, unsigned src, int line)
 {
-	for (size_t i = r->nfacts; i-- > 0;)
-		if (r->facts[i].line == line && !strcmp(r->facts[i].key, key)) {
-			struct fact_obs *o = &r->facts[i];
-			o->iv = o->iv.known && iv.known ? iv_join(o->iv, iv) : iv_unknown();
-			o->src |= src;
-			return;
-		}
+	/* the same function is run more than once (callers' rounds, loops):
+	 * one observation per key and line */
+	if (!r->fact_index)
+		r->fact_index = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	char *k = xasprintf("%d %s", line, key);
+	size_t at = (size_t)(uintptr_t)g_hash_table_lookup(r->fact_index, k);
+	if (at) {
+		free(k);
+		struct fact_obs *o = &r->facts[at - 1];
+		o->iv = o->iv.known && iv.known ? iv_join(o->iv, iv) : iv_unknown();
+		o->src |= src;
+		return;
+	}
+	g_hash_table_insert(r->fact_index, k, (void *)(uintptr_t)(r->nfacts + 1));
 	ALLOC_GROW(r->facts, r->nfacts + 1, r->facts_alloc);
 	struct fact_obs *o = &r->facts[r->nfacts++];
 	o->key = xstrdup(key);

@@ -43,6 +43,7 @@ struct file_result {
 	 * form and cache only, like includes). */
 	struct fact_obs *facts;
 	size_t nfacts, facts_alloc;
+	void *fact_index;       /* "line key" -> index + 1 (a GHashTable), built lazily */
 };
 
 void file_result_init(struct file_result *r, const char *file);
