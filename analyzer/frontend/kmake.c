@@ -65,6 +65,7 @@ void kmake_init(struct kmake *m, const char *tree, GHashTable *config)
 	m->vars = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 	m->simple = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	m->assigns = g_ptr_array_new_with_free_func(assign_free);
+	m->files = g_ptr_array_new_with_free_func(free);
 }
 
 void kmake_release(struct kmake *m)
@@ -73,6 +74,7 @@ void kmake_release(struct kmake *m)
 	g_hash_table_destroy(m->vars);
 	g_hash_table_destroy(m->simple);
 	g_ptr_array_free(m->assigns, TRUE);
+	g_ptr_array_free(m->files, TRUE);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -909,6 +911,7 @@ static void read_file(struct kmake *m, const char *path, const char *dir, int de
 		strbuf_release(&sb);
 		return;
 	}
+	g_ptr_array_add(m->files, xstrdup(path));
 	struct reader r = { .m = m, .dir = dir };
 	struct strbuf ln = STRBUF_INIT;
 	for (char *p = sb.buf; p && *p;) {

@@ -23,6 +23,8 @@ struct kmake {
 	GHashTable *vars;      /* name -> value (owned) */
 	GHashTable *simple;    /* names of := variables: their value is expanded */
 	GPtrArray *assigns;    /* struct kmake_assign, in reading order */
+	GPtrArray *files;      /* every file read (Makefiles and what they
+				* include), as paths, in reading order */
 };
 
 /* One assignment that was read in an active branch. */
