@@ -198,6 +198,64 @@ expect_grep "x86_64: its Makefile's flags, 64 KiB is order 4" "^4\.\.4 errors=0$
 flags=$(GFPAUDIT_DEBUG=1 "$G" audit -q --no-cache --no-pch -j1 --tree "$X" "$X/drivers/ring.c" 2>&1 | grep 'debug: clang flags')
 expect_grep "x86_64: -m64 -mno-red-zone -mcmodel=kernel from arch/x86/Makefile" "--target=x86_64-linux-gnu .*-m64 -mno-red-zone -mcmodel=kernel" "$flags"
 
+# --- one source, several configurations: merge --configs (issue 13, item 5) ---
+for T in "$X" "$A4" "$A64"; do
+	cat > "$T/drivers/cfg.c" <<'C'
+#include <linux/gfp.h>
+struct page *small(void)
+{
+	return alloc_pages_noprof(GFP_KERNEL, get_order(65536));
+}
+struct page *big(void)
+{
+	return alloc_pages_noprof(GFP_KERNEL, get_order(1 << 20));
+}
+C
+done
+"$G" audit -q --no-cache --sites --format json --tree "$X" "$X/drivers/cfg.c" > "$tmp/x86_64.json" 2>/dev/null
+"$G" audit -q --no-cache --sites --format json --tree "$A4" "$A4/drivers/cfg.c" > "$tmp/arm64-4k.json" 2>/dev/null
+"$G" audit -q --no-cache --sites --format json --tree "$A64" "$A64/drivers/cfg.c" > "$tmp/a64.json" 2>/dev/null
+"$G" merge -q --configs "$tmp/x86_64.json" "$tmp/arm64-4k.json" "arm64-64k=$tmp/a64.json" > "$tmp/cfg.json"; rc=$?
+expect_rc "merge --configs: findings exit 1" 1 "$rc"
+got=$(python3 -c '
+import json
+d = json.load(open("'"$tmp/cfg.json"'"))
+print(",".join(d["configurations"]))
+for f in d["findings"]:
+    print(f["function"], f["rule"], ",".join(f["configurations"]),
+          ";".join("%s=%s" % (n["configuration"], n["why"]) for n in f["not_in"]),
+          ";".join("%s=%s..%s" % (o["configuration"], o["order"]["lo"], o["order"]["hi"]) for o in f["orders"]))
+for s in d["sites"]:
+    print("site", s["function"], ";".join("%s=%s" % (c["configuration"], c["order"]["hi"]) for c in s["configurations"]))')
+expect_grep "JSON: the configurations, named by file or NAME=" "^x86_64,arm64-4k,arm64-64k$" "$got"
+expect_grep "JSON: 64 KiB is costly on x86_64 and arm64-4k, order 0 on arm64-64k" \
+	"^small costly-no-fallback x86_64,arm64-4k arm64-64k=order 0 x86_64=4..4;arm64-4k=4..4$" "$got"
+expect_grep "JSON: 1 MiB everywhere, order 8, 8 and 4" \
+	"^big costly-no-fallback x86_64,arm64-4k,arm64-64k  x86_64=8..8;arm64-4k=8..8;arm64-64k=4..4$" "$got"
+expect_grep "JSON: sites with each configuration's order" "^site small x86_64=4;arm64-4k=4;arm64-64k=0$" "$got"
+out=$("$G" merge -q --configs --format text "$tmp/x86_64.json" "$tmp/arm64-4k.json" "arm64-64k=$tmp/a64.json")
+expect_grep "text: a finding that holds on some configurations says where not" \
+	"^drivers/cfg.c:4:9: warning: .*\[costly-no-fallback\] \(x86_64, arm64-4k; not arm64-64k: order 0\)$" "$out"
+expect_grep "text: orders per configuration when they differ" \
+	"^drivers/cfg.c:8:9: warning: .*\[costly-no-fallback\] \(x86_64: order 8, arm64-4k: order 8, arm64-64k: order 4\)$" "$out"
+"$G" merge -q --configs --format sarif --tree "$X" "$tmp/x86_64.json" "$tmp/arm64-4k.json" "arm64-64k=$tmp/a64.json" > "$tmp/cfg.sarif"
+got=$(python3 -c '
+import json
+d = json.load(open("'"$tmp/cfg.sarif"'"))
+r = d["runs"][0]
+print(",".join(r["properties"]["configurations"]))
+for x in r["results"]:
+    print(x["locations"][0]["physicalLocation"]["region"]["startLine"], ",".join(x["properties"]["configurations"]),
+          ";".join("%s=%s" % (n["configuration"], n["why"]) for n in x["properties"]["not_in"]))')
+expect_grep "SARIF: run.properties.configurations" "^x86_64,arm64-4k,arm64-64k$" "$got"
+expect_grep "SARIF: result properties say where it holds and where not" "^4 x86_64,arm64-4k arm64-64k=order 0$" "$got"
+"$here/sarif-validate.py" "$tmp/cfg.sarif" 2>"$tmp/val.err"; vrc=$?
+if [ "$vrc" = 77 ]; then skip "SARIF of merge --configs validates" "python3-jsonschema missing"
+else expect_rc "SARIF of merge --configs validates against the 2.1.0 schema" 0 "$vrc" "$(cat "$tmp/val.err")"; fi
+err=$("$G" merge -q --configs "a=$tmp/x86_64.json" "a=$tmp/a64.json" 2>&1 >/dev/null); rc=$?
+expect_rc "merge --configs: a name given twice is a usage error" 2 "$rc" "$err"
+expect_grep "... and says so" "configuration name 'a' given twice" "$err"
+
 # --- real arm64 trees ---
 real_tree() { # ARGS...: prints the tree, or nothing
 	"$here/prepare-kernel.sh" "$@" 6.12 2>"$tmp/prep.err" || true
