@@ -80,6 +80,45 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >&2
 fi
 
+# Headers kbuild generates while it builds, after `make prepare` (the asn1
+# compiler's *.asn1.h, selinux's flask.h, msm's generated/*.xml.h, radeon's
+# *_reg_safe.h, xe's generated/*_wa_oob.h): without them the files that
+# include them stop there.  gfpaudit never runs make, so the tree gets them
+# here: for the files the configuration builds (gfpaudit --candidates
+# --no-prefilter) that include one that is missing, one object per
+# directory is built.  Best effort: a failure leaves those files as they were.
+generated_headers() {
+	local t=$1
+	shift
+	local g=${GFPAUDIT:-$top/gfpaudit}
+	[ -x "$g" ] || { echo "prepare-kernel: no gfpaudit binary: generated headers not built" >&2; return 0; }
+	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h)"'
+	local files round f d h missing seen objs prev=
+	files=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null |
+		xargs -r grep -lE "$pat" 2>/dev/null || true)
+	# one object per directory a round: building one often generates the
+	# headers of the others (msm), and a round sees what is still missing
+	for round in 1 2 3 4; do
+		objs=() seen=" "
+		for f in $files; do
+			d=${f%/*}
+			case $seen in *" $d "*) continue;; esac
+			missing=
+			for h in $(grep -hoE "$pat" "$f" | sed 's/.*"\(.*\)"/\1/'); do
+				[ -e "$d/$h" ] || [ -e "$t/include/$h" ] || missing=1
+			done
+			[ -n "$missing" ] || continue
+			seen="$seen$d "
+			objs+=("${f#"$t"/}")
+		done
+		[ ${#objs[@]} -gt 0 ] && [ "${objs[*]}" != "$prev" ] || return 0
+		prev="${objs[*]}"
+		objs=("${objs[@]/%.c/.o}")
+		echo "prepare-kernel: building ${#objs[@]} objects for the headers their build generates" >&2
+		"$@" -k -j"$(nproc)" "${objs[@]}" >/dev/null 2>&1 || true
+	done
+}
+
 tmp=$dest.tmp.$$
 trap 'rm -rf "$tmp"' EXIT
 rm -rf "$tmp"
@@ -91,6 +130,7 @@ if [ "$arch" = x86 ]; then
 	echo "prepare-kernel: make olddefconfig prepare" >&2
 	make -C "$tmp" -s olddefconfig >&2
 	make -C "$tmp" -s -j"$(nproc)" prepare >&2
+	generated_headers "$tmp" make -C "$tmp" -s
 else
 	# llvm-ar and friends may carry a version suffix only (llvm-ar-14)
 	kmake=(make -C "$tmp" -s ARCH="$arch" LLVM=1)
@@ -117,6 +157,7 @@ else
 	fi
 	echo "prepare-kernel: ${kmake[*]:3} prepare" >&2
 	"${kmake[@]}" -j"$(nproc)" prepare >&2
+	generated_headers "$tmp" "${kmake[@]}"
 	# what was asked for is what was configured
 	case $arch/$pages in
 	*/) want=;;
