@@ -312,6 +312,51 @@ int flags_inputs(const struct flags_ctx *c, const char *path, char ***out, int *
 	return 0;
 }
 
+int flags_sparse(const char *tree, char ***out, int *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	const struct arch_flags *af = arch_flags_get(tree);
+	char *gen = xasprintf("%s/arch/%s/include/generated", tree, af->srcarch);
+	bool prepared = exists(gen);
+	free(gen);
+	if (!prepared)
+		return err_set(GA_ETREE, "%s has no arch/%s/include/generated: not prepared", tree, af->srcarch);
+	struct argv_buf a = { 0 };
+	static const char *const incs[] = {
+		"arch/%s/include", "arch/%s/include/generated", "include", "arch/%s/include/uapi",
+		"arch/%s/include/generated/uapi", "include/uapi", "include/generated/uapi",
+	};
+	for (size_t i = 0; i < sizeof(incs) / sizeof(incs[0]); i++) {
+		char *rel = strstr(incs[i], "%s") ? g_strdup_printf(incs[i], af->srcarch) : xstrdup(incs[i]);
+		add(&a, xasprintf("-I%s/%s", tree, rel));
+		g_free(rel);
+	}
+	static const char *const pre[] = {
+		"include/linux/compiler-version.h", "include/linux/kconfig.h", "include/linux/compiler_types.h",
+	};
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		add(&a, xstrdup("-include"));
+		add(&a, xasprintf("%s/%s", tree, pre[i]));
+	}
+	add(&a, xstrdup("-D__KERNEL__"));
+	/* the top Makefile's CHECKFLAGS: --arch=$(ARCH), the endianness */
+	add(&a, xasprintf("--arch=%s", af->srcarch));
+	GHashTable *config = kmake_config(af->tree);
+	add(&a, xstrdup(g_hash_table_contains(config, "CONFIG_64BIT") ? "-m64" : "-m32"));
+	add(&a, xstrdup(g_hash_table_contains(config, "CONFIG_CPU_BIG_ENDIAN") ? "-mbig-endian" : "-mlittle-endian"));
+	if (g_hash_table_contains(config, "CONFIG_FUNCTION_TRACER") &&
+	    g_hash_table_contains(config, "CONFIG_HAVE_FENTRY"))
+		add(&a, xstrdup("-DCC_USING_FENTRY"));
+	g_hash_table_unref(config);
+	for (int i = 0; i < af->argc; i++)
+		if (starts(af->argv[i], "-D") || starts(af->argv[i], "-U"))
+			add(&a, xstrdup(af->argv[i]));
+	*out = a.v;
+	*nout = a.n;
+	return 0;
+}
+
 int flags_check_tree(const char *tree)
 {
 	char *p = xasprintf("%s/include/linux/gfp.h", tree);

@@ -102,6 +102,11 @@ int flags_tree_arch(const char *tree, const char **srcarch, const char **triple)
 /* The arch Makefile's flags libclang refused for the target and that were
  * left out (space-separated), or NULL. */
 const char *flags_tree_dropped(const char *tree);
+/* sparse's arguments for the tree's architecture (include paths, the
+ * -include files, --arch=$(SRCARCH), -m64/-m32, the endianness, the arch
+ * Makefile's defines), as the kernel's `make C=1` gives them; GA_ETREE
+ * when the tree is not prepared.  Free with flags_free. */
+int flags_sparse(const char *tree, char ***out, int *nout);
 /* The files besides the headers whose edit changes how `path` is parsed:
  * kbuild_inputs() and the arch Makefiles the flags came from (nothing
  * without a tree, or with compile_commands.json).  Free with flags_free. */
