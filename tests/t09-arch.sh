@@ -314,6 +314,24 @@ for K in "$K4" "$K64"; do
 	expect_grep "$(basename "$K"): 4 real files, no parse errors" \
 		"4 files analyzed \(0 with parse errors, 0 partially analyzed\), 0 skipped, 0 failed" "$err"
 done
+# sparse runs for the tree's arch too (gfp-alloc-flags-mix)
+cat > "$E/mix.c" <<'C'
+#include <linux/gfp.h>
+#define ALLOC_WMARK_MIN 0x0
+unsigned int mix(gfp_t gfp_mask)
+{
+	unsigned int alloc_flags = ALLOC_WMARK_MIN;
+
+	alloc_flags |= gfp_mask & __GFP_IO;
+	return alloc_flags;
+}
+C
+if command -v sparse >/dev/null; then
+	out=$("$G" audit -q --no-cache --tree "$K4" "$E/mix.c" 2>&1)
+	expect_grep "real arm64: sparse runs with the arm64 flags and agrees" "mix.c:7:.*\(sparse agrees\).*gfp-alloc-flags-mix" "$out"
+else
+	skip "real arm64: sparse agrees" "sparse is not installed"
+fi
 shift64=$(GFPAUDIT_DEBUG=1 "$G" audit -q --no-cache -j1 --tree "$K64" "$E/ring.c" 2>&1 | grep -m1 'debug: PAGE_SHIFT')
 expect_grep "real arm64 64K: PAGE_SHIFT probed as 16" "PAGE_SHIFT = 16 \(found\)" "$shift64"
 finish
