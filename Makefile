@@ -1,5 +1,6 @@
 # gfpaudit build.  `make` builds ./gfpaudit; `make test` runs every suite;
-# `make asan` runs them under ASan/UBSan; `make kernel` prepares a real tree.
+# `make asan` runs them under ASan/UBSan; `make kernel [ARCH=A] [PAGES=P]`
+# prepares a real tree.
 LLVM_CONFIG ?= $(firstword $(wildcard /usr/bin/llvm-config-14 /usr/bin/llvm-config) llvm-config)
 PKGS := gmime-3.0 libgit2 jansson sqlite3
 CC ?= cc
@@ -91,8 +92,11 @@ corpus: all
 realtree: all
 	KDIR=$(KDIR) tests/realtree.sh ./gfpaudit
 
+# make kernel [KVER=6.12] [ARCH=arm64|s390|powerpc|riscv [PAGES=16K|64K]]:
+# build/linux-KVER (Debian's amd64 config) or build/linux-KVER-ARCH[-PAGES]
+# (the arch's defconfig, LLVM=1)
 kernel: all
-	tests/prepare-kernel.sh $(KVER)
+	tests/prepare-kernel.sh $(if $(ARCH),--arch $(ARCH)) $(if $(PAGES),--pages $(PAGES)) $(KVER)
 
 asan:
 	$(MAKE) BUILD=build/asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \

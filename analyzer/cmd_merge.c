@@ -1,10 +1,14 @@
-/* gfpaudit merge: join the JSON outputs of several runs (shards) into one. */
+/* gfpaudit merge: join the JSON outputs of several runs (shards) into one,
+ * or (--configs) the runs of one source on several configurations into one
+ * report that says where each finding holds. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <jansson.h>
 #include "gfpaudit/cmd.h"
 #include "gfpaudit/report.h"
+#include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
 static void usage(FILE *f)
@@ -21,9 +25,167 @@ static void usage(FILE *f)
 "  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
 "                       (default warning)\n"
 "  -q, --quiet          no summary on stderr\n"
+"  --configs            the runs audited the same source on different\n"
+"                       configurations (arches, page sizes, .configs): each\n"
+"                       input is NAME=RUN.json (NAME defaults to the file's\n"
+"                       name without .json); each finding lists the\n"
+"                       configurations where it holds and, for the others,\n"
+"                       why not (the order their site has there, from runs\n"
+"                       with --sites)\n"
 "\n"
 "exit: 0 clean, 1 findings at or above the threshold, 2 usage or unreadable\n"
 "input, 3 files that failed or were skipped and nothing else was found\n");
+}
+
+/* Text lines "FILE:LINE:COL: SEVERITY: ... [RULE]" get the configurations. */
+static void label_text(const json_t *doc, const char *text, FILE *out)
+{
+	for (const char *l = text; *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+		char *line = xstrndup(l, len);
+		char file[4096], rule[128];
+		long ln, col;
+		int pos = 0;
+		const json_t *f = NULL;
+		char *lb = strrchr(line, '[');
+		if (lb && len && line[len - 1] == ']' && sscanf(lb, "[%127[^]]]", rule) == 1 &&
+		    sscanf(line, "%4095[^:]:%ld:%ld: %n", file, &ln, &col, &pos) == 3 && pos)
+			f = report_configs_find(doc, file, ln, col, rule);
+		fputs(line, out);
+		if (f) {
+			char *lab = report_configs_label(f);
+			fprintf(out, " %s", lab);
+			free(lab);
+		}
+		if (nl)
+			fputc('\n', out);
+		free(line);
+		l = nl ? nl + 1 : l + len;
+	}
+}
+
+/* SARIF results get properties.configurations and properties.not_in. */
+static int label_sarif(const json_t *doc, const char *text, FILE *out)
+{
+	json_error_t jerr;
+	json_t *log = json_loads(text, 0, &jerr);
+	if (!log)
+		return err_set(GA_ETOOL, "SARIF output did not read back: %s", jerr.text);
+	size_t i, k;
+	json_t *run, *res;
+	json_array_foreach(json_object_get(log, "runs"), i, run) {
+		json_t *props = json_object_get(run, "properties");
+		if (!json_is_object(props)) {
+			props = json_object();
+			json_object_set_new(run, "properties", props);
+		}
+		json_object_set(props, "configurations", json_object_get(doc, "configurations"));
+		json_array_foreach(json_object_get(run, "results"), k, res) {
+			const json_t *pl = json_object_get(json_array_get(json_object_get(res, "locations"), 0),
+							   "physicalLocation");
+			const char *uri = json_string_value(json_object_get(json_object_get(pl, "artifactLocation"), "uri"));
+			const json_t *reg = json_object_get(pl, "region");
+			const char *rule = json_string_value(json_object_get(res, "ruleId"));
+			if (!uri || !rule)
+				continue;
+			long ln = (long)json_integer_value(json_object_get(reg, "startLine"));
+			long col = (long)json_integer_value(json_object_get(reg, "startColumn"));
+			const char *file = !strncmp(uri, "file://", 7) ? uri + 7 : uri;
+			const json_t *f = report_configs_find(doc, file, ln, col, rule);
+			if (!f)
+				continue;
+			json_t *rp = json_object_get(res, "properties");
+			if (!json_is_object(rp)) {
+				rp = json_object();
+				json_object_set_new(res, "properties", rp);
+			}
+			json_object_set(rp, "configurations", json_object_get(f, "configurations"));
+			json_object_set(rp, "not_in", json_object_get(f, "not_in"));
+		}
+	}
+	int rc = json_dumpf(log, out, JSON_INDENT(2)) || fputc('\n', out) == EOF
+		 ? err_set(GA_EIO, "cannot write the output") : 0;
+	json_decref(log);
+	return rc;
+}
+
+static int merge_configs(int n, char **args, const char *format, const char *tree, int sev, const char *severity,
+			 int quiet)
+{
+	const char **names = xcalloc((size_t)n, sizeof(*names)), **paths = xcalloc((size_t)n, sizeof(*paths));
+	char **own = xcalloc((size_t)n, sizeof(*own));
+	for (int i = 0; i < n; i++) {
+		char *eq = strchr(args[i], '=');
+		if (eq && eq != args[i]) {
+			own[i] = xstrndup(args[i], (size_t)(eq - args[i]));
+			paths[i] = eq + 1;
+		} else {
+			const char *b = strrchr(args[i], '/') ? strrchr(args[i], '/') + 1 : args[i];
+			size_t bl = strlen(b);
+			own[i] = bl > 5 && !strcmp(b + bl - 5, ".json") ? xstrndup(b, bl - 5) : xstrdup(b);
+			paths[i] = args[i];
+		}
+		names[i] = own[i];
+	}
+	json_t *doc = NULL;
+	int ret = EXIT_CLEAN;
+	struct report rep;
+	report_init(&rep);
+	rep.tree = tree;
+	if (report_configs_merge(names, paths, (size_t)n, &doc) ||
+	    report_merge_json_object(&rep, "the merged configurations", doc)) {
+		fprintf(stderr, "gfpaudit merge: %s\n", err_last());
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	report_merge_finish(&rep);
+	int wrc = 0;
+	if (!strcmp(format, "json")) {
+		wrc = json_dumpf(doc, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF;
+	} else {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (!m) {
+			fprintf(stderr, "gfpaudit merge: out of memory\n");
+			ret = EXIT_TOOL;
+			goto out;
+		}
+		if (!strcmp(format, "sarif"))
+			report_sarif(&rep, m);
+		else
+			report_text(&rep, m);
+		fclose(m);
+		if (!strcmp(format, "sarif")) {
+			if (label_sarif(doc, buf, stdout)) {
+				fprintf(stderr, "gfpaudit merge: %s\n", err_last());
+				wrc = 1;
+			}
+		} else {
+			label_text(doc, buf, stdout);
+		}
+		free(buf);
+	}
+	if (wrc || fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "gfpaudit merge: cannot write the output\n");
+		ret = EXIT_TOOL;
+		goto out;
+	}
+	size_t a, s, f, nf = report_findings_at_least(&rep, (enum severity)sev);
+	report_counts(&rep, &a, &s, &f);
+	if (!quiet)
+		fprintf(stderr, "gfpaudit: merged %d configurations: %zu findings at or above %s\n", n, nf, severity);
+	ret = nf ? EXIT_FINDINGS : (s || f) ? EXIT_TOOL : EXIT_CLEAN;
+out:
+	report_release(&rep);
+	json_decref(doc);
+	for (int i = 0; i < n; i++)
+		free(own[i]);
+	free(own);
+	free(names);
+	free(paths);
+	return ret;
 }
 
 int cmd_merge(int argc, char **argv)
@@ -33,11 +195,12 @@ int cmd_merge(int argc, char **argv)
 		{ "tree", required_argument, NULL, 't' },
 		{ "severity", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "configs", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *format = "json", *tree = NULL, *severity = "warning";
-	int quiet = 0, opt;
+	int quiet = 0, configs = 0, opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -45,6 +208,7 @@ int cmd_merge(int argc, char **argv)
 		case 't': tree = optarg; break;
 		case 'S': severity = optarg; break;
 		case 'q': quiet = 1; break;
+		case 'C': configs = 1; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -63,6 +227,8 @@ int cmd_merge(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (configs)
+		return merge_configs(argc - optind, argv + optind, format, tree, sev, severity, quiet);
 	struct report rep;
 	report_init(&rep);
 	rep.tree = tree;

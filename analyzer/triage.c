@@ -10,6 +10,7 @@
 #include "gfpaudit/prefilter.h"
 #include "gfpaudit/alloc_table.h"
 #include "gfpaudit/check.h"
+#include "gfpaudit/frontend.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -75,8 +76,8 @@ static void add_rule_triggers(struct prefilter *pf, const struct engine_opts *eo
 }
 
 /* Wrappers are learned from the headers the files will include: the tree's
- * include/ and x86 include/ (the architecture gfpaudit parses for), or the
- * kernel-model headers without a tree. */
+ * include/ and arch/$(SRCARCH)/include/ (the architecture it is configured
+ * for), or the kernel-model headers without a tree. */
 static int prefilter_setup(struct triage *t, const struct engine_opts *eo)
 {
 	struct alloc_table at;
@@ -91,13 +92,18 @@ static int prefilter_setup(struct triage *t, const struct engine_opts *eo)
 	alloc_table_release(&at);
 	double t0 = now_sec();
 	if (eo->tree) {
-		const char *sub[] = { "include", "arch/x86/include" };
+		const char *arch = "x86";
+		if (flags_tree_arch(eo->tree, &arch, NULL))
+			err_clear();
+		char *archinc = xasprintf("arch/%s/include", arch);
+		const char *sub[] = { "include", archinc };
 		for (size_t i = 0; i < 2; i++) {
 			char *d = xasprintf("%s/%s", eo->tree, sub[i]);
 			if (is_dir(d))
 				prefilter_learn_dir(t->pf, d);
 			free(d);
 		}
+		free(archinc);
 	} else {
 		prefilter_learn_dir(t->pf, eo->kmodel_dir ? eo->kmodel_dir : GFPAUDIT_KMODEL_DIR);
 	}

@@ -1,27 +1,72 @@
 #!/usr/bin/env bash
 # Prepare a real kernel tree for libclang from Debian's packages:
 # linux-source-VER (tarball under /usr/src) + linux-config-VER (Debian's configs).
-# Usage: tests/prepare-kernel.sh [VERSION] [DESTDIR]
-# The tree lands in DESTDIR (default build/linux-VERSION) and is reused when
-# it is already prepared.  Never commit what this produces.
+# Usage: tests/prepare-kernel.sh [--arch ARCH] [--pages 4K|16K|64K] [VERSION] [DESTDIR]
+#   x86 (the default): Debian's amd64 config, `make olddefconfig prepare`.
+#   arm64, powerpc, riscv: the tree's own defconfig with clang's cross
+#   target (`make ARCH=A LLVM=1 defconfig prepare`: no cross binutils needed);
+#   s390: 6.12's kbuild wants clang >= 15 for s390 and ld.lld cannot link its
+#   vDSO, so Debian's gcc cross compiler (gcc-s390x-linux-gnu) prepares it
+#   (`make ARCH=s390 CROSS_COMPILE=s390x-linux-gnu- defconfig prepare`; the
+#   tree is then configured for gcc, as Debian's amd64 config is);
+#   --pages (arm64 4K/16K/64K, powerpc 4K/64K) switches the page size with
+#   scripts/config and olddefconfig.
+# The tree lands in DESTDIR (default build/linux-VERSION, or
+# build/linux-VERSION-ARCH[-PAGES] for another arch or page size) and is
+# reused when it is already prepared.  Never commit what this produces.
 set -euo pipefail
+arch=x86
+pages=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--arch) arch=${2:?--arch needs a value}; shift 2;;
+	--arch=*) arch=${1#--arch=}; shift;;
+	--pages) pages=${2:?--pages needs a value}; shift 2;;
+	--pages=*) pages=${1#--pages=}; shift;;
+	--) shift; break;;
+	-*) echo "prepare-kernel: unknown option $1" >&2; exit 2;;
+	*) break;;
+	esac
+done
+case $arch in x86_64|amd64) arch=x86;; aarch64) arch=arm64;; ppc64*|ppc) arch=powerpc;; esac
+pages=$(echo "$pages" | tr a-z A-Z)
+# 4K is what these defconfigs give already
+case $arch/$pages in x86/4K|arm64/4K|s390/4K|riscv/4K) pages=;; esac
+case $arch/$pages in
+x86/|arm64/|arm64/16K|arm64/64K|powerpc/|powerpc/4K|powerpc/64K|s390/|riscv/) ;;
+*) echo "prepare-kernel: unsupported architecture/page size: $arch ${pages:-(default)}" >&2; exit 2;;
+esac
 ver=${1:-6.12}
 top=$(cd "$(dirname "$0")/.." && pwd)
-dest=${2:-$top/build/linux-$ver}
+suffix=
+[ "$arch" != x86 ] && suffix=-$arch
+[ -n "$pages" ] && suffix=$suffix-$(echo "$pages" | tr A-Z a-z)
+dest=${2:-$top/build/linux-$ver$suffix}
 stamp=$dest/.gfpaudit-prepared
 
 if [ -f "$stamp" ]; then
 	echo "$dest"
 	exit 0
 fi
+# the caller's make (make kernel ARCH=arm64, make -j) must not leak into kbuild
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES ARCH LLVM CROSS_COMPILE KBUILD_OUTPUT O
 
 need_pkgs=()
 tarball=/usr/src/linux-source-$ver.tar.xz
 [ -f "$tarball" ] || need_pkgs+=("linux-source-$ver")
-case $ver in
-6.12) cfgdir=/usr/src/linux-config-$ver; [ -d "$cfgdir" ] || need_pkgs+=("linux-config-$ver");;
-*) cfgdir=/usr/src/linux-config-6.12; [ -d "$cfgdir" ] || need_pkgs+=("linux-config-6.12");;
-esac
+if [ "$arch" = x86 ]; then
+	case $ver in
+	6.12) cfgdir=/usr/src/linux-config-$ver; [ -d "$cfgdir" ] || need_pkgs+=("linux-config-$ver");;
+	*) cfgdir=/usr/src/linux-config-6.12; [ -d "$cfgdir" ] || need_pkgs+=("linux-config-6.12");;
+	esac
+elif [ "$arch" = s390 ]; then
+	command -v s390x-linux-gnu-gcc >/dev/null || need_pkgs+=(gcc-s390x-linux-gnu)
+else
+	# LLVM=1: clang, ld.lld, llvm-ar, llvm-nm, llvm-objcopy ... (Debian's llvm and lld)
+	command -v clang >/dev/null || need_pkgs+=(clang)
+	command -v ld.lld >/dev/null || need_pkgs+=(lld)
+	command -v llvm-ar >/dev/null || need_pkgs+=(llvm)
+fi
 for tool in flex bison bc; do command -v $tool >/dev/null || need_pkgs+=("$tool"); done
 [ -f /usr/include/libelf.h ] || need_pkgs+=(libelf-dev)
 [ -f /usr/include/openssl/ssl.h ] || need_pkgs+=(libssl-dev)
@@ -35,16 +80,98 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >&2
 fi
 
+# Headers kbuild generates while it builds, after `make prepare` (the asn1
+# compiler's *.asn1.h, selinux's flask.h, msm's generated/*.xml.h, radeon's
+# *_reg_safe.h, xe's generated/*_wa_oob.h): without them the files that
+# include them stop there.  gfpaudit never runs make, so the tree gets them
+# here: for the files the configuration builds (gfpaudit --candidates
+# --no-prefilter) that include one that is missing, one object per
+# directory is built.  Best effort: a failure leaves those files as they were.
+generated_headers() {
+	local t=$1
+	shift
+	local g=${GFPAUDIT:-$top/gfpaudit}
+	[ -x "$g" ] || { echo "prepare-kernel: no gfpaudit binary: generated headers not built" >&2; return 0; }
+	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h)"'
+	local files round f d h missing seen objs prev=
+	files=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null |
+		xargs -r grep -lE "$pat" 2>/dev/null || true)
+	# one object per directory a round: building one often generates the
+	# headers of the others (msm), and a round sees what is still missing
+	for round in 1 2 3 4; do
+		objs=() seen=" "
+		for f in $files; do
+			d=${f%/*}
+			case $seen in *" $d "*) continue;; esac
+			missing=
+			for h in $(grep -hoE "$pat" "$f" | sed 's/.*"\(.*\)"/\1/'); do
+				[ -e "$d/$h" ] || [ -e "$t/include/$h" ] || missing=1
+			done
+			[ -n "$missing" ] || continue
+			seen="$seen$d "
+			objs+=("${f#"$t"/}")
+		done
+		[ ${#objs[@]} -gt 0 ] && [ "${objs[*]}" != "$prev" ] || return 0
+		prev="${objs[*]}"
+		objs=("${objs[@]/%.c/.o}")
+		echo "prepare-kernel: building ${#objs[@]} objects for the headers their build generates" >&2
+		"$@" -k -j"$(nproc)" "${objs[@]}" >/dev/null 2>&1 || true
+	done
+}
+
 tmp=$dest.tmp.$$
+trap 'rm -rf "$tmp"' EXIT
 rm -rf "$tmp"
 mkdir -p "$tmp"
 echo "prepare-kernel: extracting $tarball" >&2
 tar -C "$tmp" --strip-components=1 -xf "$tarball"
-xz -dc "$cfgdir/config.amd64_none_amd64.xz" > "$tmp/.config"
-echo "prepare-kernel: make olddefconfig prepare" >&2
-make -C "$tmp" -s olddefconfig >&2
-make -C "$tmp" -s -j"$(nproc)" prepare >&2
-touch "$tmp/.gfpaudit-prepared"
+if [ "$arch" = x86 ]; then
+	xz -dc "$cfgdir/config.amd64_none_amd64.xz" > "$tmp/.config"
+	echo "prepare-kernel: make olddefconfig prepare" >&2
+	make -C "$tmp" -s olddefconfig >&2
+	make -C "$tmp" -s -j"$(nproc)" prepare >&2
+	generated_headers "$tmp" make -C "$tmp" -s
+else
+	# llvm-ar and friends may carry a version suffix only (llvm-ar-14)
+	kmake=(make -C "$tmp" -s ARCH="$arch" LLVM=1)
+	if [ "$arch" = s390 ]; then
+		kmake=(make -C "$tmp" -s ARCH="$arch" CROSS_COMPILE=s390x-linux-gnu-)
+	elif ! command -v llvm-ar >/dev/null; then
+		v=$(clang --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
+		kmake=(make -C "$tmp" -s ARCH="$arch" LLVM=-"$v")
+	fi
+	echo "prepare-kernel: ${kmake[*]:3} defconfig" >&2
+	"${kmake[@]}" defconfig >&2
+	if [ -n "$pages" ]; then
+		case $arch/$pages in
+		arm64/16K) opts=(-d ARM64_4K_PAGES -e ARM64_16K_PAGES -d ARM64_64K_PAGES);;
+		arm64/64K) opts=(-d ARM64_4K_PAGES -d ARM64_16K_PAGES -e ARM64_64K_PAGES);;
+		powerpc/4K) opts=(-e PPC_4K_PAGES -d PPC_64K_PAGES);;
+		powerpc/64K) opts=(-d PPC_4K_PAGES -e PPC_64K_PAGES);;
+		*) opts=();;
+		esac
+		if [ ${#opts[@]} -gt 0 ]; then
+			"$tmp/scripts/config" --file "$tmp/.config" "${opts[@]}"
+			"${kmake[@]}" olddefconfig >&2
+		fi
+	fi
+	echo "prepare-kernel: ${kmake[*]:3} prepare" >&2
+	"${kmake[@]}" -j"$(nproc)" prepare >&2
+	generated_headers "$tmp" "${kmake[@]}"
+	# what was asked for is what was configured
+	case $arch/$pages in
+	*/) want=;;
+	arm64/*) want=CONFIG_ARM64_${pages}_PAGES;;
+	powerpc/*) want=CONFIG_PPC_${pages}_PAGES;;
+	*) want=;;
+	esac
+	if [ -n "$want" ] && ! grep -q "^$want=y" "$tmp/.config"; then
+		echo "prepare-kernel: $arch defconfig did not take ${pages} pages ($want not set)" >&2
+		exit 3
+	fi
+fi
+printf '%s %s\n' "$arch" "${pages:-default}" > "$tmp/.gfpaudit-prepared"
 rm -rf "$dest"
 mv "$tmp" "$dest"
+trap - EXIT
 echo "$dest"

@@ -403,6 +403,16 @@ int engine_analyze_source(struct engine *e, const char *path,
 	double t1 = prof_now();
 	struct inc_collect ic = { .r = r, .main = t.main_file };
 	clang_getInclusions(t.tu, collect_inclusion, &ic);
+	/* the Makefiles and configuration behind the flags: the cache keeps
+	 * them with the headers (an edit re-analyzes the files they build) */
+	char **fin = NULL;
+	int nfin = 0;
+	flags_inputs(&fc, path, &fin, &nfin);
+	for (int i = 0; i < nfin; i++) {
+		ALLOC_GROW(r->includes, r->nincludes + 1, ic.alloc);
+		r->includes[r->nincludes++] = fin[i];
+	}
+	free(fin);
 	struct alloc_table table;
 	table_copy(&table, &e->table);
 	struct sites_opts so = { .report_path = rep, .table = &table, .facts = e->facts,

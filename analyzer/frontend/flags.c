@@ -1,5 +1,20 @@
-/* Compiler flags for libclang: the kbuild flags of a prepared x86_64 tree,
- * a compile_commands.json entry, or the kernel-model headers. */
+/* Compiler flags for libclang: the kbuild flags of a prepared tree (any
+ * architecture kbuild builds with clang), a compile_commands.json entry, or
+ * the kernel-model headers.
+ *
+ * A tree's flags, as the top Makefile composes them for `make LLVM=1`:
+ *   -nostdinc, LINUXINCLUDE and USERINCLUDE of arch/$(SRCARCH),
+ *   -include compiler-version.h kconfig.h compiler_types.h,
+ *   -D__KERNEL__, --target= from scripts/Makefile.clang,
+ *   KBUILD_CPPFLAGS and KBUILD_CFLAGS of arch/$(SRCARCH)/Makefile (read by
+ *   kmake: the -D/-U/-I/-include, and the -m and -f flags that change what
+ *   the compiler predefines or accepts: -m64, -mcmodel=, -mno-sse,
+ *   -mgeneral-regs-only, -mbig-endian, -mabi=, -march=, ...; code
+ *   generation flags are left out, and a flag libclang refuses for the
+ *   target is dropped once per process with a note under -v),
+ *   the top Makefile's language flags (-std=gnu11, -fshort-wchar, ...),
+ *   -DCC_USING_FENTRY when the configuration traces functions with fentry,
+ *   then the Makefiles' ccflags and the per-object defines (kbuild.c). */
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +25,7 @@
 #include <glib.h>
 #include <jansson.h>
 #include "gfpaudit/frontend.h"
+#include "gfpaudit/kmake.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -32,6 +48,315 @@ static bool exists(const char *p)
 	return stat(p, &st) == 0;
 }
 
+/* ---- the architecture's part, once per tree and process ---- */
+
+struct arch_flags {
+	char *tree;          /* real path */
+	GHashTable *config;  /* the configuration it was read with (a ref) */
+	char *srcarch;
+	char *triple;
+	char **argv;         /* --target=, the arch Makefile's kept flags */
+	int argc;
+	char **lang;         /* the top Makefile's language flags */
+	int nlang;
+	char **inputs;       /* the files read */
+	int ninputs;
+	char *dropped;       /* flags libclang refused, for -v */
+	char *problem;       /* the target itself is refused: the tree cannot be parsed */
+};
+
+static bool starts(const char *s, const char *p)
+{
+	return !strncmp(s, p, strlen(p));
+}
+
+/* The -m and -f flags of an arch Makefile that matter to a parse: what the
+ * compiler predefines (__aarch64__ variants, __SSE__, endianness, the ABI,
+ * the ISA), type sizes and layout, char signedness.  Code generation flags
+ * (stack protector, branch protection, patchable entries, ...) are not. */
+static bool arch_flag_kept(const char *w)
+{
+	static const char *const exact[] = {
+		"-m16", "-m31", "-m32", "-m64", "-mx32", "-mno-red-zone", "-mno-mmx", "-mno-3dnow",
+		"-mno-80387", "-msoft-float", "-mhard-float", "-mgeneral-regs-only", "-mlittle-endian",
+		"-mbig-endian", "-mbackchain", "-mpacked-stack", "-mzarch", "-mno-altivec", "-mno-vsx",
+		"-mno-spe", "-mno-prefixed", "-mno-pcrel", "-mno-mma", "-mstrict-align",
+		"-mno-unaligned-access", "-mthumb", "-marm", "-mno-implicit-float", "-mlong-double-64",
+		"-mlong-double-128", "-funsigned-char", "-fsigned-char", "-fshort-wchar", "-ffreestanding",
+		"-fno-common", "-fno-PIE", "-fno-pie", "-fno-pic", "-fno-PIC", "-fno-strict-aliasing",
+	};
+	static const char *const prefix[] = {
+		"-mcmodel=", "-mno-sse", "-mno-avx", "-mabi=", "-march=", "-mcpu=", "-mfloat-abi=", "-std=",
+	};
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (!strcmp(w, exact[i]))
+			return true;
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (starts(w, prefix[i]))
+			return true;
+	return false;
+}
+
+/* Errors libclang reports for `flags` on an empty file (-1: no TU at all). */
+static int clang_refuses(char *const *flags, int n)
+{
+	const char **args = xcalloc((size_t)n + 2, sizeof(*args));
+	args[0] = "-nostdinc";
+	for (int i = 0; i < n; i++)
+		args[i + 1] = flags[i];
+	static const char src[] = "int gfpaudit_probe;\n";
+	struct CXUnsavedFile uf = { "/gfpaudit-target-probe.c", src, sizeof(src) - 1 };
+	CXIndex idx = clang_createIndex(0, 0);
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, uf.Filename, args, n + 1, &uf, 1, 0, &tu);
+	int errors = 0;
+	if (ec != CXError_Success || !tu) {
+		errors = -1;
+	} else {
+		unsigned nd = clang_getNumDiagnostics(tu);
+		for (unsigned i = 0; i < nd; i++) {
+			CXDiagnostic d = clang_getDiagnostic(tu, i);
+			errors += clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+			clang_disposeDiagnostic(d);
+		}
+		clang_disposeTranslationUnit(tu);
+	}
+	clang_disposeIndex(idx);
+	free(args);
+	return errors;
+}
+
+/* The top Makefile's language flags: the words of its KBUILD_CFLAGS and
+ * KBUILD_CPPFLAGS lines that are in the kept set (6.1 has no
+ * -funsigned-char, 6.12 has), read as text: that Makefile is more shell
+ * than kmake reads.  The 6.12 set when the file says nothing. */
+static void top_language_flags(const char *tree, struct argv_buf *out)
+{
+	static const char *const dflt[] = { "-std=gnu11", "-fshort-wchar", "-funsigned-char", "-fno-common",
+					    "-fno-PIE", "-fno-strict-aliasing" };
+	char *p = xasprintf("%s/Makefile", tree);
+	struct strbuf sb = STRBUF_INIT;
+	int rc = strbuf_read_file(&sb, p, 0);
+	free(p);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	for (char *l = rc ? NULL : sb.buf; l && *l;) {
+		char *nl = strchr(l, '\n');
+		if (nl)
+			*nl = 0;
+		char *t = l;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		if (starts(t, "KBUILD_CFLAGS") || starts(t, "KBUILD_CPPFLAGS")) {
+			char *save = NULL;
+			for (char *w = strtok_r(t, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+				if (arch_flag_kept(w) && (w[1] == 'f' || starts(w, "-std=")) &&
+				    !g_hash_table_contains(seen, w)) {
+					g_hash_table_add(seen, xstrdup(w));
+					add(out, xstrdup(w));
+				}
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	if (!out->n)
+		for (size_t i = 0; i < sizeof(dflt) / sizeof(dflt[0]); i++)
+			add(out, xstrdup(dflt[i]));
+	g_hash_table_destroy(seen);
+	strbuf_release(&sb);
+}
+
+/* When the arch Makefile gives nothing (a tree this reader cannot follow):
+ * what kbuild gave x86_64 in 6.12. */
+static const char *const x86_fallback[] = {
+	"-m64", "-mcmodel=kernel", "-mno-sse", "-mno-mmx", "-mno-sse2", "-mno-red-zone", NULL,
+};
+
+static struct arch_flags *arch_flags_read(const char *treal, GHashTable *config)
+{
+	struct arch_flags *af = xcalloc(1, sizeof(*af));
+	af->tree = xstrdup(treal);
+	af->config = g_hash_table_ref(config);
+	struct kbuild_arch ka;
+	kbuild_arch(treal, &ka);
+	af->srcarch = xstrdup(ka.srcarch ? ka.srcarch : "x86");
+	af->triple = ka.triple ? xstrdup(ka.triple) : NULL;
+	struct argv_buf a = { 0 }, lang = { 0 };
+	if (af->triple)
+		add(&a, xasprintf("--target=%s", af->triple));
+	for (int i = 0; i < ka.nflags; i++) {
+		const char *w = ka.flags[i];
+		if ((!strcmp(w, "-I") || !strcmp(w, "-include") || !strcmp(w, "-isystem")) && i + 1 < ka.nflags) {
+			const char *v = ka.flags[++i];
+			add(&a, xstrdup(w));
+			add(&a, v[0] == '/' ? xstrdup(v) : xasprintf("%s/%s", treal, v));
+		} else if (starts(w, "-I") && w[2]) {
+			add(&a, w[2] == '/' ? xstrdup(w) : xasprintf("-I%s/%s", treal, w + 2));
+		} else if ((starts(w, "-D") || starts(w, "-U")) && w[2]) {
+			add(&a, xstrdup(w));
+		} else if (arch_flag_kept(w)) {
+			add(&a, xstrdup(w));
+		}
+	}
+	bool any_m = false;
+	for (int i = 0; i < a.n; i++)
+		any_m |= starts(a.v[i], "-m");
+	if (!any_m && !strcmp(af->srcarch, "x86"))
+		for (size_t i = 0; x86_fallback[i]; i++)
+			add(&a, xstrdup(x86_fallback[i]));
+	top_language_flags(treal, &lang);
+	/* what libclang refuses for this target goes, one flag at a time */
+	if (af->triple && clang_refuses(a.v, 1)) {
+		af->problem = xasprintf("libclang cannot parse for %s's target %s (ARCH=%s)", treal, af->triple,
+					af->srcarch);
+	} else if (a.n && clang_refuses(a.v, a.n)) {
+		struct argv_buf keep = { 0 };
+		struct strbuf dropped = STRBUF_INIT;
+		int first = af->triple ? 1 : 0;
+		for (int i = 0; i < first; i++)
+			add(&keep, xstrdup(a.v[i]));
+		for (int i = first; i < a.n; i++) {
+			char *one[2] = { a.v[0], a.v[i] };
+			if (clang_refuses(first ? one : one + 1, first + 1)) {
+				strbuf_addf(&dropped, "%s%s", dropped.len ? " " : "", a.v[i]);
+				continue;
+			}
+			add(&keep, xstrdup(a.v[i]));
+		}
+		flags_free(a.v, a.n);
+		a = keep;
+		if (dropped.len)
+			af->dropped = strbuf_detach(&dropped);
+		strbuf_release(&dropped);
+	}
+	af->argv = a.v;
+	af->argc = a.n;
+	af->lang = lang.v;
+	af->nlang = lang.n;
+	af->inputs = ka.inputs;
+	af->ninputs = ka.ninputs;
+	ka.inputs = NULL;
+	ka.ninputs = 0;
+	kbuild_arch_release(&ka);
+	return af;
+}
+
+static void arch_flags_free(struct arch_flags *af)
+{
+	if (!af)
+		return;
+	free(af->tree);
+	g_hash_table_unref(af->config);
+	free(af->srcarch);
+	free(af->triple);
+	flags_free(af->argv, af->argc);
+	flags_free(af->lang, af->nlang);
+	flags_free(af->inputs, af->ninputs);
+	free(af->dropped);
+	free(af->problem);
+	free(af);
+}
+
+/* Kept per process while the tree and its configuration's stamp hold. */
+static const struct arch_flags *arch_flags_get(const char *tree)
+{
+	static struct arch_flags *memo;
+	char treal[PATH_MAX];
+	if (!realpath(tree, treal))
+		snprintf(treal, sizeof(treal), "%s", tree);
+	GHashTable *config = kmake_config(treal);
+	if (!memo || strcmp(memo->tree, treal) || memo->config != config) {
+		arch_flags_free(memo);
+		memo = arch_flags_read(treal, config);
+	}
+	g_hash_table_unref(config);
+	return memo;
+}
+
+int flags_tree_arch(const char *tree, const char **srcarch, const char **triple)
+{
+	const struct arch_flags *af = arch_flags_get(tree);
+	if (srcarch)
+		*srcarch = af->srcarch;
+	if (triple)
+		*triple = af->triple;
+	return af->problem ? err_set(GA_ETREE, "%s", af->problem) : 0;
+}
+
+const char *flags_tree_dropped(const char *tree)
+{
+	return arch_flags_get(tree)->dropped;
+}
+
+int flags_inputs(const struct flags_ctx *c, const char *path, char ***out, int *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	if (!c->tree || c->compdb)
+		return 0;
+	const struct arch_flags *af = arch_flags_get(c->tree);
+	char **kb = NULL;
+	int nkb = 0;
+	kbuild_inputs(c->tree, path, &kb, &nkb);
+	struct argv_buf a = { 0 };
+	for (int i = 0; i < nkb; i++)
+		add(&a, kb[i]);
+	free(kb);
+	for (int i = 0; i < af->ninputs; i++) {
+		bool dup = false;
+		for (int k = 0; k < a.n && !dup; k++)
+			dup = !strcmp(a.v[k], af->inputs[i]);
+		if (!dup)
+			add(&a, xstrdup(af->inputs[i]));
+	}
+	*out = a.v;
+	*nout = a.n;
+	return 0;
+}
+
+int flags_sparse(const char *tree, char ***out, int *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	const struct arch_flags *af = arch_flags_get(tree);
+	char *gen = xasprintf("%s/arch/%s/include/generated", tree, af->srcarch);
+	bool prepared = exists(gen);
+	free(gen);
+	if (!prepared)
+		return err_set(GA_ETREE, "%s has no arch/%s/include/generated: not prepared", tree, af->srcarch);
+	struct argv_buf a = { 0 };
+	static const char *const incs[] = {
+		"arch/%s/include", "arch/%s/include/generated", "include", "arch/%s/include/uapi",
+		"arch/%s/include/generated/uapi", "include/uapi", "include/generated/uapi",
+	};
+	for (size_t i = 0; i < sizeof(incs) / sizeof(incs[0]); i++) {
+		char *rel = strstr(incs[i], "%s") ? g_strdup_printf(incs[i], af->srcarch) : xstrdup(incs[i]);
+		add(&a, xasprintf("-I%s/%s", tree, rel));
+		g_free(rel);
+	}
+	static const char *const pre[] = {
+		"include/linux/compiler-version.h", "include/linux/kconfig.h", "include/linux/compiler_types.h",
+	};
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		add(&a, xstrdup("-include"));
+		add(&a, xasprintf("%s/%s", tree, pre[i]));
+	}
+	add(&a, xstrdup("-D__KERNEL__"));
+	/* the top Makefile's CHECKFLAGS: --arch=$(ARCH), the endianness */
+	add(&a, xasprintf("--arch=%s", af->srcarch));
+	GHashTable *config = kmake_config(af->tree);
+	add(&a, xstrdup(g_hash_table_contains(config, "CONFIG_64BIT") ? "-m64" : "-m32"));
+	add(&a, xstrdup(g_hash_table_contains(config, "CONFIG_CPU_BIG_ENDIAN") ? "-mbig-endian" : "-mlittle-endian"));
+	if (g_hash_table_contains(config, "CONFIG_FUNCTION_TRACER") &&
+	    g_hash_table_contains(config, "CONFIG_HAVE_FENTRY"))
+		add(&a, xstrdup("-DCC_USING_FENTRY"));
+	g_hash_table_unref(config);
+	for (int i = 0; i < af->argc; i++)
+		if (starts(af->argv[i], "-D") || starts(af->argv[i], "-U"))
+			add(&a, xstrdup(af->argv[i]));
+	*out = a.v;
+	*nout = a.n;
+	return 0;
+}
+
 int flags_check_tree(const char *tree)
 {
 	char *p = xasprintf("%s/include/linux/gfp.h", tree);
@@ -42,12 +367,24 @@ int flags_check_tree(const char *tree)
 	p = xasprintf("%s/include/generated/autoconf.h", tree);
 	ok = exists(p);
 	free(p);
-	char *q = xasprintf("%s/arch/x86/include/generated/asm", tree);
+	char *arch = kbuild_tree_arch(tree);
+	char *q = xasprintf("%s/arch/%s/include/generated/asm", tree, arch);
 	ok = ok && exists(q);
 	free(q);
-	if (!ok)
-		return err_set(GA_ETREE, "kernel tree '%s' is not prepared (no generated headers); "
-			       "run: make -C %s olddefconfig prepare", tree, tree);
+	if (!ok) {
+		int rc = !strcmp(arch, "x86")
+			? err_set(GA_ETREE, "kernel tree '%s' is not prepared (no generated headers); "
+				  "run: make -C %s olddefconfig prepare", tree, tree)
+			: err_set(GA_ETREE, "kernel tree '%s' is not prepared for ARCH=%s (no generated headers); "
+				  "run: make -C %s ARCH=%s LLVM=1 olddefconfig prepare", tree, arch, tree, arch);
+		free(arch);
+		return rc;
+	}
+	free(arch);
+	/* the arch's flags, read once here before workers fork */
+	const struct arch_flags *af = arch_flags_get(tree);
+	if (af->problem)
+		return err_set(GA_ETREE, "%s", af->problem);
 	return 0;
 }
 
@@ -106,9 +443,11 @@ static void object_defines(struct argv_buf *a, const struct kbuild_obj *o, const
 static void tree_flags(struct argv_buf *a, const struct flags_ctx *c, const char *path)
 {
 	const char *tree = c->tree;
+	const struct arch_flags *af = arch_flags_get(tree);
+	/* LINUXINCLUDE, USERINCLUDE */
 	static const char *const incs[] = {
-		"arch/x86/include", "arch/x86/include/generated", "include",
-		"arch/x86/include/uapi", "arch/x86/include/generated/uapi",
+		"arch/%s/include", "arch/%s/include/generated", "include",
+		"arch/%s/include/uapi", "arch/%s/include/generated/uapi",
 		"include/uapi", "include/generated/uapi",
 	};
 	static const char *const pre[] = {
@@ -116,8 +455,11 @@ static void tree_flags(struct argv_buf *a, const struct flags_ctx *c, const char
 		"include/linux/compiler_types.h",
 	};
 	add_common(a);
-	for (size_t i = 0; i < sizeof(incs) / sizeof(incs[0]); i++)
-		add(a, xasprintf("-I%s/%s", tree, incs[i]));
+	for (size_t i = 0; i < sizeof(incs) / sizeof(incs[0]); i++) {
+		char *rel = strstr(incs[i], "%s") ? g_strdup_printf(incs[i], af->srcarch) : xstrdup(incs[i]);
+		add(a, xasprintf("-I%s/%s", tree, rel));
+		g_free(rel);
+	}
 	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
 		char *p = xasprintf("%s/%s", tree, pre[i]);
 		if (exists(p)) {
@@ -127,6 +469,19 @@ static void tree_flags(struct argv_buf *a, const struct flags_ctx *c, const char
 			free(p);
 		}
 	}
+	add(a, xstrdup("-D__KERNEL__"));
+	for (int i = 0; i < af->argc; i++)
+		add(a, xstrdup(af->argv[i]));
+	for (int i = 0; i < af->nlang; i++)
+		add(a, xstrdup(af->lang[i]));
+	/* the top Makefile: -mfentry and -DCC_USING_FENTRY for function
+	 * tracing where the arch has fentry (x86, s390); without it x86's
+	 * asm/ftrace.h stops the parse */
+	GHashTable *config = kmake_config(af->tree);
+	if (g_hash_table_contains(config, "CONFIG_FUNCTION_TRACER") &&
+	    g_hash_table_contains(config, "CONFIG_HAVE_FENTRY"))
+		add(a, xstrdup("-DCC_USING_FENTRY"));
+	g_hash_table_unref(config);
 	/* the directory's Makefiles: ccflags-y, subdir-ccflags-y, CFLAGS_f.o */
 	char **kb = NULL;
 	int nkb = 0;
@@ -144,13 +499,8 @@ static void tree_flags(struct argv_buf *a, const struct flags_ctx *c, const char
 	/* NOTRACE: the kernel's own switch (linux/tracepoint.h) that turns
 	 * tracepoints into empty stubs.  They never allocate, and expanding
 	 * them was up to 2/3 of a parse (net/mac80211, fs/ext4, fs/btrfs). */
-	static const char *const defs[] = {
-		"-DNOTRACE", "-D__KERNEL__", "-DCC_USING_FENTRY", "-std=gnu11", "-m64", "-mcmodel=kernel",
-		"-fno-strict-aliasing", "-fshort-wchar", "-funsigned-char", "-mno-sse",
-		"-mno-mmx", "-mno-sse2", "-mno-red-zone", "-fno-PIE",
-	};
-	for (size_t i = c->tracepoints ? 1 : 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		add(a, xstrdup(defs[i]));
+	if (!c->tracepoints)
+		add(a, xstrdup("-DNOTRACE"));
 	/* a PCH is built without KBUILD_MODFILE (each file brings its own:
 	 * clang accepts macros a PCH does not define), with -DMODULE or
 	 * without: one PCH for each */

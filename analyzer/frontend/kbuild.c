@@ -39,17 +39,58 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
+/* The words of a value as the shell that runs kbuild's command lines
+ * splits them: blanks separate, '...' and "..." quote, a backslash escapes
+ * the next character (-DNAME='"text"' gives -DNAME="text"). */
+GPtrArray *kbuild_shell_words(const char *s)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(free);
+	struct strbuf w = STRBUF_INIT;
+	bool have = false;
+	for (const char *p = s; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n') {
+			if (have)
+				g_ptr_array_add(out, strbuf_detach(&w));
+			have = false;
+			continue;
+		}
+		have = true;
+		if (*p == '\'' ) {
+			const char *e = strchr(p + 1, '\'');
+			size_t n = e ? (size_t)(e - p - 1) : strlen(p + 1);
+			strbuf_add(&w, p + 1, n);
+			p += n + (e ? 1 : 0);
+		} else if (*p == '"') {
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+					p++;
+				strbuf_addc(&w, *p);
+			}
+			if (!*p)
+				break;
+		} else if (*p == '\\' && p[1]) {
+			strbuf_addc(&w, *++p);
+		} else {
+			strbuf_addc(&w, *p);
+		}
+	}
+	if (have)
+		g_ptr_array_add(out, strbuf_detach(&w));
+	strbuf_release(&w);
+	return out;
+}
+
 /* Keep the preprocessor flags of one expanded value. */
 static void keep_flags(const char *tree, const char *value, GPtrArray *out, bool only_includes)
 {
-	char *v = xstrdup(value);
-	char *save = NULL;
-	for (char *t = strtok_r(v, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+	GPtrArray *ws = kbuild_shell_words(value);
+	for (guint i = 0; i < ws->len; i++) {
+		const char *t = g_ptr_array_index(ws, i);
 		const char *arg = NULL;
 		char kind = 0;
 		if (!strcmp(t, "-I") || !strcmp(t, "-include")) {
 			kind = t[2] == 0 ? 'I' : 'i';
-			arg = strtok_r(NULL, " \t", &save);
+			arg = i + 1 < ws->len ? g_ptr_array_index(ws, ++i) : NULL;
 		} else if (!strncmp(t, "-I", 2)) {
 			kind = 'I';
 			arg = t + 2;
@@ -69,7 +110,7 @@ static void keep_flags(const char *tree, const char *value, GPtrArray *out, bool
 			g_ptr_array_add(out, abs);
 		}
 	}
-	free(v);
+	g_ptr_array_free(ws, TRUE);
 }
 
 static bool name_is(const char *name, const char *prefix)
@@ -128,8 +169,11 @@ static char *src_of(const char *tree, const char *dir)
 /* Flags of the Makefile of `dir`: subdir flags always, own flags when
  * `own` (the directory that builds the object), CFLAGS_<obj> for `obj`.
  * Returns how many ccflags assignments of its own it has. */
+static void add_inputs(GPtrArray *inputs, const struct kmake *m);
+static char **detach_words(GPtrArray *a, int *n);
+
 static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool own, const char *obj,
-		     GPtrArray *out, bool only_includes)
+		     GPtrArray *out, bool only_includes, GPtrArray *inputs)
 {
 	int own_found = 0;
 	struct kmake m;
@@ -170,6 +214,8 @@ static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool
 	}
 	free(cflags_obj);
 	free(src);
+	if (inputs)
+		add_inputs(inputs, &m);
 	kmake_release(&m);
 	return own_found;
 }
@@ -581,25 +627,37 @@ bool kbuild_other_arch(const char *tree_arch, const char *relpath)
 	return relpath[5 + n] == '/' && (strlen(tree_arch) != n || strncmp(relpath + 5, tree_arch, n));
 }
 
-int kbuild_flags(const char *tree, const char *path, char ***out, int *nout)
+/* The flags of `path` (flags, may be NULL) and the files that decide
+ * them (inputs, may be NULL): the Makefiles from the top down to the one
+ * that builds it and what they include, the configuration. */
+static void flags_walk(const char *tree, const char *path, GPtrArray *flags, GPtrArray *inputs)
 {
-	*out = NULL;
-	*nout = 0;
 	struct kbuild_obj o;
 	if (kbuild_object(tree, path, &o)) {
 		kbuild_obj_release(&o);
-		return 0;
+		return;
 	}
 	char treal[PATH_MAX];
 	if (!realpath(tree, treal)) {
 		kbuild_obj_release(&o);
-		return 0;
+		return;
 	}
+	GPtrArray *sink = flags ? flags : g_ptr_array_new_with_free_func(free);
 	GHashTable *config = kmake_config(treal);
-	GPtrArray *flags = g_ptr_array_new();
 	int own = 0;
+	if (inputs) {
+		static const char *const conf[] = { "include/config/auto.conf", ".config", "Kbuild" };
+		for (size_t i = 0; i < sizeof(conf) / sizeof(conf[0]); i++) {
+			char *c = xasprintf("%s/%s", treal, conf[i]);
+			struct stat st;
+			if (stat(c, &st) == 0)
+				g_ptr_array_add(inputs, c);
+			else
+				free(c);
+		}
+	}
 	if (o.out_of_tree) {
-		dir_flags(treal, config, o.builder, true, o.objrel, flags, false);
+		dir_flags(treal, config, o.builder, true, o.objrel, sink, false, inputs);
 		own = 1;
 	} else {
 		/* from the root down: a subdirectory's flags come after its
@@ -616,20 +674,175 @@ int kbuild_flags(const char *tree, const char *path, char ***out, int *nout)
 		}
 		free(b);
 		for (guint i = 0; i < dirs->len; i++)
-			own = dir_flags(treal, config, g_ptr_array_index(dirs, i), i + 1 == dirs->len, o.objrel, flags,
-					false);
+			own = dir_flags(treal, config, g_ptr_array_index(dirs, i), i + 1 == dirs->len, o.objrel, sink,
+					false, inputs);
 		/* listed nowhere (o.state 0): a directory without ccflags of its
 		 * own is often built by a Makefile above (nouveau's Kbuild
 		 * includes nvkm/.../Kbuild): the -I paths of the nearest one
 		 * that sets some */
 		for (guint i = dirs->len - 1; !o.state && !own && dirs->len && i-- > 0;)
-			own = dir_flags(treal, config, g_ptr_array_index(dirs, i), false, NULL, flags, true);
+			own = dir_flags(treal, config, g_ptr_array_index(dirs, i), false, NULL, sink, true, NULL);
 		g_ptr_array_free(dirs, TRUE);
+		/* a file built by a sibling directory's Makefile: its own
+		 * directory's Makefile still decides whether it lists it */
+		const char *slash = strrchr(path, '/');
+		char *pd = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+		char preal[PATH_MAX];
+		if (inputs && realpath(pd, preal)) {
+			char *f = kbuild_file(preal);
+			struct stat st;
+			if (stat(f, &st) == 0)
+				g_ptr_array_add(inputs, f);
+			else
+				free(f);
+		}
+		free(pd);
 	}
 	g_hash_table_unref(config);
 	kbuild_obj_release(&o);
-	*nout = (int)flags->len;
-	g_ptr_array_add(flags, NULL);
-	*out = (char **)g_ptr_array_free(flags, FALSE);
+	if (!flags)
+		g_ptr_array_free(sink, TRUE);
+}
+
+int kbuild_flags(const char *tree, const char *path, char ***out, int *nout)
+{
+	GPtrArray *flags = g_ptr_array_new_with_free_func(free);
+	flags_walk(tree, path, flags, NULL);
+	*out = detach_words(flags, nout);
 	return 0;
+}
+
+int kbuild_inputs(const char *tree, const char *path, char ***out, int *nout)
+{
+	GPtrArray *in = g_ptr_array_new_with_free_func(free);
+	flags_walk(tree, path, NULL, in);
+	/* one entry a file */
+	GPtrArray *uniq = g_ptr_array_new_with_free_func(free);
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	for (guint i = 0; i < in->len; i++) {
+		char *f = g_ptr_array_index(in, i);
+		if (g_hash_table_contains(seen, f))
+			continue;
+		g_hash_table_add(seen, f);
+		g_ptr_array_add(uniq, xstrdup(f));
+	}
+	g_hash_table_destroy(seen);
+	g_ptr_array_free(in, TRUE);
+	*out = detach_words(uniq, nout);
+	return 0;
+}
+
+/* ---- the architecture ---- */
+
+char *kbuild_tree_arch(const char *tree)
+{
+	GHashTable *config = kmake_config(tree);
+	char *a = xstrdup(config_arch(config));
+	g_hash_table_unref(config);
+	return a;
+}
+
+/* clang's target for SRCARCH when the tree has no scripts/Makefile.clang
+ * (before 5.15): the table that file holds in 6.12. */
+static const char *fallback_triple(const char *srcarch)
+{
+	static const char *const t[][2] = {
+		{ "x86", "x86_64-linux-gnu" }, { "arm64", "aarch64-linux-gnu" }, { "arm", "arm-linux-gnueabi" },
+		{ "powerpc", "powerpc64le-linux-gnu" }, { "s390", "s390x-linux-gnu" },
+		{ "riscv", "riscv64-linux-gnu" }, { "mips", "mipsel-linux-gnu" },
+		{ "loongarch", "loongarch64-linux-gnusf" }, { "sparc", "sparc64-linux-gnu" },
+		{ "m68k", "m68k-linux-gnu" }, { "hexagon", "hexagon-linux-musl" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(srcarch, t[i][0]))
+			return t[i][1];
+	return NULL;
+}
+
+static void add_inputs(GPtrArray *inputs, const struct kmake *m)
+{
+	for (guint i = 0; i < m->files->len; i++) {
+		const char *f = g_ptr_array_index(m->files, i);
+		bool dup = false;
+		for (guint j = 0; j < inputs->len && !dup; j++)
+			dup = !strcmp(g_ptr_array_index(inputs, j), f);
+		if (!dup)
+			g_ptr_array_add(inputs, xstrdup(f));
+	}
+}
+
+static char **detach_words(GPtrArray *a, int *n)
+{
+	*n = (int)a->len;
+	g_ptr_array_set_free_func(a, NULL);
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+int kbuild_arch(const char *tree, struct kbuild_arch *out)
+{
+	memset(out, 0, sizeof(*out));
+	char treal[PATH_MAX];
+	if (!realpath(tree, treal))
+		return err_set(GA_ETREE, "'%s': no such kernel tree", tree);
+	GHashTable *config = kmake_config(treal);
+	out->srcarch = xstrdup(config_arch(config));
+	GPtrArray *inputs = g_ptr_array_new_with_free_func(free);
+	/* the target: scripts/Makefile.clang, CLANG_TARGET_FLAGS_$(SRCARCH) */
+	struct kmake m;
+	kmake_init(&m, treal, config);
+	kmake_predefine(&m, config);
+	char *mc = xasprintf("%s/scripts/Makefile.clang", treal);
+	kmake_read(&m, mc, ".");
+	free(mc);
+	char *var = xasprintf("CLANG_TARGET_FLAGS_%s", out->srcarch);
+	char *triple = kmake_value(&m, var, ".");
+	free(var);
+	add_inputs(inputs, &m);
+	kmake_release(&m);
+	if (!*triple && fallback_triple(out->srcarch)) {
+		free(triple);
+		triple = xstrdup(fallback_triple(out->srcarch));
+	}
+	out->triple = *triple ? triple : NULL;
+	if (!*triple)
+		free(triple);
+	/* the flags: KBUILD_CPPFLAGS and KBUILD_CFLAGS of arch/$(SRCARCH)/Makefile,
+	 * as the top Makefile sees them after including it (clang, LLVM=1) */
+	kmake_init(&m, treal, config);
+	kmake_predefine(&m, config);
+	kmake_set(&m, "CC", "clang");
+	kmake_set(&m, "LLVM", "1");
+	char *am = xasprintf("%s/arch/%s/Makefile", treal, out->srcarch);
+	kmake_read(&m, am, ".");
+	free(am);
+	GPtrArray *flags = g_ptr_array_new_with_free_func(free);
+	static const char *const vars[] = { "KBUILD_CPPFLAGS", "KBUILD_CFLAGS" };
+	for (size_t i = 0; i < 2; i++) {
+		char *v = kmake_value(&m, vars[i], ".");
+		GPtrArray *ws = kbuild_shell_words(v);
+		for (guint k = 0; k < ws->len; k++)
+			g_ptr_array_add(flags, xstrdup(g_ptr_array_index(ws, k)));
+		g_ptr_array_free(ws, TRUE);
+		free(v);
+	}
+	add_inputs(inputs, &m);
+	kmake_release(&m);
+	g_hash_table_unref(config);
+	out->flags = detach_words(flags, &out->nflags);
+	out->inputs = detach_words(inputs, &out->ninputs);
+	return 0;
+}
+
+void kbuild_arch_release(struct kbuild_arch *a)
+{
+	free(a->srcarch);
+	free(a->triple);
+	for (int i = 0; i < a->nflags; i++)
+		free(a->flags[i]);
+	free(a->flags);
+	for (int i = 0; i < a->ninputs; i++)
+		free(a->inputs[i]);
+	free(a->inputs);
+	memset(a, 0, sizeof(*a));
 }

@@ -65,6 +65,8 @@ void kmake_init(struct kmake *m, const char *tree, GHashTable *config)
 	m->vars = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 	m->simple = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	m->assigns = g_ptr_array_new_with_free_func(assign_free);
+	m->files = g_ptr_array_new_with_free_func(free);
+	m->evals = g_ptr_array_new_with_free_func(free);
 }
 
 void kmake_release(struct kmake *m)
@@ -73,6 +75,8 @@ void kmake_release(struct kmake *m)
 	g_hash_table_destroy(m->vars);
 	g_hash_table_destroy(m->simple);
 	g_ptr_array_free(m->assigns, TRUE);
+	g_ptr_array_free(m->files, TRUE);
+	g_ptr_array_free(m->evals, TRUE);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -462,6 +466,15 @@ static char *call_function(struct exp *x, const char *fn, const char *raw, int d
 			if (r && (is_or ? *r != 0 : *r == 0))
 				break;
 		}
+	} else if (!strcmp(fn, "eval")) {
+		/* the text is read as Makefile lines once the line that
+		 * expanded it is done (line()); it expands to nothing */
+		char *t = xstrdup(raw);
+		char *e = expand(x, t, depth + 1);
+		free(t);
+		if (e)
+			g_ptr_array_add(x->m->evals, e);
+		r = e ? xstrdup("") : NULL;
 	} else if (!strcmp(fn, "foreach")) {
 		r = fn_foreach(x, a, depth);
 	} else if (!strcmp(fn, "call")) {
@@ -839,6 +852,28 @@ static void assignment(struct reader *r, char *p)
 	g_ptr_array_add(m->assigns, a);
 }
 
+/* A line that is one $(...) and nothing else. */
+static bool call_line(const char *p)
+{
+	if (p[0] != '$' || (p[1] != '(' && p[1] != '{'))
+		return false;
+	char open = p[1], close = open == '(' ? ')' : '}';
+	int depth = 0;
+	const char *q = p + 1;
+	for (; *q; q++) {
+		if (*q == open)
+			depth++;
+		else if (*q == close && --depth == 0)
+			break;
+	}
+	if (!*q)
+		return false;
+	for (q++; *q; q++)
+		if (!is_blank(*q))
+			return false;
+	return true;
+}
+
 /* One logical line (continuations joined).  A tab-led line is a recipe
  * only after a rule; elsewhere (`\tobj-$(CONFIG_X) += x.o` inside an ifdef,
  * as in mm/Makefile) it is read like any other. */
@@ -885,6 +920,17 @@ static void line(struct reader *r, char *text, int depth)
 		free(files);
 		return;
 	}
+	if (call_line(p)) {
+		/* a line that is one function call: what it $(eval)s */
+		g_ptr_array_set_size(r->m->evals, 0);
+		free(kmake_expand(r->m, p, r->dir, false));
+		GPtrArray *ev = r->m->evals;
+		r->m->evals = g_ptr_array_new_with_free_func(free);
+		for (guint i = 0; i < ev->len && depth < MAX_INCLUDE_DEPTH; i++)
+			line(r, g_ptr_array_index(ev, i), depth + 1);
+		g_ptr_array_free(ev, TRUE);
+		return;
+	}
 	for (;;) {
 		if (!strncmp(p, "export ", 7))
 			p += 7;
@@ -909,6 +955,7 @@ static void read_file(struct kmake *m, const char *path, const char *dir, int de
 		strbuf_release(&sb);
 		return;
 	}
+	g_ptr_array_add(m->files, xstrdup(path));
 	struct reader r = { .m = m, .dir = dir };
 	struct strbuf ln = STRBUF_INIT;
 	for (char *p = sb.buf; p && *p;) {

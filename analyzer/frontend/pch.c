@@ -39,10 +39,15 @@ static const char pch_list[] =
 
 static bool header_in_tree(const char *tree, const char *h)
 {
-	static const char *const dirs[] = { "include", "arch/x86/include", "arch/x86/include/generated",
-					    "include/uapi", "arch/x86/include/uapi" };
+	static const char *const dirs[] = { "include", "arch/%s/include", "arch/%s/include/generated",
+					    "include/uapi", "arch/%s/include/uapi" };
+	const char *arch = "x86";
+	if (flags_tree_arch(tree, &arch, NULL))
+		err_clear();
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		char *p = xasprintf("%s/%s/%s", tree, dirs[i], h);
+		char *d = g_strdup_printf(dirs[i], arch);
+		char *p = xasprintf("%s/%s/%s", tree, d, h);
+		g_free(d);
 		bool ok = exists(p);
 		free(p);
 		if (ok)
@@ -241,11 +246,21 @@ static int pch_get(const char *tree, bool module, const char *src_dir, const cha
 {
 	*out = NULL;
 	*identity = NULL;
-	/* key: the tree, where the source sits, the headers, this build; what
-	 * the headers hold (config included) is checked against PATH.deps */
+	/* key: the tree, where the source sits, the headers, this build, the
+	 * flags (the arch Makefile's); what the headers hold (config
+	 * included) is checked against PATH.deps */
 	uint64_t h = 0xcbf29ce484222325ULL;
-	char *key = xasprintf("%s|%s|%s|%s|%s|%s", tree, src_dir, GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR,
-			      module ? "module-3" : "builtin-3", source);
+	struct flags_ctx fc = { .tree = tree, .for_pch = true, .module = module };
+	char **argv = NULL;
+	int argc = 0;
+	struct strbuf fl = STRBUF_INIT;
+	if (!flags_for_file(&fc, src_dir, &argv, &argc))
+		for (int i = 0; i < argc; i++)
+			strbuf_addf(&fl, "%s ", argv[i]);
+	flags_free(argv, argc);
+	char *key = xasprintf("%s|%s|%s|%s|%s|%s|%s", tree, src_dir, GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR,
+			      module ? "module-3" : "builtin-3", source, fl.buf);
+	strbuf_release(&fl);
 	for (const char *p = key; *p; p++) {
 		h ^= (unsigned char)*p;
 		h *= 0x100000001b3ULL;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "gfpaudit/consistency.h"
 #include "gfpaudit/csrc.h"
+#include "gfpaudit/frontend.h"
 #include "gfpaudit/slowpath.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -1299,12 +1300,6 @@ static void check_divergence(struct fnctx *x)
 
 /* ---- sparse ---- */
 
-static bool is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 void sparse_warnings_free(struct sparse_warning *w, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -1322,28 +1317,17 @@ int consistency_sparse(const char *path, const char *tree, const char *include_d
 	int na = 0, no = 0;
 	argv[na++] = "sparse";
 	if (tree) {
-		char *gen = xasprintf("%s/arch/x86/include/generated", tree);
-		bool prepared = is_dir(gen);
-		free(gen);
-		if (!prepared)
-			return err_set(GA_ETOOL, "sparse needs a prepared tree (%s has no arch/x86/include/generated)", tree);
-		static const char *const incs[] = {
-			"arch/x86/include", "arch/x86/include/generated", "include", "arch/x86/include/uapi",
-			"arch/x86/include/generated/uapi", "include/uapi", "include/generated/uapi", NULL,
-		};
-		for (size_t i = 0; incs[i]; i++)
-			argv[na++] = own[no++] = xasprintf("-I%s/%s", tree, incs[i]);
-		static const char *const pre[] = {
-			"include/linux/compiler-version.h", "include/linux/kconfig.h", "include/linux/compiler_types.h", NULL,
-		};
-		for (size_t i = 0; pre[i]; i++) {
-			argv[na++] = "-include";
-			argv[na++] = own[no++] = xasprintf("%s/%s", tree, pre[i]);
-		}
-		argv[na++] = "-D__KERNEL__";
-		argv[na++] = "-DCC_USING_FENTRY";
-		argv[na++] = "-m64";
-		argv[na++] = "-D__x86_64__";
+		/* the tree's arch (frontend/flags.c) */
+		char **sf = NULL;
+		int nsf = 0;
+		if (flags_sparse(tree, &sf, &nsf))
+			return err_set(GA_ETOOL, "sparse needs a prepared tree: %s", err_last());
+		for (int i = 0; i < nsf; i++)
+			if (na < 48 && no < 32)
+				argv[na++] = own[no++] = sf[i];
+			else
+				free(sf[i]);
+		free(sf);
 		argv[na++] = "-DKBUILD_MODNAME=\"gfpaudit\"";
 		argv[na++] = "-DKBUILD_BASENAME=\"gfpaudit\"";
 	} else if (include_dir) {

@@ -77,7 +77,7 @@ struct sparse_warning {
 	int line, col;
 	char *text; /* the warning and its continuation lines, joined by "; " */
 };
-/* Run sparse on `path` with the tree's kbuild-like flags (x86_64) or, without
+/* Run sparse on `path` with the tree's kbuild-like flags (its arch) or, without
  * a tree, with `include_dir`; keep the warnings about restricted gfp_t.
  * 0, or GA_ETOOL when sparse cannot be run (message says why). */
 int consistency_sparse(const char *path, const char *tree, const char *include_dir,

@@ -63,10 +63,54 @@ bool kbuild_other_arch(const char *tree_arch, const char *relpath);
  * that builds it; see kbuild.c), argv-style and NULL-terminated (free with
  * flags_free).  Never fails: a file without Makefiles gets none. */
 int kbuild_flags(const char *tree, const char *path, char ***out, int *nout);
+/* The files that decide those flags and whether `path` is built: the
+ * configuration (include/config/auto.conf, .config), the top-level Kbuild,
+ * the Makefiles (Kbuild) from the top down to the directory that builds it
+ * and its own directory's, and the files they `include`; existing files
+ * only, each once (free with flags_free).  The result cache keeps them with
+ * the file's headers, so editing one re-analyzes the files it builds. */
+int kbuild_inputs(const char *tree, const char *path, char ***out, int *nout);
+
+/* The architecture a tree is configured for, as kbuild sets it up. */
+struct kbuild_arch {
+	char *srcarch; /* SRCARCH from the configuration (CONFIG_ARM64: "arm64") */
+	char *triple;  /* clang's --target: CLANG_TARGET_FLAGS_$(SRCARCH) of
+			* scripts/Makefile.clang (a built-in table before
+			* 5.15); NULL when unknown */
+	char **flags;  /* KBUILD_CPPFLAGS then KBUILD_CFLAGS as
+			* arch/$(SRCARCH)/Makefile sets them for clang, split
+			* into words as the shell would; unfiltered (a flag
+			* behind $(call cc-option,..) is not there) */
+	int nflags;
+	char **inputs; /* the files read (that Makefile, what it includes,
+			* scripts/Makefile.clang) */
+	int ninputs;
+};
+int kbuild_arch(const char *tree, struct kbuild_arch *out);
+void kbuild_arch_release(struct kbuild_arch *a);
+/* SRCARCH of the tree's configuration ("x86" when it says nothing), owned. */
+char *kbuild_tree_arch(const char *tree);
 
 /* Check that `tree` is a prepared kernel tree: GA_ETREE with a one-line
- * message saying how to prepare it. */
+ * message saying how to prepare it (for its ARCH), or that libclang cannot
+ * parse for its target.  Reads the arch's flags (kept per process: call it
+ * before forking workers). */
 int flags_check_tree(const char *tree);
+/* The tree's SRCARCH and clang target (NULL when unknown), valid until the
+ * configuration changes; GA_ETREE when libclang refuses the target. */
+int flags_tree_arch(const char *tree, const char **srcarch, const char **triple);
+/* The arch Makefile's flags libclang refused for the target and that were
+ * left out (space-separated), or NULL. */
+const char *flags_tree_dropped(const char *tree);
+/* sparse's arguments for the tree's architecture (include paths, the
+ * -include files, --arch=$(SRCARCH), -m64/-m32, the endianness, the arch
+ * Makefile's defines), as the kernel's `make C=1` gives them; GA_ETREE
+ * when the tree is not prepared.  Free with flags_free. */
+int flags_sparse(const char *tree, char ***out, int *nout);
+/* The files besides the headers whose edit changes how `path` is parsed:
+ * kbuild_inputs() and the arch Makefiles the flags came from (nothing
+ * without a tree, or with compile_commands.json).  Free with flags_free. */
+int flags_inputs(const struct flags_ctx *c, const char *path, char ***out, int *nout);
 /* Build clang arguments for `path` (argv-style, NULL-terminated, owned by
  * caller: free each and the array). */
 int flags_for_file(const struct flags_ctx *c, const char *path, char ***out, int *nout);

@@ -10,8 +10,10 @@
  * references ($(v:.c=.o)) and the text functions kbuild Makefiles use
  * (subst, patsubst, filter, filter-out, addprefix, addsuffix, foreach, if,
  * or, and, call, sort, strip, word(s), firstword, lastword, dir, notdir,
- * basename, suffix, findstring, wildcard).  $(shell ...), $(eval ...) and
- * anything else make the whole expansion unknown (NULL). */
+ * basename, suffix, findstring, wildcard), and $(eval TEXT) on a line of
+ * its own (`$(foreach f,$(files),$(eval CFLAGS_$(f) = -I...))`: each TEXT
+ * is read as a Makefile line).  $(shell ...) and anything else make the
+ * whole expansion unknown (NULL). */
 #ifndef GFPAUDIT_KMAKE_H
 #define GFPAUDIT_KMAKE_H
 #include <stdbool.h>
@@ -23,6 +25,10 @@ struct kmake {
 	GHashTable *vars;      /* name -> value (owned) */
 	GHashTable *simple;    /* names of := variables: their value is expanded */
 	GPtrArray *assigns;    /* struct kmake_assign, in reading order */
+	GPtrArray *files;      /* every file read (Makefiles and what they
+				* include), as paths, in reading order */
+	GPtrArray *evals;      /* $(eval TEXT) met while expanding a line,
+				* read as Makefile lines after it */
 };
 
 /* One assignment that was read in an active branch. */

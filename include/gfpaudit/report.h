@@ -61,6 +61,22 @@ int report_sarif(const struct report *r, FILE *out);
  * file cannot be read, GA_EINVAL when it is not a gfpaudit JSON run.
  * Call report_merge_finish() after the last input. */
 int report_merge_json(struct report *r, const char *path);
+/* The same from a parsed document (`name` for messages). */
+int report_merge_json_object(struct report *r, const char *name, struct json_t *root);
+/* Runs of the same source on several configurations (analyzer/report/merge.c):
+ * one JSON document whose findings, keyed by file, line, column and rule,
+ * carry "configurations" (the names[] of the runs that have them), "orders"
+ * ([{configuration, order}]: the order range each of those runs gave) and
+ * "not_in" ([{configuration, why}]: the order that configuration's site has
+ * there, its problem with the file, "no site" or "no finding"); sites carry
+ * the order each configuration gave; problems their "configuration".
+ * *out is owned (json_decref).  0, GA_EIO or GA_EINVAL. */
+int report_configs_merge(const char *const *names, const char *const *paths, size_t n, struct json_t **out);
+/* "(a, b; not c: order 0)" for one finding of that document, owned. */
+char *report_configs_label(const struct json_t *finding);
+/* The document's finding at file:line:col for `rule`, or NULL. */
+const struct json_t *report_configs_find(const struct json_t *doc, const char *file, long line, long col,
+					 const char *rule);
 /* Order the files as one directory walk over the tree would (path component
  * by component) and settle the counts of files known only by number. */
 void report_merge_finish(struct report *r);

@@ -283,3 +283,45 @@ TEST(kbuild_objects_of_a_miniature_tree)
 	CHECK_EQ_INT(system(cmd), 0);
 	free(cmd);
 }
+
+/* $(eval) lines (lib/Makefile's libfdt flags), shell quoting of defines
+ * (arm64's -DARM64_ASM_ARCH='"armv8.5-a"'), and the files that decide a
+ * file's flags (kbuild_inputs: the cache keys on them). */
+TEST(kbuild_eval_quotes_and_inputs)
+{
+	char tmpl[] = "/tmp/gfpaudit-kbuild-XXXXXX";
+	char *t = mkdtemp(tmpl);
+	put(t, "include/config/auto.conf", "CONFIG_X86=y\nCONFIG_LIBFDT=y\n");
+	put(t, ".config", "CONFIG_X86=y\nCONFIG_LIBFDT=y\n");
+	put(t, "Kbuild", "obj-y += lib/\n");
+	put(t, "lib/Makefile",
+	    "libfdt_files = fdt.o fdt_ro.o\n"
+	    "$(foreach file, $(libfdt_files), \\\n"
+	    "\t$(eval CFLAGS_$(file) = -I $(srctree)/scripts/dtc/libfdt))\n"
+	    "lib-$(CONFIG_LIBFDT) += $(libfdt_files)\n"
+	    "ccflags-y += -DNAME='\"lib x\"' -DESC=\\\"q\\\" -DPLAIN=1\n"
+	    "include $(src)/more.mk\n");
+	put(t, "lib/more.mk", "ccflags-y += -DMORE\n");
+	put(t, "lib/fdt_ro.c", "int x;\n");
+	put(t, "lib/other.c", "int y;\n");
+	char *f = flags_of(t, "lib/fdt_ro.c");
+	CHECK_EQ_STR(f, "-IT/scripts/dtc/libfdt -DNAME=\"lib x\" -DESC=\"q\" -DPLAIN=1 -DMORE");
+	free(f);
+	f = flags_of(t, "lib/other.c");
+	CHECK_EQ_STR(f, "-DNAME=\"lib x\" -DESC=\"q\" -DPLAIN=1 -DMORE");
+	free(f);
+	char *path = xasprintf("%s/lib/fdt_ro.c", t);
+	char **v = NULL;
+	int n = 0;
+	CHECK_EQ_INT(kbuild_inputs(t, path, &v, &n), 0);
+	struct strbuf sb = STRBUF_INIT;
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s ", strstr(v[i], t) ? v[i] + strlen(t) + 1 : v[i]);
+	CHECK_EQ_STR(sb.buf, "include/config/auto.conf .config Kbuild lib/Makefile lib/more.mk ");
+	strbuf_release(&sb);
+	flags_free(v, n);
+	free(path);
+	char *cmd = xasprintf("rm -rf '%s'", t);
+	CHECK_EQ_INT(system(cmd), 0);
+	free(cmd);
+}
