@@ -77,6 +77,8 @@ void describe_source(struct strbuf *sb, const struct site *s, int costly_order)
 		strbuf_addf(sb, " (line %d)", s->src_line);
 	if (s->conf == CONF_LIKELY)
 		strbuf_addf(sb, ", and nothing here bounds it below order %d", costly_order + 1);
+	else if (prim == SRC_DEVICE)
+		strbuf_adds(sb, ", which the device or the on-disk data decides (usually small)");
 	else
 		strbuf_adds(sb, ", whose values are not known here");
 }

@@ -127,7 +127,7 @@ static int var_of(struct fn_model *f, CXCursor decl, bool create, int param)
 	CXType ty = clang_getCursorType(decl);
 	v->bits = type_bits(ty, &v->is_signed);
 	v->is_gfp = type_is_gfp(ty);
-	if (param >= 0 && ty.kind == CXType_Pointer)
+	if (param >= 0 && ty.kind == CXType_Pointer && f->in_main)
 		v->user_ptr = spelled_user(f->tu, decl);
 	return f->nvars++;
 }

@@ -1,4 +1,5 @@
 /* Kernel data sources (ksrc.h). */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include "gfpaudit/ksrc.h"
@@ -75,9 +76,9 @@ static const struct named_src returns[] = {
 	{ "get_unaligned_le16", SRC_DEVICE, "device or wire data", KB_NONE },
 	{ "get_unaligned_le32", SRC_DEVICE, "device or wire data", KB_NONE },
 	{ "get_unaligned_le64", SRC_DEVICE, "device or wire data", KB_NONE },
-	{ "get_unaligned_be16", SRC_REMOTE, "device or wire data", KB_NONE },
-	{ "get_unaligned_be32", SRC_REMOTE, "device or wire data", KB_NONE },
-	{ "get_unaligned_be64", SRC_REMOTE, "device or wire data", KB_NONE },
+	{ "get_unaligned_be16", SRC_DEVICE, "device or wire data", KB_NONE },
+	{ "get_unaligned_be32", SRC_DEVICE, "device or wire data", KB_NONE },
+	{ "get_unaligned_be64", SRC_DEVICE, "device or wire data", KB_NONE },
 	{ "i2c_smbus_read_byte_data", SRC_DEVICE, "a device read", KB_NONE },
 	{ "i2c_smbus_read_word_data", SRC_DEVICE, "a device read", KB_NONE },
 	{ "of_property_count_elems_of_size", SRC_DEVICE, "a device-tree property", KB_NONE },
@@ -106,8 +107,8 @@ static const struct named_src returns[] = {
 	{ "ceph_decode_16", SRC_REMOTE, "a value decoded from a peer's message", KB_NONE },
 	{ "ceph_decode_32", SRC_REMOTE, "a value decoded from a peer's message", KB_NONE },
 	{ "ceph_decode_64", SRC_REMOTE, "a value decoded from a peer's message", KB_NONE },
-	{ "be32_to_cpup", SRC_REMOTE, "a big-endian wire field", KB_NONE },
-	{ "be16_to_cpup", SRC_REMOTE, "a big-endian wire field", KB_NONE },
+	{ "be32_to_cpup", SRC_DEVICE, "a big-endian on-disk or wire field", KB_NONE },
+	{ "be16_to_cpup", SRC_DEVICE, "a big-endian on-disk or wire field", KB_NONE },
 	{ "le32_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
 	{ "le16_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
 	{ "i_size_read", SRC_USER, "a file's size", KB_NONE },
@@ -271,8 +272,9 @@ int ksrc_field(const char *record, const char *field, const char *type_spelling,
 		return SRC_DEVICE;
 	}
 	if (!strcmp(t, "__be16") || !strcmp(t, "__be32") || !strcmp(t, "__be64")) {
-		*why = "a big-endian wire field";
-		return SRC_REMOTE;
+		/* mostly on-disk formats (xfs, gfs2) and device data */
+		*why = "a big-endian on-disk or wire field";
+		return SRC_DEVICE;
 	}
 	return -1;
 }
@@ -288,50 +290,95 @@ int ksrc_macro_local(const char *name, const char **why)
 	return -1;
 }
 
-/* ---- module parameters: globals named in a __param_* initializer ---- */
+/* ---- module parameters: the variables module_param*() names ----
+ *
+ * Read from the file's text, not by visiting the translation unit's
+ * declarations: with a precompiled header that visit deserializes every
+ * declaration of the kernel headers (it made whole audits 40 % slower). */
 
 struct ksrc_params {
-	char **usr;
+	char **name;
 	size_t n, alloc;
 };
 
-static enum CXChildVisitResult collect_refs(CXCursor c, CXCursor parent, CXClientData d)
+static void add_name(struct ksrc_params *p, const char *b, size_t len)
 {
-	struct ksrc_params *p = d;
-	(void)parent;
-	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-		CXCursor r = clang_getCursorReferenced(c);
-		if (clang_getCursorKind(r) == CXCursor_VarDecl) {
-			CXString u = clang_getCursorUSR(r);
-			if (p->n == p->alloc) {
-				p->alloc = p->alloc ? p->alloc * 2 : 16;
-				p->usr = xrealloc(p->usr, p->alloc * sizeof(*p->usr));
-			}
-			p->usr[p->n++] = xstrdup(clang_getCString(u));
-			clang_disposeString(u);
-		}
+	while (len && (*b == ' ' || *b == '\t' || *b == '&'))
+		b++, len--;
+	while (len && (b[len - 1] == ' ' || b[len - 1] == '\t'))
+		len--;
+	if (!len || len > 120)
+		return;
+	for (size_t i = 0; i < len; i++)
+		if (!(b[i] == '_' || (b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') ||
+		      (b[i] >= '0' && b[i] <= '9')))
+			return;
+	if (p->n == p->alloc) {
+		p->alloc = p->alloc ? p->alloc * 2 : 16;
+		p->name = xrealloc(p->name, p->alloc * sizeof(*p->name));
 	}
-	return CXChildVisit_Recurse;
+	p->name[p->n++] = xstrndup(b, len);
 }
 
-static enum CXChildVisitResult find_param_vars(CXCursor c, CXCursor parent, CXClientData d)
+/* The argument `which` (0-based) of the call starting at `open` (the '('). */
+static bool nth_arg(const char *open, const char *end, int which, const char **b, size_t *len)
 {
-	(void)parent;
-	/* (the record's location is in moduleparam.h, where the macro spells it) */
-	if (clang_getCursorKind(c) == CXCursor_VarDecl) {
-		CXString s = clang_getCursorSpelling(c);
-		const char *nm = clang_getCString(s);
-		if (!strncmp(nm, "__param_", 8) && strncmp(nm, "__param_str_", 12))
-			clang_visitChildren(c, collect_refs, d);
-		clang_disposeString(s);
+	int depth = 0, arg = 0;
+	const char *start = open + 1;
+	for (const char *c = open; c < end; c++) {
+		if (*c == '(')
+			depth++;
+		else if (*c == ')' && --depth == 0) {
+			if (arg == which) {
+				*b = start;
+				*len = (size_t)(c - start);
+				return true;
+			}
+			return false;
+		} else if (*c == ',' && depth == 1) {
+			if (arg == which) {
+				*b = start;
+				*len = (size_t)(c - start);
+				return true;
+			}
+			arg++;
+			start = c + 1;
+		}
 	}
-	return CXChildVisit_Continue;
+	return false;
 }
 
 struct ksrc_params *ksrc_params_new(const struct tu *t)
 {
+	/* macro: which argument names the variable */
+	static const struct { const char *m; int arg; } macros[] = {
+		{ "module_param", 0 }, { "module_param_named", 1 }, { "module_param_unsafe", 0 },
+		{ "module_param_named_unsafe", 1 }, { "module_param_cb", 2 }, { "module_param_cb_unsafe", 2 },
+		{ "core_param", 1 }, { "module_param_hw", 0 }, { "module_param_hw_named", 1 },
+	};
 	struct ksrc_params *p = xcalloc(1, sizeof(*p));
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_param_vars, p);
+	const char *s = t->main_text, *end = s ? s + t->main_len : NULL;
+	for (const char *c = s; c && (c = memmem(c, (size_t)(end - c), "param", 5)); c += 5) {
+		const char *w = c;
+		while (w > s && (w[-1] == '_' || (w[-1] >= 'a' && w[-1] <= 'z')))
+			w--;
+		const char *e = c + 5;
+		while (e < end && (*e == '_' || (*e >= 'a' && *e <= 'z')))
+			e++;
+		const char *open = e;
+		while (open < end && (*open == ' ' || *open == '\t'))
+			open++;
+		if (open >= end || *open != '(')
+			continue;
+		for (size_t m = 0; m < sizeof(macros) / sizeof(macros[0]); m++) {
+			if (strlen(macros[m].m) != (size_t)(e - w) || strncmp(w, macros[m].m, (size_t)(e - w)))
+				continue;
+			const char *b;
+			size_t len;
+			if (nth_arg(open, end, macros[m].arg, &b, &len))
+				add_name(p, b, len);
+		}
+	}
 	return p;
 }
 
@@ -340,20 +387,26 @@ void ksrc_params_free(struct ksrc_params *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->n; i++)
-		free(p->usr[i]);
-	free(p->usr);
+		free(p->name[i]);
+	free(p->name);
 	free(p);
 }
 
 bool ksrc_params_has(const struct ksrc_params *p, CXCursor var, bool *has_default, long long *def)
 {
 	*has_default = false;
-	CXString u = clang_getCursorUSR(var);
-	const char *us = clang_getCString(u);
+	if (!p->n || clang_getCursorKind(var) != CXCursor_VarDecl)
+		return false;
+	CXString u = clang_getCursorSpelling(var);
+	const char *nm = clang_getCString(u);
 	bool found = false;
 	for (size_t i = 0; i < p->n && !found; i++)
-		found = !strcmp(p->usr[i], us);
+		found = !strcmp(p->name[i], nm);
 	clang_disposeString(u);
+	/* a module parameter is a file-scope variable of the file */
+	if (found && (clang_getCursorLinkage(var) == CXLinkage_NoLinkage ||
+		      clang_Cursor_hasVarDeclGlobalStorage(var) == 0))
+		found = false;
 	if (found) {
 		CXCursor d = clang_getCursorDefinition(var);
 		if (!clang_Cursor_isNull(d))

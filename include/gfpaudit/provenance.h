@@ -7,10 +7,10 @@
  *
  * A site's confidence follows (see site_confidence in site.h):
  *   proven   - constants alone make the order costly, or every path does;
- *   likely   - user, network, device or module-parameter data can reach a
- *              costly order and nothing known bounds it below;
- *   possible - only runtime or unknown data (a field whose stores are not
- *              known, a parameter) would make it costly.
+ *   likely   - user, network or module-parameter data can reach a costly
+ *              order and nothing known bounds it below;
+ *   possible - only device, runtime or unknown data (a field whose stores
+ *              are not known, a parameter) would make it costly.
  */
 #ifndef GFPAUDIT_PROVENANCE_H
 #define GFPAUDIT_PROVENANCE_H
@@ -30,6 +30,9 @@ enum src_kind {
 #define SRCB(k) (1u << SRC_##k)
 /* Kinds that someone outside the code controls. */
 #define SRC_CONTROLLED (SRCB(PARAM) | SRCB(USER) | SRCB(REMOTE) | SRCB(DEVICE))
+/* Those that make a costly order "likely" (device data is usually small in
+ * practice or checked where it is read: "possible"). */
+#define SRC_LIKELY (SRCB(PARAM) | SRCB(USER) | SRCB(REMOTE))
 #define SRC_ALL ((1u << SRC_NKINDS) - 1)
 
 const char *src_kind_name(enum src_kind k);

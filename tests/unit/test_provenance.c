@@ -61,6 +61,10 @@ TEST(provenance_site_confidence)
 	CHECK_EQ_INT(site_confidence(&s, 3), CONF_POSSIBLE);      /* a u16 field's width */
 	s = mk(0, 10, SRCB(RUNTIME));
 	CHECK_EQ_INT(site_confidence(&s, 3), CONF_POSSIBLE);
+	s = mk(0, 10, SRCB(DEVICE) | SRCB(CONST));
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_POSSIBLE);      /* device data: usually small */
+	s = mk(0, 10, SRCB(DEVICE) | SRCB(PARAM));
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_LIKELY);
 	s = mk(0, 5, SRCB(CONST));
 	CHECK_EQ_INT(site_confidence(&s, 3), CONF_PROVEN);
 	CHECK_EQ_INT(site_confidence(&s, 5), CONF_NONE);          /* 64K pages: costly is higher */
