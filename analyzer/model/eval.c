@@ -439,6 +439,69 @@ static int local_of(struct node *n)
 	return n && (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) ? n->var : -1;
 }
 
+/* ---- stores and reads through a pointer to a local ---- */
+
+/* The declaration node of local `v` (first found), or NULL. */
+static struct node *var_decl_node(struct node *n, int v)
+{
+	if (!n)
+		return NULL;
+	if (n->kind == CXCursor_VarDecl && n->var == v)
+		return n;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		struct node *r = var_decl_node(n->kids[i], v);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+static bool var_written(const struct node *n, int v)
+{
+	if (!n)
+		return false;
+	if (node_modifies(n, v))
+		return true;
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (var_written(n->kids[i], v))
+			return true;
+	return false;
+}
+
+/* The local (or field path) a pointer expression points to: `&x`, or a
+ * local pointer that is initialized with `&x` and never assigned (the
+ * temporaries of the kernel's statement-expression macros:
+ * check_shl_overflow()'s `typeof(d) _d = d`).  -1 when not known. */
+static int pointee_var(const struct eval_ctx *cx, struct node *p)
+{
+	p = node_strip(p);
+	if (!p)
+		return -1;
+	if (p->kind == CXCursor_UnaryOperator && p->op && !strcmp(p->op, "&") && p->nkids == 1)
+		return local_of(p->kids[0]);
+	if (p->kind != CXCursor_DeclRefExpr || p->var < 0 || cx->fn->vars[p->var].param >= 0)
+		return -1;
+	struct node *d = var_decl_node(cx->fn->root, p->var);
+	struct node *init = NULL;
+	for (unsigned k = 0; d && k < d->nkids; k++)
+		if (clang_isExpression(d->kids[k]->kind))
+			init = d->kids[k];
+	init = node_strip(init);
+	if (!init || init->kind != CXCursor_UnaryOperator || !init->op || strcmp(init->op, "&") ||
+	    init->nkids != 1 || var_written(cx->fn->body, p->var))
+		return -1;
+	return local_of(init->kids[0]);
+}
+
+/* `*p` with p pointing to a local: that local. */
+static int deref_var(const struct eval_ctx *cx, struct node *n)
+{
+	n = node_strip(n);
+	if (!n || n->kind != CXCursor_UnaryOperator || !n->op || strcmp(n->op, "*") || n->nkids != 1)
+		return -1;
+	return pointee_var(cx, n->kids[0]);
+}
+
 /* ---- provenance at the leaves (ksrc.h) ---- */
 
 static char *cursor_spelling(CXCursor c)
@@ -967,6 +1030,123 @@ static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool t
 
 /* ---- calls ---- */
 
+/* ---- the kernel's overflow helpers (linux/overflow.h) ---- */
+
+/* Width and signedness of an integer type (0: not one). */
+static int int_type_bits(CXType t, bool *sgn)
+{
+	t = clang_getCanonicalType(t);
+	*sgn = false;
+	switch (t.kind) {
+	case CXType_Bool: return 1;
+	case CXType_Char_U: case CXType_UChar: return 8;
+	case CXType_UShort: return 16;
+	case CXType_UInt: return 32;
+	case CXType_ULong: case CXType_ULongLong: return 64;
+	case CXType_Char_S: case CXType_SChar: *sgn = true; return 8;
+	case CXType_Short: *sgn = true; return 16;
+	case CXType_Int: *sgn = true; return 32;
+	case CXType_Long: case CXType_LongLong: *sgn = true; return 64;
+	default: return 0;
+	}
+}
+
+/* The values an integer type holds (64-bit ones: up to IV_MAX, which
+ * stands for "too big to be a size"). */
+static struct interval int_type_range(int bits, bool sgn)
+{
+	if (!bits || bits >= 63)
+		return iv_range(sgn || !bits ? IV_MIN : 0, IV_MAX);
+	if (sgn)
+		return iv_range(-((int64_t)1 << (bits - 1)), ((int64_t)1 << (bits - 1)) - 1);
+	return iv_range(0, ((int64_t)1 << bits) - 1);
+}
+
+/* size_mul(), size_add(), size_sub() (and the array_size()/array3_size()
+ * functions of old trees): on overflow the result saturates at SIZE_MAX,
+ * which kmalloc refuses (the page allocator fails an order above
+ * MAX_PAGE_ORDER at once, without reclaim).  The sizes that can be
+ * allocated are the exact results that fit, so that is the value; a
+ * negative operand converts to a huge size_t and saturates the same way.
+ * Unbounded operands give an unbounded size (then KMALLOC_MAX_SIZE bounds
+ * it when someone outside controls it, as for a plain product). */
+static struct interval size_op(char op, struct interval a, struct interval b)
+{
+	if (a.hi < 0 || b.hi < 0)
+		return iv_unknown(); /* always saturates */
+	a.lo = a.lo < 0 ? 0 : a.lo;
+	b.lo = b.lo < 0 ? 0 : b.lo;
+	struct interval r = op == '*' ? iv_mul(a, b) : op == '+' ? iv_add(a, b) : iv_sub(a, b);
+	if (r.hi < 0)
+		return iv_unknown();
+	if (r.lo < 0)
+		r.lo = 0; /* a minuend below the subtrahend saturates */
+	return iv_norm(r);
+}
+
+static bool size_helper(const char *name, struct aval *args, unsigned n, struct interval *out)
+{
+	if ((!strcmp(name, "size_mul") || !strcmp(name, "array_size")) && n == 2)
+		*out = size_op('*', args[0].iv, args[1].iv);
+	else if (!strcmp(name, "array3_size") && n == 3)
+		*out = size_op('*', size_op('*', args[0].iv, args[1].iv), args[2].iv);
+	else if (!strcmp(name, "size_add") && n == 2)
+		*out = size_op('+', args[0].iv, args[1].iv);
+	else if (!strcmp(name, "size_sub") && n == 2)
+		*out = size_op('-', args[0].iv, args[1].iv);
+	else
+		return false;
+	return true;
+}
+
+/* __builtin_{add,sub,mul}_overflow(a, b, d), what check_*_overflow()
+ * expand to: the result is the overflow flag (0 when the exact result
+ * always fits *d's type, 1 when it never does), and *d gets the exact
+ * result within its type: the value on the path without overflow, the
+ * one the kernel's idiom goes on with (`if (check_mul_overflow(n, sz,
+ * &bytes)) return -EOVERFLOW;`).  A wrapped value on the overflow path
+ * is not modelled.  *d is known when d is `&x` or a temporary set to it. */
+static bool overflow_builtin(struct eval_ctx *cx, struct node *n, struct aval *args, unsigned na,
+			     struct state *st, struct aval *out)
+{
+	static const struct { const char *name, *op; } ops[] = {
+		{ "__builtin_add_overflow", "+" },
+		{ "__builtin_sub_overflow", "-" },
+		{ "__builtin_mul_overflow", "*" },
+	};
+	const char *op = NULL;
+	for (size_t i = 0; n->name && i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(n->name, ops[i].name))
+			op = ops[i].op;
+	if (!op || na != 3)
+		return false;
+	struct aval v = binop(cx, op, args[0], args[1]);
+	CXType pt = clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(node_arg(n, 2)->cur)));
+	bool sgn;
+	int bits = int_type_bits(pt, &sgn);
+	struct interval lim = int_type_range(bits, sgn);
+	bool fits = v.iv.known && v.iv.lo >= lim.lo && v.iv.hi <= lim.hi;
+	bool never = v.iv.known && (v.iv.lo > lim.hi || v.iv.hi < lim.lo);
+	*out = fits || never ? aval_const(cx->tu, never) : aval_unknown();
+	if (!fits && !never) {
+		out->iv = iv_range(0, 1);
+		out->g = gfp_const(0);
+		out->g.may = GFP_ALL_BITS;
+	}
+	src_from(out, &v, NULL);
+	ev_merge(out, &v);
+	int dv = pointee_var(cx, node_arg(n, 2));
+	if (dv >= 0 && !st->dead) {
+		struct aval d = v;
+		int64_t lo = v.iv.lo > lim.lo ? v.iv.lo : lim.lo, hi = v.iv.hi < lim.hi ? v.iv.hi : lim.hi;
+		d.iv = iv_norm(lo <= hi ? iv_range(lo, hi) : lim);
+		if (!iv_is_const(d.iv))
+			d.g = gfp_unknown();
+		assign(cx, st, dv, d, n->line);
+	}
+	return true;
+}
+
 static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct aval *args, unsigned n, bool *handled)
 {
 	struct aval r = aval_unknown();
@@ -1005,6 +1185,10 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 	else if ((!strcmp(name, "variable__fls") || !strcmp(name, "variable_fls") ||
 		  !strcmp(name, "__builtin_clzl") || !strcmp(name, "__builtin_clz")) && n == 1)
 		r.iv = iv_range(0, 64);
+	else if (size_helper(name, args, n, &r.iv)) {
+		for (unsigned i = 1; i < n; i++)
+			ev_merge(&r, &args[i]);
+	}
 	else if (!strcmp(name, "__builtin_expect") && n >= 1)
 		return args[0];
 	else if (!strcmp(name, "__builtin_constant_p"))
@@ -1148,6 +1332,10 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	if (cx->on_call && !st->dead)
 		cx->on_call(cx, n, args, na, st);
 	struct aval r = aval_unknown();
+	if (overflow_builtin(cx, n, args, na, st, &r)) {
+		free(args);
+		return r;
+	}
 	bool handled = false;
 	long long folded;
 	if (n->name && !strcmp(n->name, "__builtin_constant_p")) {
@@ -1248,6 +1436,8 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 {
 	struct node *lhs = n->kids[0], *rhs = n->kids[1];
 	int v = local_of(lhs);
+	if (v < 0)
+		v = deref_var(cx, lhs); /* *(&x) = ..., *tmp = ... with tmp = &x */
 	if (!strcmp(n->op, "=")) {
 		struct aval r = eval(cx, rhs, st);
 		if (v < 0)
@@ -1273,6 +1463,9 @@ static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state 
 	if (!n->op || n->nkids != 1)
 		return aval_unknown();
 	struct node *k = n->kids[0];
+	int pv = !strcmp(n->op, "*") ? deref_var(cx, n) : -1;
+	if (pv >= 0 && !st->dead)
+		return st->v[pv];
 	if (!strcmp(n->op, "++") || !strcmp(n->op, "--")) {
 		int v = local_of(k);
 		struct aval cur = v >= 0 && !st->dead ? st->v[v] : eval(cx, k, st);
