@@ -248,6 +248,8 @@ struct summary_cache {
 	size_t generic_alloc;
 	struct ksrc_params *params; /* the file's module parameters, when asked */
 	bool params_done;
+	struct ksrc_policies *policies; /* the file's netlink policies, when asked */
+	bool policies_done;
 };
 
 struct summary_cache *summary_cache_new(void)
@@ -267,6 +269,7 @@ void summary_cache_free(struct summary_cache *c)
 	free(c->generic_done);
 	free(c->generic_has);
 	ksrc_params_free(c->params);
+	ksrc_policies_free(c->policies);
 	free(c);
 }
 
@@ -456,16 +459,39 @@ static struct node *var_decl_node(struct node *n, int v)
 	return NULL;
 }
 
-static bool var_written(const struct node *n, int v)
+/* How many times the function writes local `v` after its declaration;
+ * *last is the last write seen. */
+static int var_writes(struct node *n, int v, struct node **last)
 {
 	if (!n)
-		return false;
-	if (node_modifies(n, v))
-		return true;
+		return 0;
+	int c = node_modifies(n, v);
+	if (c)
+		*last = n;
 	for (unsigned i = 0; i < n->nkids; i++)
-		if (var_written(n->kids[i], v))
-			return true;
-	return false;
+		c += var_writes(n->kids[i], v, last);
+	return c;
+}
+
+/* The one value local `v` is ever given: its initializer when nothing
+ * assigns it again (a macro's temporary), or its only assignment when it
+ * has no initializer (`a = tb[X];`); else NULL.  Flow-insensitive: a read
+ * before that assignment would read an uninitialized local. */
+static struct node *var_init_once(const struct eval_ctx *cx, int v)
+{
+	if (v < 0 || cx->fn->vars[v].param >= 0)
+		return NULL;
+	struct node *d = var_decl_node(cx->fn->root, v);
+	struct node *init = NULL, *w = NULL;
+	for (unsigned k = 0; d && k < d->nkids; k++)
+		if (clang_isExpression(d->kids[k]->kind))
+			init = d->kids[k];
+	int nw = var_writes(cx->fn->body, v, &w);
+	if (init)
+		return nw ? NULL : node_strip(init);
+	if (nw != 1 || w->kind != CXCursor_BinaryOperator || w->nkids != 2)
+		return NULL;
+	return node_strip(w->kids[1]);
 }
 
 /* The local (or field path) a pointer expression points to: `&x`, or a
@@ -479,16 +505,11 @@ static int pointee_var(const struct eval_ctx *cx, struct node *p)
 		return -1;
 	if (p->kind == CXCursor_UnaryOperator && p->op && !strcmp(p->op, "&") && p->nkids == 1)
 		return local_of(p->kids[0]);
-	if (p->kind != CXCursor_DeclRefExpr || p->var < 0 || cx->fn->vars[p->var].param >= 0)
+	if (p->kind != CXCursor_DeclRefExpr)
 		return -1;
-	struct node *d = var_decl_node(cx->fn->root, p->var);
-	struct node *init = NULL;
-	for (unsigned k = 0; d && k < d->nkids; k++)
-		if (clang_isExpression(d->kids[k]->kind))
-			init = d->kids[k];
-	init = node_strip(init);
+	struct node *init = var_init_once(cx, p->var);
 	if (!init || init->kind != CXCursor_UnaryOperator || !init->op || strcmp(init->op, "&") ||
-	    init->nkids != 1 || var_written(cx->fn->body, p->var))
+	    init->nkids != 1)
 		return -1;
 	return local_of(init->kids[0]);
 }
@@ -1322,6 +1343,53 @@ static void out_param_source(struct eval_ctx *cx, struct state *st, struct node 
 	free(base);
 }
 
+/* The attribute a netlink getter reads: nla_get_u32(tb[ATTR]),
+ * nla_len(info->attrs[ATTR]), or a local set once to such an element;
+ * the enumerator's name, or NULL. */
+static const char *nla_attr_name(const struct eval_ctx *cx, struct node *a)
+{
+	a = node_strip(a);
+	if (a && a->kind == CXCursor_DeclRefExpr && a->var >= 0)
+		a = var_init_once(cx, a->var);
+	if (!a || a->kind != CXCursor_ArraySubscriptExpr || a->nkids != 2)
+		return NULL;
+	struct node *i = node_strip(a->kids[1]);
+	if (!i || i->kind != CXCursor_DeclRefExpr || i->var >= 0 ||
+	    clang_getCursorKind(clang_getCursorReferenced(i->cur)) != CXCursor_EnumConstantDecl)
+		return NULL;
+	return i->name;
+}
+
+/* A netlink attribute the file's policy validates (ksrc.h): the getter's
+ * value is within the policy's bound. */
+static void policy_bound(struct eval_ctx *cx, struct node *call, struct aval *r)
+{
+	struct summary_cache *sc = cx->cache;
+	const char *attr = nla_attr_name(cx, node_arg(call, 0));
+	if (!sc || !attr)
+		return;
+	if (!sc->policies_done) {
+		sc->policies = ksrc_policies_new(cx->tu);
+		sc->policies_done = true;
+	}
+	long long lo, hi;
+	const char *pol = NULL;
+	unsigned pline = 0;
+	if (!ksrc_policy_bound(sc->policies, call->name, attr, &lo, &hi, &pol, &pline)) {
+		if (debug_on())
+			fprintf(stderr, "debug: %s(%s): no policy bound\n", call->name, attr);
+		return;
+	}
+	char *why = xasprintf("%s of netlink attribute %s, %lld..%lld by policy '%s'",
+			      !strcmp(call->name, "nla_len") ? "the length" : "the value", attr, lo, hi, pol);
+	*r = aval_source(SRC_REMOTE, why, call->line);
+	free(why);
+	r->iv = iv_norm(iv_range(lo, hi));
+	ev_add(r, pline);
+	if (iv_is_const(r->iv))
+		r->g = gfp_const(aval_canon(cx->tu, lo));
+}
+
 static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	unsigned na = node_nargs(n);
@@ -1360,6 +1428,8 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	if (sk >= 0) {
 		r = aval_source((enum src_kind)sk, why, n->line);
 		runtime_bound(cx, &r, kb);
+		if (sk == SRC_REMOTE && na == 1)
+			policy_bound(cx, n, &r);
 	}
 	else if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
 		r = call_summary(cx, n, args, na);
