@@ -444,6 +444,20 @@ static int local_of(struct node *n)
 
 /* ---- stores and reads through a pointer to a local ---- */
 
+/* The initializer of a VarDecl node: its last expression kid, when it
+ * has one (`typeof(e) v;` has an expression kid, the operand of typeof,
+ * and no initializer). */
+static struct node *decl_init(struct node *d)
+{
+	struct node *init = NULL;
+	for (unsigned k = 0; k < d->nkids; k++)
+		if (clang_isExpression(d->kids[k]->kind))
+			init = d->kids[k];
+	if (init && clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(d->cur)))
+		return NULL;
+	return init;
+}
+
 /* The declaration node of local `v` (first found), or NULL. */
 static struct node *var_decl_node(struct node *n, int v)
 {
@@ -482,10 +496,7 @@ static struct node *var_init_once(const struct eval_ctx *cx, int v)
 	if (v < 0 || cx->fn->vars[v].param >= 0)
 		return NULL;
 	struct node *d = var_decl_node(cx->fn->root, v);
-	struct node *init = NULL, *w = NULL;
-	for (unsigned k = 0; d && k < d->nkids; k++)
-		if (clang_isExpression(d->kids[k]->kind))
-			init = d->kids[k];
+	struct node *init = d ? decl_init(d) : NULL, *w = NULL;
 	int nw = var_writes(cx->fn->body, v, &w);
 	if (init)
 		return nw ? NULL : node_strip(init);
@@ -1644,6 +1655,26 @@ static struct aval eval_stmt_expr(struct eval_ctx *cx, struct node *n, struct st
 	return last;
 }
 
+/* _Generic(x, T1: e1, T2: e2...): the association the compiler picked is
+ * the one whose type is the selection's (libclang does not say which);
+ * the controlling expression is not evaluated.  Several of that type:
+ * their join. */
+static struct aval eval_generic(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+	struct aval r = aval_unknown();
+	bool have = false;
+	for (unsigned i = 1; i < n->nkids; i++) {
+		CXType at = clang_getCanonicalType(clang_getCursorType(n->kids[i]->cur));
+		if (!clang_equalTypes(t, at))
+			continue;
+		struct aval a = eval(cx, n->kids[i], st);
+		r = have ? aval_join(r, a) : a;
+		have = true;
+	}
+	return have ? r : type_bounded(n, aval_unknown());
+}
+
 static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (!n || --cx->budget < 0)
@@ -1662,8 +1693,12 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 				return aval_unknown();
 			const char *why = NULL;
 			int k = ksrc_macro_local(cx->fn->vars[n->var].name, &why);
-			if (k >= 0 && !st->v[n->var].iv.known)
-				return type_bounded(n, aval_source((enum src_kind)k, why, n->line));
+			if (k >= 0 && st->v[n->var].src == SRCB(UNKNOWN)) {
+				/* filled behind our back (its width may bound it) */
+				struct aval m = aval_source((enum src_kind)k, why, n->line);
+				m.iv = st->v[n->var].iv;
+				return type_bounded(n, m);
+			}
 			return st->v[n->var];
 		}
 		return type_bounded(n, global_value(cx, n));
@@ -1714,6 +1749,8 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 		return eval_call(cx, n, st);
 	case CXCursor_StmtExpr:
 		return eval_stmt_expr(cx, n, st);
+	case CXCursor_GenericSelectionExpr:
+		return eval_generic(cx, n, st);
 	case CXCursor_MemberRefExpr: {
 		struct aval base = aval_unknown();
 		for (unsigned i = 0; i < n->nkids; i++)
@@ -1808,12 +1845,14 @@ static void loop_run(struct eval_ctx *cx, struct state *st, struct node *cond, s
 		if (inc)
 			eval(cx, inc, &cur);
 		if (!cond_first && cond) {
-			eval(cx, cond, &cur);
+			struct aval cv = eval(cx, cond, &cur);
 			struct state out = st_copy(&cur);
 			refine(cx, cond, &out, false);
 			st_join_into(&exit_st, &out);
 			st_free(&out);
 			refine(cx, cond, &cur, true);
+			if (iv_is_const(cv.iv) && !cv.iv.lo)
+				cur.dead = true; /* do { ... } while (0): no second round */
 		} else if (!cond_first && !cond) {
 			/* no condition: only breaks leave */
 		}
@@ -1847,7 +1886,7 @@ static void exec_switch(struct eval_ctx *cx, struct node *n, struct state *st)
 	int swvar = side_var(n->kids[0], &off);
 	struct node *body = n->kids[n->nkids - 1];
 	struct loop_frame fr = { .brk = st_copy(st), .cont = st_copy(st), .up = cx->loops };
-	fr.brk.dead = true;
+	fr.brk.dead = fr.cont.dead = true; /* nothing continued yet */
 	/* continue inside a switch belongs to the enclosing loop */
 	struct loop_frame *outer = cx->loops;
 	cx->loops = &fr;
@@ -1939,10 +1978,7 @@ static void exec(struct eval_ctx *cx, struct node *n, struct state *st)
 			struct node *d = n->kids[i];
 			if (d->kind != CXCursor_VarDecl)
 				continue;
-			struct node *init = NULL;
-			for (unsigned k = 0; k < d->nkids; k++)
-				if (clang_isExpression(d->kids[k]->kind))
-					init = d->kids[k];
+			struct node *init = decl_init(d);
 			struct aval v = init ? eval(cx, init, st) : aval_unknown();
 			if (d->var >= 0 && !init)
 				var_bits_bound(&cx->fn->vars[d->var], &v.iv);

@@ -281,11 +281,17 @@ int ksrc_field(const char *record, const char *field, const char *type_spelling,
 
 int ksrc_macro_local(const char *name, const char **why)
 {
-	if (name && (!strcmp(name, "__val_gu") || !strcmp(name, "__gu_val") || !strcmp(name, "__x"))) {
-		if (strcmp(name, "__x")) {
-			*why = "get_user()";
-			return SRC_USER;
-		}
+	if (!name)
+		return -1;
+	if (!strcmp(name, "__val_gu") || !strcmp(name, "__gu_val")) {
+		*why = "get_user()";
+		return SRC_USER;
+	}
+	/* virtio_cread()/virtio_cread_le(): the config-space field lands in
+	 * this temporary (through the transport's get()), then in *ptr */
+	if (!strcmp(name, "virtio_cread_v")) {
+		*why = "virtio config space (virtio_cread())";
+		return SRC_DEVICE;
 	}
 	return -1;
 }
