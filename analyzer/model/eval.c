@@ -1391,8 +1391,8 @@ static void policy_bound(struct eval_ctx *cx, struct node *call, struct aval *r)
 			fprintf(stderr, "debug: %s(%s): no policy bound\n", call->name, attr);
 		return;
 	}
-	char *why = xasprintf("%s of netlink attribute %s, %lld..%lld by policy '%s'",
-			      !strcmp(call->name, "nla_len") ? "the length" : "the value", attr, lo, hi, pol);
+	char *why = xasprintf("%snetlink attribute %s (%lld..%lld by policy '%s')",
+			      !strcmp(call->name, "nla_len") ? "the length of " : "", attr, lo, hi, pol);
 	*r = aval_source(SRC_REMOTE, why, call->line);
 	free(why);
 	r->iv = iv_norm(iv_range(lo, hi));
