@@ -505,6 +505,31 @@ static struct node *var_init_once(const struct eval_ctx *cx, int v)
 	return node_strip(w->kids[1]);
 }
 
+static enum CXChildVisitResult first_kid(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	*(CXCursor *)d = c;
+	return CXChildVisit_Break;
+}
+
+/* Is a variable's initializer a unary operator (`&x`), through parens and
+ * implicit conversions?  A cheap test before walking the function. */
+static bool init_takes_address(CXCursor decl)
+{
+	CXCursor c = clang_Cursor_getVarDeclInitializer(decl);
+	for (int i = 0; i < 8 && !clang_Cursor_isNull(c); i++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k == CXCursor_UnaryOperator)
+			return true;
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+			return false;
+		CXCursor kid = clang_getNullCursor();
+		clang_visitChildren(c, first_kid, &kid);
+		c = kid;
+	}
+	return false;
+}
+
 /* The local (or field path) a pointer expression points to: `&x`, or a
  * local pointer that is initialized with `&x` and never assigned (the
  * temporaries of the kernel's statement-expression macros:
@@ -516,7 +541,7 @@ static int pointee_var(const struct eval_ctx *cx, struct node *p)
 		return -1;
 	if (p->kind == CXCursor_UnaryOperator && p->op && !strcmp(p->op, "&") && p->nkids == 1)
 		return local_of(p->kids[0]);
-	if (p->kind != CXCursor_DeclRefExpr)
+	if (p->kind != CXCursor_DeclRefExpr || p->var < 0 || !init_takes_address(cx->fn->vars[p->var].decl))
 		return -1;
 	struct node *init = var_init_once(cx, p->var);
 	if (!init || init->kind != CXCursor_UnaryOperator || !init->op || strcmp(init->op, "&") ||
