@@ -530,33 +530,48 @@ static bool init_takes_address(CXCursor decl)
 	return false;
 }
 
-/* The local (or field path) a pointer expression points to: `&x`, or a
- * local pointer that is initialized with `&x` and never assigned (the
- * temporaries of the kernel's statement-expression macros:
- * check_shl_overflow()'s `typeof(d) _d = d`).  -1 when not known. */
-static int pointee_var(const struct eval_ctx *cx, struct node *p)
+/* What a pointer expression points to: x for `&x` (through casts:
+ * WRITE_ONCE()'s `*(volatile typeof(x) *)&(x)`), or for a local pointer
+ * that is initialized with `&x` and never assigned (the temporaries of
+ * the kernel's statement-expression macros: check_shl_overflow()'s
+ * `typeof(d) _d = d`).  NULL when not known. */
+static struct node *pointee_node(const struct eval_ctx *cx, struct node *p)
 {
 	p = node_strip(p);
+	while (p && p->kind == CXCursor_CStyleCastExpr && p->nkids)
+		p = node_strip(p->kids[p->nkids - 1]);
 	if (!p)
-		return -1;
-	if (p->kind == CXCursor_UnaryOperator && p->op && !strcmp(p->op, "&") && p->nkids == 1)
-		return local_of(p->kids[0]);
-	if (p->kind != CXCursor_DeclRefExpr || p->var < 0 || !init_takes_address(cx->fn->vars[p->var].decl))
-		return -1;
-	struct node *init = var_init_once(cx, p->var);
-	if (!init || init->kind != CXCursor_UnaryOperator || !init->op || strcmp(init->op, "&") ||
-	    init->nkids != 1)
-		return -1;
-	return local_of(init->kids[0]);
+		return NULL;
+	if (p->kind == CXCursor_DeclRefExpr) {
+		if (p->var < 0 || !init_takes_address(cx->fn->vars[p->var].decl))
+			return NULL;
+		p = var_init_once(cx, p->var);
+	}
+	if (!p || p->kind != CXCursor_UnaryOperator || !p->op || strcmp(p->op, "&") || p->nkids != 1)
+		return NULL;
+	return p->kids[0];
 }
 
-/* `*p` with p pointing to a local: that local. */
-static int deref_var(const struct eval_ctx *cx, struct node *n)
+/* The local (or field path) a pointer expression points to, or -1. */
+static int pointee_var(const struct eval_ctx *cx, struct node *p)
+{
+	struct node *x = pointee_node(cx, p);
+	return x ? local_of(x) : -1;
+}
+
+/* `*p` with p pointing to a known place: that place's node, or NULL. */
+static struct node *deref_node(const struct eval_ctx *cx, struct node *n)
 {
 	n = node_strip(n);
 	if (!n || n->kind != CXCursor_UnaryOperator || !n->op || strcmp(n->op, "*") || n->nkids != 1)
-		return -1;
-	return pointee_var(cx, n->kids[0]);
+		return NULL;
+	return pointee_node(cx, n->kids[0]);
+}
+
+static int deref_var(const struct eval_ctx *cx, struct node *n)
+{
+	struct node *x = deref_node(cx, n);
+	return x ? local_of(x) : -1;
 }
 
 /* ---- provenance at the leaves (ksrc.h) ---- */
@@ -1540,16 +1555,20 @@ static void note_store(struct eval_ctx *cx, struct node *lhs, const struct aval 
 
 static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state *st)
 {
-	struct node *lhs = n->kids[0], *rhs = n->kids[1];
+	struct node *lhs = n->kids[0], *rhs = n->kids[1], *target = lhs;
 	int v = local_of(lhs);
-	if (v < 0)
-		v = deref_var(cx, lhs); /* *(&x) = ..., *tmp = ... with tmp = &x */
+	struct node *pt = v < 0 ? deref_node(cx, lhs) : NULL;
+	if (pt) {
+		/* *(&x) = ..., *tmp = ... with tmp = &x: a store into x */
+		target = pt;
+		v = local_of(pt);
+	}
 	if (!strcmp(n->op, "=")) {
 		struct aval r = eval(cx, rhs, st);
 		if (v < 0)
 			eval(cx, lhs, st);
 		assign(cx, st, v, r, n->line);
-		note_store(cx, lhs, &r, n->line);
+		note_store(cx, target, &r, n->line);
 		return r;
 	}
 	/* compound: a op= b */
@@ -1560,7 +1579,7 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 	struct aval b = eval(cx, rhs, st);
 	struct aval r = binop(cx, op, cur, b);
 	assign(cx, st, v, r, n->line);
-	note_store(cx, lhs, &r, n->line);
+	note_store(cx, target, &r, n->line);
 	return r;
 }
 
