@@ -20,14 +20,17 @@ static inline bool virtio_has_feature(const struct virtio_device *vdev, unsigned
  * machine is little-endian too) */
 static inline u16 virtio16_to_cpu(struct virtio_device *vdev, __virtio16 val)
 {
+	(void)vdev;
 	return (__force u16)val;
 }
 static inline u32 virtio32_to_cpu(struct virtio_device *vdev, __virtio32 val)
 {
+	(void)vdev;
 	return (__force u32)val;
 }
 static inline u64 virtio64_to_cpu(struct virtio_device *vdev, __virtio64 val)
 {
+	(void)vdev;
 	return (__force u64)val;
 }
 
