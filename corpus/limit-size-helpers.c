@@ -30,6 +30,8 @@ struct trace_ctx {
 	struct trace_rec *stash;
 	struct trace_rec *grid;
 	char *note;
+	struct trace_buf *snap;
+	struct trace_rec *recs;
 };
 
 static ssize_t trace_buf_write(struct file *file, const char __user *ubuf, size_t count, loff_t *ppos)
@@ -56,7 +58,11 @@ static ssize_t trace_stash_write(struct file *file, const char __user *ubuf, siz
 	ctx->stash = kmalloc(array_size(count, sizeof(struct trace_rec)), GFP_KERNEL);
 	kfree(ctx->note);
 	ctx->note = kmalloc(size_sub(size_add(count, PAGE_SIZE), 16), GFP_KERNEL);
-	return ctx->stash && ctx->note ? count : -ENOMEM;
+	kfree(ctx->snap);
+	ctx->snap = kzalloc(struct_size_t(struct trace_buf, recs, count), GFP_KERNEL);
+	kfree(ctx->recs);
+	ctx->recs = kmalloc(flex_array_size(ctx->snap, recs, count), GFP_KERNEL);
+	return ctx->stash && ctx->note && ctx->snap && ctx->recs ? count : -ENOMEM;
 }
 
 int trace_grid_init(struct trace_ctx *ctx)
@@ -70,7 +76,7 @@ const void *trace_fops[] = { trace_buf_write, trace_stash_write };
  * check-name: array_size/struct_size/size_add saturate: the exact size when it fits, user counts stay the user's
  *
  * check-output-start
- * corpus/limit-size-helpers.c:40:8: warning: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/limit-size-helpers.c:64:14: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/limit-size-helpers.c:42:8: warning: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-size-helpers.c:70:14: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
  * check-output-end
  */

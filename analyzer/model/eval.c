@@ -473,13 +473,18 @@ static struct node *var_decl_node(struct node *n, int v)
 	return NULL;
 }
 
-/* How many times the function writes local `v` after its declaration;
- * *last is the last write seen. */
+/* How many times the function writes local `v` after its declaration
+ * (taking its address counts: a callee may write it); *last is the last
+ * write seen. */
 static int var_writes(struct node *n, int v, struct node **last)
 {
 	if (!n)
 		return 0;
 	int c = node_modifies(n, v);
+	if (!c && n->kind == CXCursor_UnaryOperator && n->op && !strcmp(n->op, "&") && n->nkids == 1) {
+		struct node *k = node_strip(n->kids[0]);
+		c = k && k->kind == CXCursor_DeclRefExpr && k->var == v;
+	}
 	if (c)
 		*last = n;
 	for (unsigned i = 0; i < n->nkids; i++)
