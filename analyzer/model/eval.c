@@ -248,6 +248,8 @@ struct summary_cache {
 	size_t generic_alloc;
 	struct ksrc_params *params; /* the file's module parameters, when asked */
 	bool params_done;
+	struct ksrc_policies *policies; /* the file's netlink policies, when asked */
+	bool policies_done;
 };
 
 struct summary_cache *summary_cache_new(void)
@@ -267,6 +269,7 @@ void summary_cache_free(struct summary_cache *c)
 	free(c->generic_done);
 	free(c->generic_has);
 	ksrc_params_free(c->params);
+	ksrc_policies_free(c->policies);
 	free(c);
 }
 
@@ -437,6 +440,143 @@ static int local_of(struct node *n)
 {
 	n = node_strip(n);
 	return n && (n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) ? n->var : -1;
+}
+
+/* ---- stores and reads through a pointer to a local ---- */
+
+/* The initializer of a VarDecl node: its last expression kid, when it
+ * has one (`typeof(e) v;` has an expression kid, the operand of typeof,
+ * and no initializer). */
+static struct node *decl_init(struct node *d)
+{
+	struct node *init = NULL;
+	for (unsigned k = 0; k < d->nkids; k++)
+		if (clang_isExpression(d->kids[k]->kind))
+			init = d->kids[k];
+	if (init && clang_Cursor_isNull(clang_Cursor_getVarDeclInitializer(d->cur)))
+		return NULL;
+	return init;
+}
+
+/* The declaration node of local `v` (first found), or NULL. */
+static struct node *var_decl_node(struct node *n, int v)
+{
+	if (!n)
+		return NULL;
+	if (n->kind == CXCursor_VarDecl && n->var == v)
+		return n;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		struct node *r = var_decl_node(n->kids[i], v);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* How many times the function writes local `v` after its declaration
+ * (taking its address counts: a callee may write it); *last is the last
+ * write seen. */
+static int var_writes(struct node *n, int v, struct node **last)
+{
+	if (!n)
+		return 0;
+	int c = node_modifies(n, v);
+	if (!c && n->kind == CXCursor_UnaryOperator && n->op && !strcmp(n->op, "&") && n->nkids == 1) {
+		struct node *k = node_strip(n->kids[0]);
+		c = k && k->kind == CXCursor_DeclRefExpr && k->var == v;
+	}
+	if (c)
+		*last = n;
+	for (unsigned i = 0; i < n->nkids; i++)
+		c += var_writes(n->kids[i], v, last);
+	return c;
+}
+
+/* The one value local `v` is ever given: its initializer when nothing
+ * assigns it again (a macro's temporary), or its only assignment when it
+ * has no initializer (`a = tb[X];`); else NULL.  Flow-insensitive: a read
+ * before that assignment would read an uninitialized local. */
+static struct node *var_init_once(const struct eval_ctx *cx, int v)
+{
+	if (v < 0 || cx->fn->vars[v].param >= 0)
+		return NULL;
+	struct node *d = var_decl_node(cx->fn->root, v);
+	struct node *init = d ? decl_init(d) : NULL, *w = NULL;
+	int nw = var_writes(cx->fn->body, v, &w);
+	if (init)
+		return nw ? NULL : node_strip(init);
+	if (nw != 1 || w->kind != CXCursor_BinaryOperator || w->nkids != 2)
+		return NULL;
+	return node_strip(w->kids[1]);
+}
+
+static enum CXChildVisitResult first_kid(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	*(CXCursor *)d = c;
+	return CXChildVisit_Break;
+}
+
+/* Is a variable's initializer a unary operator (`&x`), through parens and
+ * implicit conversions?  A cheap test before walking the function. */
+static bool init_takes_address(CXCursor decl)
+{
+	CXCursor c = clang_Cursor_getVarDeclInitializer(decl);
+	for (int i = 0; i < 8 && !clang_Cursor_isNull(c); i++) {
+		enum CXCursorKind k = clang_getCursorKind(c);
+		if (k == CXCursor_UnaryOperator)
+			return true;
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr)
+			return false;
+		CXCursor kid = clang_getNullCursor();
+		clang_visitChildren(c, first_kid, &kid);
+		c = kid;
+	}
+	return false;
+}
+
+/* What a pointer expression points to: x for `&x` (through casts:
+ * WRITE_ONCE()'s `*(volatile typeof(x) *)&(x)`), or for a local pointer
+ * that is initialized with `&x` and never assigned (the temporaries of
+ * the kernel's statement-expression macros: check_shl_overflow()'s
+ * `typeof(d) _d = d`).  NULL when not known. */
+static struct node *pointee_node(const struct eval_ctx *cx, struct node *p)
+{
+	p = node_strip(p);
+	while (p && p->kind == CXCursor_CStyleCastExpr && p->nkids)
+		p = node_strip(p->kids[p->nkids - 1]);
+	if (!p)
+		return NULL;
+	if (p->kind == CXCursor_DeclRefExpr) {
+		if (p->var < 0 || !init_takes_address(cx->fn->vars[p->var].decl))
+			return NULL;
+		p = var_init_once(cx, p->var);
+	}
+	if (!p || p->kind != CXCursor_UnaryOperator || !p->op || strcmp(p->op, "&") || p->nkids != 1)
+		return NULL;
+	return p->kids[0];
+}
+
+/* The local (or field path) a pointer expression points to, or -1. */
+static int pointee_var(const struct eval_ctx *cx, struct node *p)
+{
+	struct node *x = pointee_node(cx, p);
+	return x ? local_of(x) : -1;
+}
+
+/* `*p` with p pointing to a known place: that place's node, or NULL. */
+static struct node *deref_node(const struct eval_ctx *cx, struct node *n)
+{
+	n = node_strip(n);
+	if (!n || n->kind != CXCursor_UnaryOperator || !n->op || strcmp(n->op, "*") || n->nkids != 1)
+		return NULL;
+	return pointee_node(cx, n->kids[0]);
+}
+
+static int deref_var(const struct eval_ctx *cx, struct node *n)
+{
+	struct node *x = deref_node(cx, n);
+	return x ? local_of(x) : -1;
 }
 
 /* ---- provenance at the leaves (ksrc.h) ---- */
@@ -976,6 +1116,123 @@ static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool t
 
 /* ---- calls ---- */
 
+/* ---- the kernel's overflow helpers (linux/overflow.h) ---- */
+
+/* Width and signedness of an integer type (0: not one). */
+static int int_type_bits(CXType t, bool *sgn)
+{
+	t = clang_getCanonicalType(t);
+	*sgn = false;
+	switch (t.kind) {
+	case CXType_Bool: return 1;
+	case CXType_Char_U: case CXType_UChar: return 8;
+	case CXType_UShort: return 16;
+	case CXType_UInt: return 32;
+	case CXType_ULong: case CXType_ULongLong: return 64;
+	case CXType_Char_S: case CXType_SChar: *sgn = true; return 8;
+	case CXType_Short: *sgn = true; return 16;
+	case CXType_Int: *sgn = true; return 32;
+	case CXType_Long: case CXType_LongLong: *sgn = true; return 64;
+	default: return 0;
+	}
+}
+
+/* The values an integer type holds (64-bit ones: up to IV_MAX, which
+ * stands for "too big to be a size"). */
+static struct interval int_type_range(int bits, bool sgn)
+{
+	if (!bits || bits >= 63)
+		return iv_range(sgn || !bits ? IV_MIN : 0, IV_MAX);
+	if (sgn)
+		return iv_range(-((int64_t)1 << (bits - 1)), ((int64_t)1 << (bits - 1)) - 1);
+	return iv_range(0, ((int64_t)1 << bits) - 1);
+}
+
+/* size_mul(), size_add(), size_sub() (and the array_size()/array3_size()
+ * functions of old trees): on overflow the result saturates at SIZE_MAX,
+ * which kmalloc refuses (the page allocator fails an order above
+ * MAX_PAGE_ORDER at once, without reclaim).  The sizes that can be
+ * allocated are the exact results that fit, so that is the value; a
+ * negative operand converts to a huge size_t and saturates the same way.
+ * Unbounded operands give an unbounded size (then KMALLOC_MAX_SIZE bounds
+ * it when someone outside controls it, as for a plain product). */
+static struct interval size_op(char op, struct interval a, struct interval b)
+{
+	if (a.hi < 0 || b.hi < 0)
+		return iv_unknown(); /* always saturates */
+	a.lo = a.lo < 0 ? 0 : a.lo;
+	b.lo = b.lo < 0 ? 0 : b.lo;
+	struct interval r = op == '*' ? iv_mul(a, b) : op == '+' ? iv_add(a, b) : iv_sub(a, b);
+	if (r.hi < 0)
+		return iv_unknown();
+	if (r.lo < 0)
+		r.lo = 0; /* a minuend below the subtrahend saturates */
+	return iv_norm(r);
+}
+
+static bool size_helper(const char *name, struct aval *args, unsigned n, struct interval *out)
+{
+	if ((!strcmp(name, "size_mul") || !strcmp(name, "array_size")) && n == 2)
+		*out = size_op('*', args[0].iv, args[1].iv);
+	else if (!strcmp(name, "array3_size") && n == 3)
+		*out = size_op('*', size_op('*', args[0].iv, args[1].iv), args[2].iv);
+	else if (!strcmp(name, "size_add") && n == 2)
+		*out = size_op('+', args[0].iv, args[1].iv);
+	else if (!strcmp(name, "size_sub") && n == 2)
+		*out = size_op('-', args[0].iv, args[1].iv);
+	else
+		return false;
+	return true;
+}
+
+/* __builtin_{add,sub,mul}_overflow(a, b, d), what check_*_overflow()
+ * expand to: the result is the overflow flag (0 when the exact result
+ * always fits *d's type, 1 when it never does), and *d gets the exact
+ * result within its type: the value on the path without overflow, the
+ * one the kernel's idiom goes on with (`if (check_mul_overflow(n, sz,
+ * &bytes)) return -EOVERFLOW;`).  A wrapped value on the overflow path
+ * is not modelled.  *d is known when d is `&x` or a temporary set to it. */
+static bool overflow_builtin(struct eval_ctx *cx, struct node *n, struct aval *args, unsigned na,
+			     struct state *st, struct aval *out)
+{
+	static const struct { const char *name, *op; } ops[] = {
+		{ "__builtin_add_overflow", "+" },
+		{ "__builtin_sub_overflow", "-" },
+		{ "__builtin_mul_overflow", "*" },
+	};
+	const char *op = NULL;
+	for (size_t i = 0; n->name && i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(n->name, ops[i].name))
+			op = ops[i].op;
+	if (!op || na != 3)
+		return false;
+	struct aval v = binop(cx, op, args[0], args[1]);
+	CXType pt = clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(node_arg(n, 2)->cur)));
+	bool sgn;
+	int bits = int_type_bits(pt, &sgn);
+	struct interval lim = int_type_range(bits, sgn);
+	bool fits = v.iv.known && v.iv.lo >= lim.lo && v.iv.hi <= lim.hi;
+	bool never = v.iv.known && (v.iv.lo > lim.hi || v.iv.hi < lim.lo);
+	*out = fits || never ? aval_const(cx->tu, never) : aval_unknown();
+	if (!fits && !never) {
+		out->iv = iv_range(0, 1);
+		out->g = gfp_const(0);
+		out->g.may = GFP_ALL_BITS;
+	}
+	src_from(out, &v, NULL);
+	ev_merge(out, &v);
+	int dv = pointee_var(cx, node_arg(n, 2));
+	if (dv >= 0 && !st->dead) {
+		struct aval d = v;
+		int64_t lo = v.iv.lo > lim.lo ? v.iv.lo : lim.lo, hi = v.iv.hi < lim.hi ? v.iv.hi : lim.hi;
+		d.iv = iv_norm(lo <= hi ? iv_range(lo, hi) : lim);
+		if (!iv_is_const(d.iv))
+			d.g = gfp_unknown();
+		assign(cx, st, dv, d, n->line);
+	}
+	return true;
+}
+
 static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct aval *args, unsigned n, bool *handled)
 {
 	struct aval r = aval_unknown();
@@ -1014,6 +1271,10 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 	else if ((!strcmp(name, "variable__fls") || !strcmp(name, "variable_fls") ||
 		  !strcmp(name, "__builtin_clzl") || !strcmp(name, "__builtin_clz")) && n == 1)
 		r.iv = iv_range(0, 64);
+	else if (size_helper(name, args, n, &r.iv)) {
+		for (unsigned i = 1; i < n; i++)
+			ev_merge(&r, &args[i]);
+	}
 	else if (!strcmp(name, "__builtin_expect") && n >= 1)
 		return args[0];
 	else if (!strcmp(name, "__builtin_constant_p"))
@@ -1147,6 +1408,53 @@ static void out_param_source(struct eval_ctx *cx, struct state *st, struct node 
 	free(base);
 }
 
+/* The attribute a netlink getter reads: nla_get_u32(tb[ATTR]),
+ * nla_len(info->attrs[ATTR]), or a local set once to such an element;
+ * the enumerator's name, or NULL. */
+static const char *nla_attr_name(const struct eval_ctx *cx, struct node *a)
+{
+	a = node_strip(a);
+	if (a && a->kind == CXCursor_DeclRefExpr && a->var >= 0)
+		a = var_init_once(cx, a->var);
+	if (!a || a->kind != CXCursor_ArraySubscriptExpr || a->nkids != 2)
+		return NULL;
+	struct node *i = node_strip(a->kids[1]);
+	if (!i || i->kind != CXCursor_DeclRefExpr || i->var >= 0 ||
+	    clang_getCursorKind(clang_getCursorReferenced(i->cur)) != CXCursor_EnumConstantDecl)
+		return NULL;
+	return i->name;
+}
+
+/* A netlink attribute the file's policy validates (ksrc.h): the getter's
+ * value is within the policy's bound. */
+static void policy_bound(struct eval_ctx *cx, struct node *call, struct aval *r)
+{
+	struct summary_cache *sc = cx->cache;
+	const char *attr = nla_attr_name(cx, node_arg(call, 0));
+	if (!sc || !attr)
+		return;
+	if (!sc->policies_done) {
+		sc->policies = ksrc_policies_new(cx->tu);
+		sc->policies_done = true;
+	}
+	long long lo, hi;
+	const char *pol = NULL;
+	unsigned pline = 0;
+	if (!ksrc_policy_bound(sc->policies, call->name, attr, &lo, &hi, &pol, &pline)) {
+		if (debug_on())
+			fprintf(stderr, "debug: %s(%s): no policy bound\n", call->name, attr);
+		return;
+	}
+	char *why = xasprintf("%snetlink attribute %s (%lld..%lld by policy '%s')",
+			      !strcmp(call->name, "nla_len") ? "the length of " : "", attr, lo, hi, pol);
+	*r = aval_source(SRC_REMOTE, why, call->line);
+	free(why);
+	r->iv = iv_norm(iv_range(lo, hi));
+	ev_add(r, pline);
+	if (iv_is_const(r->iv))
+		r->g = gfp_const(aval_canon(cx->tu, lo));
+}
+
 static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	unsigned na = node_nargs(n);
@@ -1157,6 +1465,10 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	if (cx->on_call && !st->dead)
 		cx->on_call(cx, n, args, na, st);
 	struct aval r = aval_unknown();
+	if (overflow_builtin(cx, n, args, na, st, &r)) {
+		free(args);
+		return r;
+	}
 	bool handled = false;
 	long long folded;
 	if (n->name && !strcmp(n->name, "__builtin_constant_p")) {
@@ -1181,6 +1493,8 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	if (sk >= 0) {
 		r = aval_source((enum src_kind)sk, why, n->line);
 		runtime_bound(cx, &r, kb);
+		if (sk == SRC_REMOTE && na == 1)
+			policy_bound(cx, n, &r);
 	}
 	else if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
 		r = call_summary(cx, n, args, na);
@@ -1255,14 +1569,20 @@ static void note_store(struct eval_ctx *cx, struct node *lhs, const struct aval 
 
 static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state *st)
 {
-	struct node *lhs = n->kids[0], *rhs = n->kids[1];
+	struct node *lhs = n->kids[0], *rhs = n->kids[1], *target = lhs;
 	int v = local_of(lhs);
+	struct node *pt = v < 0 ? deref_node(cx, lhs) : NULL;
+	if (pt) {
+		/* *(&x) = ..., *tmp = ... with tmp = &x: a store into x */
+		target = pt;
+		v = local_of(pt);
+	}
 	if (!strcmp(n->op, "=")) {
 		struct aval r = eval(cx, rhs, st);
 		if (v < 0)
 			eval(cx, lhs, st);
 		assign(cx, st, v, r, n->line);
-		note_store(cx, lhs, &r, n->line);
+		note_store(cx, target, &r, n->line);
 		return r;
 	}
 	/* compound: a op= b */
@@ -1273,7 +1593,7 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 	struct aval b = eval(cx, rhs, st);
 	struct aval r = binop(cx, op, cur, b);
 	assign(cx, st, v, r, n->line);
-	note_store(cx, lhs, &r, n->line);
+	note_store(cx, target, &r, n->line);
 	return r;
 }
 
@@ -1282,6 +1602,9 @@ static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state 
 	if (!n->op || n->nkids != 1)
 		return aval_unknown();
 	struct node *k = n->kids[0];
+	int pv = !strcmp(n->op, "*") ? deref_var(cx, n) : -1;
+	if (pv >= 0 && !st->dead)
+		return st->v[pv];
 	if (!strcmp(n->op, "++") || !strcmp(n->op, "--")) {
 		int v = local_of(k);
 		struct aval cur = v >= 0 && !st->dead ? st->v[v] : eval(cx, k, st);
@@ -1390,6 +1713,26 @@ static struct aval eval_stmt_expr(struct eval_ctx *cx, struct node *n, struct st
 	return last;
 }
 
+/* _Generic(x, T1: e1, T2: e2...): the association the compiler picked is
+ * the one whose type is the selection's (libclang does not say which);
+ * the controlling expression is not evaluated.  Several of that type:
+ * their join. */
+static struct aval eval_generic(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(n->cur));
+	struct aval r = aval_unknown();
+	bool have = false;
+	for (unsigned i = 1; i < n->nkids; i++) {
+		CXType at = clang_getCanonicalType(clang_getCursorType(n->kids[i]->cur));
+		if (!clang_equalTypes(t, at))
+			continue;
+		struct aval a = eval(cx, n->kids[i], st);
+		r = have ? aval_join(r, a) : a;
+		have = true;
+	}
+	return have ? r : type_bounded(n, aval_unknown());
+}
+
 static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (!n || --cx->budget < 0)
@@ -1408,8 +1751,12 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 				return aval_unknown();
 			const char *why = NULL;
 			int k = ksrc_macro_local(cx->fn->vars[n->var].name, &why);
-			if (k >= 0 && !st->v[n->var].iv.known)
-				return type_bounded(n, aval_source((enum src_kind)k, why, n->line));
+			if (k >= 0 && st->v[n->var].src == SRCB(UNKNOWN)) {
+				/* filled behind our back (its width may bound it) */
+				struct aval m = aval_source((enum src_kind)k, why, n->line);
+				m.iv = st->v[n->var].iv;
+				return type_bounded(n, m);
+			}
 			return st->v[n->var];
 		}
 		return type_bounded(n, global_value(cx, n));
@@ -1460,6 +1807,8 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 		return eval_call(cx, n, st);
 	case CXCursor_StmtExpr:
 		return eval_stmt_expr(cx, n, st);
+	case CXCursor_GenericSelectionExpr:
+		return eval_generic(cx, n, st);
 	case CXCursor_MemberRefExpr: {
 		struct aval base = aval_unknown();
 		for (unsigned i = 0; i < n->nkids; i++)
@@ -1554,12 +1903,14 @@ static void loop_run(struct eval_ctx *cx, struct state *st, struct node *cond, s
 		if (inc)
 			eval(cx, inc, &cur);
 		if (!cond_first && cond) {
-			eval(cx, cond, &cur);
+			struct aval cv = eval(cx, cond, &cur);
 			struct state out = st_copy(&cur);
 			refine(cx, cond, &out, false);
 			st_join_into(&exit_st, &out);
 			st_free(&out);
 			refine(cx, cond, &cur, true);
+			if (iv_is_const(cv.iv) && !cv.iv.lo)
+				cur.dead = true; /* do { ... } while (0): no second round */
 		} else if (!cond_first && !cond) {
 			/* no condition: only breaks leave */
 		}
@@ -1593,7 +1944,7 @@ static void exec_switch(struct eval_ctx *cx, struct node *n, struct state *st)
 	int swvar = side_var(n->kids[0], &off);
 	struct node *body = n->kids[n->nkids - 1];
 	struct loop_frame fr = { .brk = st_copy(st), .cont = st_copy(st), .up = cx->loops };
-	fr.brk.dead = true;
+	fr.brk.dead = fr.cont.dead = true; /* nothing continued yet */
 	/* continue inside a switch belongs to the enclosing loop */
 	struct loop_frame *outer = cx->loops;
 	cx->loops = &fr;
@@ -1685,10 +2036,7 @@ static void exec(struct eval_ctx *cx, struct node *n, struct state *st)
 			struct node *d = n->kids[i];
 			if (d->kind != CXCursor_VarDecl)
 				continue;
-			struct node *init = NULL;
-			for (unsigned k = 0; k < d->nkids; k++)
-				if (clang_isExpression(d->kids[k]->kind))
-					init = d->kids[k];
+			struct node *init = decl_init(d);
 			struct aval v = init ? eval(cx, init, st) : aval_unknown();
 			if (d->var >= 0 && !init)
 				var_bits_bound(&cx->fn->vars[d->var], &v.iv);

@@ -1,8 +1,10 @@
 /* Kernel data sources (ksrc.h). */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "gfpaudit/ksrc.h"
+#include "gfpaudit/err.h"
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/strbuf.h"
 
@@ -281,11 +283,17 @@ int ksrc_field(const char *record, const char *field, const char *type_spelling,
 
 int ksrc_macro_local(const char *name, const char **why)
 {
-	if (name && (!strcmp(name, "__val_gu") || !strcmp(name, "__gu_val") || !strcmp(name, "__x"))) {
-		if (strcmp(name, "__x")) {
-			*why = "get_user()";
-			return SRC_USER;
-		}
+	if (!name)
+		return -1;
+	if (!strcmp(name, "__val_gu") || !strcmp(name, "__gu_val")) {
+		*why = "get_user()";
+		return SRC_USER;
+	}
+	/* virtio_cread()/virtio_cread_le(): the config-space field lands in
+	 * this temporary (through the transport's get()), then in *ptr */
+	if (!strcmp(name, "virtio_cread_v")) {
+		*why = "virtio config space (virtio_cread())";
+		return SRC_DEVICE;
 	}
 	return -1;
 }
@@ -413,4 +421,309 @@ bool ksrc_params_has(const struct ksrc_params *p, CXCursor var, bool *has_defaul
 			*has_default = tu_eval_int(d, def);
 	}
 	return found;
+}
+
+/* ---- netlink policies: what validation bounds an attribute to ----
+ *
+ * A file's policies are the arrays of struct nla_policy defined in it,
+ * written with designated initializers: [ATTR] = { .type = ..., .len = ...,
+ * .validation_type = ..., .min = ..., .max = ... } (what NLA_POLICY_MAX(),
+ * NLA_POLICY_RANGE(), NLA_POLICY_EXACT_LEN() expand to).  An entry is
+ * keyed by the enumerator that names the attribute.  The NLA_* type and
+ * NLA_VALIDATE_* values are the tree's own (its enumerators), never
+ * hard-coded.
+ *
+ * Not modelled: which policy really parsed a given tb[] (every entry of
+ * the file for the attribute must bound it, their join is the bound);
+ * policies defined in other files or headers; range designators
+ * ([A ... B]); NLA_POLICY_FULL_RANGE() (a pointer to a range); validation
+ * functions; the lenient NLA_VALIDATE_RANGE_WARN_TOO_LONG (only a warning
+ * unless the family parses strictly). */
+
+enum nla_name {
+	NN_U8, NN_U16, NN_U32, NN_U64, NN_UINT, NN_S8, NN_S16, NN_S32, NN_S64, NN_SINT,
+	NN_STRING, NN_NUL_STRING, NN_BINARY,
+	NN_VAL_RANGE, NN_VAL_MIN, NN_VAL_MAX,
+	NN__N
+};
+static const char *const nla_names[NN__N] = {
+	"NLA_U8", "NLA_U16", "NLA_U32", "NLA_U64", "NLA_UINT", "NLA_S8", "NLA_S16", "NLA_S32", "NLA_S64", "NLA_SINT",
+	"NLA_STRING", "NLA_NUL_STRING", "NLA_BINARY",
+	"NLA_VALIDATE_RANGE", "NLA_VALIDATE_MIN", "NLA_VALIDATE_MAX",
+};
+
+struct policy_ent {
+	char *attr, *policy;
+	unsigned line;
+	long long type, vtype, len, min, max;
+};
+
+struct ksrc_policies {
+	const struct tu *t;
+	long long val[NN__N];
+	bool have[NN__N];
+	struct policy_ent *e;
+	size_t n, alloc;
+	const char *cur_policy; /* while walking one array */
+};
+
+static char *spelling_of(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(s) ? clang_getCString(s) : "");
+	clang_disposeString(s);
+	return r;
+}
+
+struct kids {
+	CXCursor c[8];
+	unsigned n;
+};
+
+static enum CXChildVisitResult kids_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct kids *k = d;
+	(void)parent;
+	if (k->n < sizeof(k->c) / sizeof(k->c[0]))
+		k->c[k->n] = c;
+	k->n++;
+	return CXChildVisit_Continue;
+}
+
+static struct kids kids_of(CXCursor c)
+{
+	struct kids k = { .n = 0 };
+	clang_visitChildren(c, kids_visit, &k);
+	return k;
+}
+
+static enum CXChildVisitResult enum_consts(CXCursor c, CXCursor parent, CXClientData d);
+
+/* The NLA_* enums an entry's values name: their constants are the tree's
+ * values of the types and validations (the enums may sit in a
+ * precompiled header the TU walk does not show). */
+static enum CXChildVisitResult nla_enum_refs(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct ksrc_policies *p = d;
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(r) == CXCursor_EnumConstantDecl)
+			clang_visitChildren(clang_getCursorSemanticParent(r), enum_consts, p);
+	}
+	return CXChildVisit_Recurse;
+}
+
+struct field_walk {
+	struct ksrc_policies *p;
+	struct policy_ent *e;
+};
+
+/* One `.field = value` of an entry. */
+static enum CXChildVisitResult policy_field(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct field_walk *fw = d;
+	struct policy_ent *e = fw->e;
+	(void)parent;
+	struct kids k = kids_of(c);
+	if (k.n < 2 || k.n > 8 || clang_getCursorKind(k.c[k.n - 2]) != CXCursor_MemberRef)
+		return CXChildVisit_Continue;
+	char *f = spelling_of(k.c[k.n - 2]);
+	long long v;
+	bool enum_valued = !strcmp(f, "type") || !strcmp(f, "validation_type");
+	if (enum_valued && !(fw->p->have[NN_BINARY] && fw->p->have[NN_VAL_MAX]))
+		clang_visitChildren(k.c[k.n - 1], nla_enum_refs, fw->p);
+	if (tu_eval_int(k.c[k.n - 1], &v)) {
+		if (!strcmp(f, "type"))
+			e->type = v;
+		else if (!strcmp(f, "validation_type"))
+			e->vtype = v;
+		else if (!strcmp(f, "len"))
+			e->len = v;
+		else if (!strcmp(f, "min"))
+			e->min = v;
+		else if (!strcmp(f, "max"))
+			e->max = v;
+	}
+	free(f);
+	return CXChildVisit_Continue;
+}
+
+/* One `[ATTR] = { ... }` of a policy array. */
+static enum CXChildVisitResult policy_entry(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct ksrc_policies *p = d;
+	(void)parent;
+	struct kids k = kids_of(c);
+	if (k.n != 2 || clang_getCursorKind(k.c[0]) != CXCursor_DeclRefExpr ||
+	    clang_getCursorKind(k.c[1]) != CXCursor_InitListExpr)
+		return CXChildVisit_Continue;
+	CXCursor en = clang_getCursorReferenced(k.c[0]);
+	if (clang_getCursorKind(en) != CXCursor_EnumConstantDecl)
+		return CXChildVisit_Continue;
+	struct policy_ent e = { .type = -1, .vtype = -1, .len = 0, .min = 0, .max = -1 };
+	struct field_walk fw = { p, &e };
+	clang_visitChildren(k.c[1], policy_field, &fw);
+	e.attr = spelling_of(en);
+	e.policy = xstrdup(p->cur_policy);
+	CXFile f;
+	clang_getExpansionLocation(clang_getCursorLocation(c), &f, &e.line, NULL, NULL);
+	ALLOC_GROW(p->e, p->n + 1, p->alloc);
+	p->e[p->n++] = e;
+	return CXChildVisit_Continue;
+}
+
+static bool is_policy_array(CXCursor var)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(var));
+	if (t.kind != CXType_ConstantArray && t.kind != CXType_IncompleteArray)
+		return false;
+	CXString s = clang_getTypeSpelling(clang_getArrayElementType(t));
+	bool r = strstr(clang_getCString(s), "struct nla_policy") != NULL;
+	clang_disposeString(s);
+	return r;
+}
+
+static enum CXChildVisitResult policy_init(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	if (clang_getCursorKind(c) == CXCursor_InitListExpr)
+		clang_visitChildren(c, policy_entry, d);
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult enum_consts(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct ksrc_policies *p = d;
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl)
+		return CXChildVisit_Continue;
+	CXString s = clang_getCursorSpelling(c);
+	const char *nm = clang_getCString(s);
+	for (int i = 0; nm && !strncmp(nm, "NLA_", 4) && i < NN__N; i++)
+		if (!strcmp(nm, nla_names[i])) {
+			p->val[i] = clang_getEnumConstantDeclValue(c);
+			p->have[i] = true;
+		}
+	clang_disposeString(s);
+	return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult find_policies(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct ksrc_policies *p = d;
+	(void)parent;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_VarDecl && clang_isCursorDefinition(c) &&
+		 clang_Location_isFromMainFile(clang_getCursorLocation(c)) && is_policy_array(c)) {
+		char *nm = spelling_of(c);
+		p->cur_policy = nm;
+		clang_visitChildren(c, policy_init, p);
+		p->cur_policy = NULL;
+		free(nm);
+	}
+	return CXChildVisit_Continue;
+}
+
+struct ksrc_policies *ksrc_policies_new(const struct tu *t)
+{
+	struct ksrc_policies *p = xcalloc(1, sizeof(*p));
+	p->t = t;
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), find_policies, p);
+	if (debug_on()) {
+		fprintf(stderr, "debug: %zu netlink policy entries; NLA_U32 %s, NLA_BINARY %s\n", p->n,
+			p->have[NN_U32] ? "known" : "unknown", p->have[NN_BINARY] ? "known" : "unknown");
+		for (size_t i = 0; i < p->n; i++)
+			fprintf(stderr, "debug:   %s[%s] type %lld vt %lld len %lld min %lld max %lld\n",
+				p->e[i].policy, p->e[i].attr, p->e[i].type, p->e[i].vtype, p->e[i].len,
+				p->e[i].min, p->e[i].max);
+	}
+	return p;
+}
+
+void ksrc_policies_free(struct ksrc_policies *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->e[i].attr);
+		free(p->e[i].policy);
+	}
+	free(p->e);
+	free(p);
+}
+
+static bool nla_is(const struct ksrc_policies *p, long long v, enum nla_name n)
+{
+	return p->have[n] && p->val[n] == v;
+}
+
+static bool nla_int_type(const struct ksrc_policies *p, long long type)
+{
+	for (int i = NN_U8; i <= NN_SINT; i++)
+		if (nla_is(p, type, (enum nla_name)i))
+			return true;
+	return false;
+}
+
+/* The bound one entry puts on what `len` (nla_len) or an integer getter
+ * reads; false when it puts none. */
+static bool entry_bound(const struct ksrc_policies *p, const struct policy_ent *e, bool len,
+			long long *lo, long long *hi)
+{
+	bool vmax = nla_is(p, e->vtype, NN_VAL_MAX) || nla_is(p, e->vtype, NN_VAL_RANGE);
+	bool vmin = nla_is(p, e->vtype, NN_VAL_MIN) || nla_is(p, e->vtype, NN_VAL_RANGE);
+	*lo = 0;
+	*hi = -1;
+	if (len && nla_is(p, e->type, NN_BINARY)) {
+		/* the length is checked against .len, and against the range */
+		if (e->len > 0)
+			*hi = e->len;
+		if (vmax && e->max >= 0 && (*hi < 0 || e->max < *hi))
+			*hi = e->max;
+		if (vmin && e->min > 0)
+			*lo = e->min;
+	} else if (len && (nla_is(p, e->type, NN_STRING) || nla_is(p, e->type, NN_NUL_STRING))) {
+		if (e->len > 0)
+			*hi = e->len + 1; /* the string and its NUL */
+	} else if (!len && nla_int_type(p, e->type)) {
+		if (vmax && e->max >= 0)
+			*hi = e->max;
+		if (vmin)
+			*lo = e->min;
+	}
+	return *hi >= 0 && *lo <= *hi;
+}
+
+bool ksrc_policy_bound(const struct ksrc_policies *p, const char *getter, const char *attr,
+		       long long *lo, long long *hi, const char **policy, unsigned *line)
+{
+	static const char *const int_getters[] = {
+		"nla_get_u8", "nla_get_u16", "nla_get_u32", "nla_get_u64", "nla_get_uint",
+		"nla_get_s8", "nla_get_s16", "nla_get_s32", "nla_get_s64", "nla_get_sint",
+	};
+	bool len = getter && !strcmp(getter, "nla_len"), num = false;
+	for (size_t i = 0; getter && i < sizeof(int_getters) / sizeof(int_getters[0]); i++)
+		num = num || !strcmp(getter, int_getters[i]);
+	if (!p || !attr || (!len && !num))
+		return false;
+	size_t hits = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct policy_ent *e = &p->e[i];
+		long long l, h;
+		if (strcmp(e->attr, attr))
+			continue;
+		if (!entry_bound(p, e, len, &l, &h))
+			return false; /* some policy lets it through unbounded */
+		if (!hits++) {
+			*lo = l;
+			*hi = h;
+			*policy = e->policy;
+			*line = e->line;
+		} else {
+			*lo = l < *lo ? l : *lo;
+			*hi = h > *hi ? h : *hi;
+		}
+	}
+	return hits > 0;
 }

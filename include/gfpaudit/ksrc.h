@@ -36,4 +36,16 @@ void ksrc_params_free(struct ksrc_params *p);
  * it is constant. */
 bool ksrc_params_has(const struct ksrc_params *p, CXCursor var, bool *has_default, long long *def);
 
+/* The netlink policies defined in the analyzed file (static const struct
+ * nla_policy arrays with designated initializers), collected once. */
+struct ksrc_policies;
+struct ksrc_policies *ksrc_policies_new(const struct tu *t);
+void ksrc_policies_free(struct ksrc_policies *p);
+/* What validation bounds `getter` (nla_get_u32(), nla_len()...) of
+ * attribute `attr` (the enumerator that indexes tb[]) to: true with
+ * [*lo, *hi], the first policy's name and its entry's line when every
+ * entry of the file for `attr` bounds it (their join); false otherwise. */
+bool ksrc_policy_bound(const struct ksrc_policies *p, const char *getter, const char *attr,
+		       long long *lo, long long *hi, const char **policy, unsigned *line);
+
 #endif
