@@ -3,7 +3,7 @@
  * wMaxPacketSize & 0x7ff (usb_endpoint_maxp()), at most 2047 bytes: a
  * 16-packet receive ring stays below order 4.  A configuration's
  * wTotalLength is any 16-bit value the device sends: a buffer for the whole
- * configuration can be 64 KiB, order 4 ("likely", device data).
+ * configuration can be 64 KiB, order 4 ("possible", device data: a note).
  */
 #include <linux/slab.h>
 #include <linux/usb.h>
@@ -36,13 +36,14 @@ int sniff_copy_config(struct sniff_dev *sd, const struct usb_config_descriptor *
 
 	if (total < USB_DT_CONFIG_SIZE)
 		return -EINVAL;
-	sd->cfg_copy = kmalloc(total, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..4 conf=likely src=device
+	sd->cfg_copy = kmalloc(total, GFP_KERNEL); // site: order=0..4 conf=possible src=device // note: costly-no-fallback
 	return sd->cfg_copy ? 0 : -ENOMEM;
 }
 /*
  * check-name: usb_endpoint_maxp() is at most 2047; wTotalLength is the device's 16-bit choice
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-usb.c:39:17: warning: 'kmalloc' can request order 0..4 (size 9..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a little-endian device field 'usb_config_descriptor.wTotalLength', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-usb.c:39:17: note: 'kmalloc' can request order 0..4 (size 9..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from a little-endian device field 'usb_config_descriptor.wTotalLength', which the device or the on-disk data decides (usually small) [costly-no-fallback]
  * check-output-end
  */

@@ -2,7 +2,7 @@
  * virtio_cread() and virtio_cread_le() read a field of the device's config
  * space: the value lands in a temporary through the transport's get() and
  * is stored through the pointer the driver passes.  A queue count read that
- * way sizes an array at the device's choice ("likely"); checked against the
+ * way sizes an array at the device's choice ("possible", a note); checked against the
  * driver's own limit first it stays small.
  */
 #include <linux/slab.h>
@@ -40,7 +40,7 @@ int vblk_init_queues(struct vblk *vb)
 
 	if (virtio_has_feature(vdev, VBLK_F_MQ))
 		virtio_cread_le(vdev, struct vblk_config, num_queues, &num);
-	vb->qs = kcalloc(num, sizeof(*vb->qs), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=device
+	vb->qs = kcalloc(num, sizeof(*vb->qs), GFP_KERNEL); // site: order=0..10 conf=possible src=device // note: costly-no-fallback
 	return vb->qs ? 0 : -ENOMEM;
 }
 
@@ -62,14 +62,15 @@ int vblk_init_io(struct vblk *vb)
 	u32 opt;
 
 	virtio_cread(vb->vdev, struct vblk_config, opt_io_size, &opt);
-	vb->io_buf = kmalloc(opt, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=device
+	vb->io_buf = kmalloc(opt, GFP_KERNEL); // site: order=0..10 conf=possible src=device // note: costly-no-fallback
 	return vb->io_buf ? 0 : -ENOMEM;
 }
 /*
  * check-name: virtio_cread()/virtio_cread_le() fill their destination with device data
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-virtio.c:43:11: warning: 'kcalloc' can request order 0..10 (size 0..17301240); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from virtio config space (virtio_cread()) (line 42), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/limit-virtio.c:65:15: warning: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from virtio config space (virtio_cread()) (line 64), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-virtio.c:43:11: note: 'kcalloc' can request order 0..10 (size 0..17301240); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from virtio config space (virtio_cread()) (line 42), which the device or the on-disk data decides (usually small) [costly-no-fallback]
+ * corpus/limit-virtio.c:65:15: note: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from virtio config space (virtio_cread()) (line 64), which the device or the on-disk data decides (usually small) [costly-no-fallback]
  * check-output-end
  */
