@@ -410,7 +410,10 @@ int cmd_audit(int argc, char **argv)
 				  .prefilter = prefilter && !c.compdb };
 	struct triage *tri = NULL;
 	rc = triage_new(&to, &tri);
-	if (rc && cache) {
+	/* a cache the user named that is the wrong kind of file is a usage
+	 * error; one the disk cannot hold (full, read-only, I/O) costs speed,
+	 * not results */
+	if (rc && cache && rc != GA_EIO) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		free(cache_path);
 		file_list_release(&fl);
@@ -468,6 +471,10 @@ int cmd_audit(int argc, char **argv)
 			"worker CPU %.1f s, peak worker RSS %ld MiB, wall %.1f s\n",
 			fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
 			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, ps.wall);
+	if (ts.store_failed && !c.quiet)
+		fprintf(stderr, "gfpaudit audit: warning: the cache did not take %zu result%s (%s): the "
+			"results are whole, the next run parses those files again\n", ts.store_failed,
+			ts.store_failed == 1 ? "" : "s", ts.store_error);
 	triage_free(tri); /* commits what the workers answered: the cache stays whole */
 	free(cache_path);
 	int stop = pool_interrupted();

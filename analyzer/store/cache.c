@@ -165,12 +165,21 @@ static void row_checksum(const struct store_key *k, sqlite3_int64 incset, const 
 int store_open(const char *path, struct store **out)
 {
 	*out = NULL;
+	/* GA_EINVAL: the path cannot be a cache (a special file, a directory
+	 * that cannot be made, a file that cannot be opened); GA_EIO: it can,
+	 * but the disk does not take what goes in (full, I/O errors) */
 	int rc = regular_or_absent(path);
-	if (rc || (rc = mkdirs(path)))
+	if (rc)
 		return rc;
+	if ((rc = mkdirs(path))) {
+		char *why = xstrdup(err_last());
+		rc = err_set(GA_EINVAL, "%s", why);
+		free(why);
+		return rc;
+	}
 	struct store *s = xcalloc(1, sizeof(*s));
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = err_set(GA_EIO, "cache: cannot open '%s': %s", path,
+		rc = err_set(GA_EINVAL, "cache: cannot open '%s': %s", path,
 			     s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;
 	}
@@ -239,8 +248,13 @@ static int commit(struct store *s)
 	int rc = 0;
 	if (s->in_tx) {
 		rc = exec(s, "COMMIT");
-		if (rc)
+		if (rc && sqlite3_get_autocommit(s->db) == 0) {
+			/* keep COMMIT's reason (disk full), not ROLLBACK's */
+			char *why = xstrdup(err_last());
 			exec(s, "ROLLBACK");
+			err_set(rc, "%s", why);
+			free(why);
+		}
 		s->in_tx = 0;
 		s->pending = 0;
 	}
