@@ -118,6 +118,8 @@ build/asan-unit-tests: $(LIB_OBJS) $(UNIT_SRCS)
 # `make test`.  The library is built once more with clang, ASan/UBSan and
 # coverage under build/fuzz/obj.
 FUZZ_TIME ?= 60
+# seconds one input may take before libFuzzer calls it a hang (a loaded machine needs more)
+FUZZ_UNIT_TIMEOUT ?= 30
 FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
 FUZZ_TARGETS ?= fuzz_mbox fuzz_apply fuzz_review fuzz_engine
@@ -139,7 +141,7 @@ fuzz: fuzz-build
 		mkdir -p build/fuzz/$$t.corpus build/fuzz/$$t.crashes; \
 		echo "fuzz: $$t for $(FUZZ_TIME) s"; \
 		( cd build/fuzz/$$t.crashes && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp ../$$t -max_total_time=$(FUZZ_TIME) \
-			-max_len=65536 -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+			-max_len=65536 -timeout=$(FUZZ_UNIT_TIMEOUT) -rss_limit_mb=4096 -print_final_stats=1 \
 			$$( [ -f $(CURDIR)/tests/fuzz/$$t.dict ] && echo -dict=$(CURDIR)/tests/fuzz/$$t.dict ) \
 			../$$t.corpus $(CURDIR)/tests/fuzz/seeds/$$t $$( [ $$t = fuzz_engine ] && echo $(CURDIR)/corpus ) ) || exit 1; \
 	done
