@@ -344,6 +344,24 @@ PY
 	else fail "full disk mid-run: the results are whole, the lost cache rows are reported (exit 1)" "exit $rc kb $kb $(head -3 "$T/err")"; fi
 	"$G" audit -v --cache "$T/full.sqlite" "$T"/fl/f*.c >/dev/null 2>"$T/err"; rc=$?
 	expect_rc "full disk mid-run: the cache is still usable afterwards" 1 $rc "$(tail -2 "$T/err")"
+	# a read-only cache (root writes anything: run as nobody then)
+	local as=
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null && as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	fi
+	if [ "$(id -u)" = 0 ] && { [ -z "$as" ] || ! $as "$G" --version >/dev/null 2>&1; }; then
+		skip "read-only cache: root cannot be refused a write, and nobody cannot run $G here"
+	else
+		rm -f "$T/ro.sqlite"*
+		"$G" audit -q --cache "$T/ro.sqlite" "$T/fl/f1.c" >/dev/null 2>&1
+		chmod 444 "$T/ro.sqlite"*; chmod 755 "$T" "$T/fl"; chmod 644 "$T"/fl/*.c
+		$as env XDG_CACHE_HOME="$T/xdg-ro" "$G" audit -j 2 --cache "$T/ro.sqlite" --format json "$T"/fl/f*.c >"$T/out" 2>"$T/err"; rc=$?
+		if [ $rc = 1 ] && grep -q "going on without a cache" "$T/err" && cmp -s <(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/out") \
+			<(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/fl.ref"); then
+			ok "read-only cache: a warning, the results whole (exit 1)"
+		else fail "read-only cache: a warning, the results whole (exit 1)" "exit $rc $(head -3 "$T/err")"; fi
+		chmod 700 "$T"
+	fi
 }
 
 # ---- output errors: never a silent loss ----
