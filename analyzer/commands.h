@@ -7,3 +7,4 @@ COMMAND(check, "new findings in the staged changes, a commit or a range (pre-com
 COMMAND(hook, "install or remove the git pre-commit hook")
 COMMAND(explain, "what the page allocator can do at one allocation site, on this tree")
 COMMAND(merge, "join the JSON outputs of several runs (shards) into one report")
+COMMAND(cc, "the checker kbuild runs: make C=1 CHECK=\"gfpaudit cc\"")

@@ -363,7 +363,7 @@ static void add_dir_hash(struct strbuf *ctx, const char *dir)
 /* Every engine option that can change a result must be hashed below: a
  * new field in struct engine_opts trips this until store_context() covers
  * it (then update the size).  verbose only changes stderr. */
-_Static_assert(sizeof(struct engine_opts) == 64,
+_Static_assert(sizeof(struct engine_opts) == 104,
 	       "struct engine_opts changed: hash the new option in store_context() (analyzer/store/cache.c)");
 
 int store_context(const struct engine_opts *o, const char *pch_identity, char out[STORE_HASH_HEX])
@@ -401,6 +401,12 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 	}
 	for (const char **a = o->allocator_files; a && *a; a++)
 		add_file_hash(&ctx, "allocators", *a);
+	if (o->cc_argv) {
+		strbuf_addf(&ctx, "cc %s %s", o->cc_dir ? o->cc_dir : ".", o->cc_file ? o->cc_file : "");
+		for (size_t i = 0; i < o->cc_argc; i++)
+			strbuf_addf(&ctx, " %s", o->cc_argv[i]);
+		strbuf_addc(&ctx, '\n');
+	}
 	store_hash_buf(ctx.buf, ctx.len, out);
 	strbuf_release(&ctx);
 	return 0;
