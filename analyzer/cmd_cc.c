@@ -15,7 +15,7 @@
 #include "gfpaudit/cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/engine.h"
-#include "gfpaudit/pool.h"
+#include "gfpaudit/isolate.h"
 #include "gfpaudit/report.h"
 #include "gfpaudit/result.h"
 #include "gfpaudit/strbuf.h"
@@ -121,9 +121,9 @@ int cmd_cc(int argc, char **argv)
 		free(cargs);
 		return werror ? EXIT_TOOL : EXIT_CLEAN;
 	}
-	struct pool_limits lim = { POOL_CHILD_TIMEOUT_SEC, POOL_MEM_LIMIT_MB };
+	struct isolate_limits lim = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
 	struct file_result *r = NULL;
-	if (pool_analyze_isolated(e, file, NULL, 0, &lim, &r)) {
+	if (isolate_analyze(e, file, NULL, 0, &lim, &r)) {
 		fprintf(stderr, "gfpaudit cc: %s: %s\n", file, err_last());
 		rc = werror ? EXIT_TOOL : EXIT_CLEAN;
 		goto out;
