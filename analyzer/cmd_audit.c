@@ -571,7 +571,7 @@ int cmd_audit(int argc, char **argv)
 				c.severity);
 			size_t nall = report_findings_at_least(&st.rep, SEV_NOTE);
 			if (nall > nf)
-				fprintf(stderr, "gfpaudit: %zu more below %s (possible costly orders, notes)%s\n",
+				fprintf(stderr, "gfpaudit: %zu more below %s (likely or possible costly orders: notes)%s\n",
 					nall - nf, c.severity,
 					strcmp(c.format, "text") ? "" : ": --severity note shows them");
 			char *causes = report_error_causes(&st.rep, 3);

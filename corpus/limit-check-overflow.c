@@ -45,7 +45,7 @@ long ring_setup(struct ring_ctx *rc, void __user *argp)
 		return -EFAULT;
 	if (check_mul_overflow((size_t)req.nent, sizeof(struct ring_ent), &bytes))
 		return -EOVERFLOW;
-	rc->ents = kzalloc(bytes, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=user
+	rc->ents = kzalloc(bytes, GFP_KERNEL); // note: costly-no-fallback // site: order=0..10 conf=likely src=user
 	if (!rc->ents)
 		return -ENOMEM;
 	if (req.hdr_len > 256)
@@ -57,14 +57,15 @@ long ring_setup(struct ring_ctx *rc, void __user *argp)
 		return -ENOMEM;
 	if (check_shl_overflow((size_t)req.npages, PAGE_SHIFT, &data))
 		return -EOVERFLOW;
-	rc->data = kmalloc(data, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..8 conf=likely src=user
+	rc->data = kmalloc(data, GFP_KERNEL); // note: costly-no-fallback // site: order=0..8 conf=likely src=user
 	return rc->data ? 0 : -ENOMEM;
 }
 /*
  * check-name: check_*_overflow() fill their destination with the exact result and its provenance
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-check-overflow.c:48:13: warning: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/limit-check-overflow.c:60:13: warning: 'kmalloc' can request order 0..8 (size 0..1044480); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-check-overflow.c:48:13: note: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-check-overflow.c:60:13: note: 'kmalloc' can request order 0..8 (size 0..1044480); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4 [costly-no-fallback]
  * check-output-end
  */

@@ -22,7 +22,7 @@ static ssize_t blob_write(struct file *file, const char __user *ubuf, size_t cou
 
 	if (count > KMALLOC_MAX_SIZE)
 		return -EINVAL;
-	buf = kmalloc(count, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=user
+	buf = kmalloc(count, GFP_KERNEL); // note: costly-no-fallback // site: order=0..10 conf=likely src=user
 	if (!buf)
 		return -ENOMEM;
 	if (copy_from_user(buf, ubuf, count)) {
@@ -59,8 +59,9 @@ static ssize_t blob_big_write(struct file *file, const char __user *ubuf, size_t
 const void *blob_fops[] = { blob_write, blob_small_write, blob_big_write };
 /*
  * check-name: a user size checked against KMALLOC_MAX_SIZE only: still likely, up to MAX_PAGE_ORDER
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-kmalloc-max.c:25:8: warning: 'kmalloc' can request order 0..10 (size 0..4194304); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-kmalloc-max.c:25:8: note: 'kmalloc' can request order 0..10 (size 0..4194304); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
  * check-output-end
  */

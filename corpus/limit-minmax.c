@@ -40,7 +40,7 @@ static ssize_t log_write(struct file *file, const char __user *ubuf, size_t coun
 	d->line = kmalloc(clamp(count, (size_t)64, (size_t)SZ_4K), GFP_KERNEL);
 	if (!d->line)
 		return -ENOMEM;
-	d->hist = kmalloc(clamp_val(count, 64, SZ_1M), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..8 conf=likely src=user
+	d->hist = kmalloc(clamp_val(count, 64, SZ_1M), GFP_KERNEL); // note: costly-no-fallback // site: order=0..8 conf=likely src=user
 	if (!d->hist)
 		return -ENOMEM;
 	d->ents = kcalloc(umin(count, 64), sizeof(struct log_ent), GFP_KERNEL);
@@ -50,8 +50,9 @@ static ssize_t log_write(struct file *file, const char __user *ubuf, size_t coun
 const void *log_fops[] = { log_write };
 /*
  * check-name: min/min_t/clamp/clamp_val/umin of a user count: the cap bounds it
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-minmax.c:43:12: warning: 'kmalloc' can request order 0..8 (size 64..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-minmax.c:43:12: note: 'kmalloc' can request order 0..8 (size 64..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
  * check-output-end
  */

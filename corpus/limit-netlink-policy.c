@@ -57,7 +57,7 @@ static int flt_new_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!t->key)
 		return -ENOMEM;
 	n = nla_get_u32(info->attrs[FLT_A_NBUCKETS]);
-	t->buckets = kcalloc(n, sizeof(*t->buckets), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..8 conf=likely src=remote
+	t->buckets = kcalloc(n, sizeof(*t->buckets), GFP_KERNEL); // note: costly-no-fallback // site: order=0..8 conf=likely src=remote
 	return t->buckets ? 0 : -ENOMEM;
 }
 
@@ -69,7 +69,7 @@ static int flt_stats_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!info->attrs[FLT_A_NSTATS])
 		return -EINVAL;
 	n = nla_get_u32(info->attrs[FLT_A_NSTATS]);
-	t->stats = kcalloc(n, sizeof(u64), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=remote
+	t->stats = kcalloc(n, sizeof(u64), GFP_KERNEL); // note: costly-no-fallback // site: order=0..10 conf=likely src=remote
 	return t->stats ? 0 : -ENOMEM;
 }
 
@@ -79,9 +79,10 @@ const struct genl_ops flt_ops[] = {
 };
 /*
  * check-name: netlink policy bounds (NLA_POLICY_MAX/RANGE, .len) bound nla_get_u32() and nla_len()
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-netlink-policy.c:60:15: warning: 'kcalloc' can request order 0..8 (size 64..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from netlink attribute FLT_A_NBUCKETS (1..16384 by policy 'flt_policy') (line 59), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/limit-netlink-policy.c:72:13: warning: 'kcalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a netlink attribute (line 71), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-netlink-policy.c:60:15: note: 'kcalloc' can request order 0..8 (size 64..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from netlink attribute FLT_A_NBUCKETS (1..16384 by policy 'flt_policy') (line 59), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-netlink-policy.c:72:13: note: 'kcalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a netlink attribute (line 71), and nothing here bounds it below order 4 [costly-no-fallback]
  * check-output-end
  */

@@ -39,7 +39,7 @@ static ssize_t trace_buf_write(struct file *file, const char __user *ubuf, size_
 	struct trace_ctx *ctx = file->private_data;
 	struct trace_buf *buf;
 
-	buf = kzalloc(struct_size(buf, recs, count), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=user
+	buf = kzalloc(struct_size(buf, recs, count), GFP_KERNEL); // note: costly-no-fallback // site: order=0..10 conf=likely src=user
 	if (!buf)
 		return -ENOMEM;
 	buf->nr = count;
@@ -74,9 +74,10 @@ int trace_grid_init(struct trace_ctx *ctx)
 const void *trace_fops[] = { trace_buf_write, trace_stash_write };
 /*
  * check-name: array_size/struct_size/size_add saturate: the exact size when it fits, user counts stay the user's
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-size-helpers.c:42:8: warning: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-size-helpers.c:42:8: note: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
  * corpus/limit-size-helpers.c:70:14: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
  * check-output-end
  */

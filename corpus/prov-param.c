@@ -12,7 +12,7 @@ module_param(ring_order, uint, 0444);
 
 struct page *ring_alloc(void)
 {
-	return alloc_pages(GFP_KERNEL, ring_order); // warn: costly-no-fallback // site: order=0..10 conf=likely src=param
+	return alloc_pages(GFP_KERNEL, ring_order); // note: costly-no-fallback // site: order=0..10 conf=likely src=param
 }
 
 struct page *stats_alloc(void)
@@ -21,9 +21,10 @@ struct page *stats_alloc(void)
 }
 /*
  * check-name: a module parameter as the order: likely; a constant: proven
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-param.c:15:9: warning: 'alloc_pages' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the order comes from module parameter 'ring_order' (default 2) (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-param.c:15:9: note: 'alloc_pages' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the order comes from module parameter 'ring_order' (default 2) (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
  * corpus/prov-param.c:20:9: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
  * check-output-end
  */

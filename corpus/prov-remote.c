@@ -14,13 +14,14 @@ int flow_table_set(struct nlattr *attr, struct flow_ent **out)
 {
 	u32 n = nla_get_u32(attr);
 
-	*out = kmalloc_array(n, sizeof(struct flow_ent), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=remote
+	*out = kmalloc_array(n, sizeof(struct flow_ent), GFP_KERNEL); // note: costly-no-fallback // site: order=0..10 conf=likely src=remote
 	return *out ? 0 : -ENOMEM;
 }
 /*
  * check-name: a netlink attribute sizes a table: likely, remote data
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-remote.c:17:9: warning: 'kmalloc_array' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a netlink attribute (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-remote.c:17:9: note: 'kmalloc_array' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a netlink attribute (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
  * check-output-end
  */

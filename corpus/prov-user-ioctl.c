@@ -27,7 +27,7 @@ long tbl_ioctl(void __user *argp)
 
 	if (copy_from_user(&req, argp, sizeof(req)))
 		return -EFAULT;
-	ents = kcalloc(req.nent, sizeof(*ents), GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=user
+	ents = kcalloc(req.nent, sizeof(*ents), GFP_KERNEL); // note: costly-no-fallback // site: order=0..10 conf=likely src=user
 	if (!ents)
 		return -ENOMEM;
 	if (req.flags > 16) {
@@ -47,7 +47,7 @@ long tbl_set_count(u32 __user *uc)
 
 	if (get_user(n, uc))
 		return -EFAULT;
-	p = kmalloc_array(n, 64, GFP_KERNEL); // warn: costly-no-fallback // site: conf=likely src=user
+	p = kmalloc_array(n, 64, GFP_KERNEL); // note: costly-no-fallback // site: conf=likely src=user
 	if (!p)
 		return -ENOMEM;
 	kfree(p);
@@ -55,9 +55,10 @@ long tbl_set_count(u32 __user *uc)
 }
 /*
  * check-name: ioctl argument fields and get_user() size allocations: likely, user data
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-user-ioctl.c:30:9: warning: 'kcalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 28), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/prov-user-ioctl.c:50:6: warning: 'kmalloc_array' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from get_user() (line 48), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-user-ioctl.c:30:9: note: 'kcalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 28), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-user-ioctl.c:50:6: note: 'kmalloc_array' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from get_user() (line 48), and nothing here bounds it below order 4 [costly-no-fallback]
  * check-output-end
  */

@@ -20,7 +20,7 @@ static ssize_t cfg_write(struct file *file, const char __user *ubuf, size_t coun
 	struct cfg_dev *d = file->private_data;
 	char *buf;
 
-	buf = kmalloc(count, GFP_KERNEL); // warn: costly-no-fallback // site: order=0..10 conf=likely src=user
+	buf = kmalloc(count, GFP_KERNEL); // note: costly-no-fallback // site: order=0..10 conf=likely src=user
 	if (!buf)
 		return -ENOMEM;
 	if (copy_from_user(buf, ubuf, count)) {
@@ -52,8 +52,9 @@ static ssize_t cfg_read(struct file *file, char __user *ubuf, size_t count, loff
 const void *cfg_fops[] = { cfg_write, cfg_read };
 /*
  * check-name: write() count sizes a kmalloc: likely, user data
+ * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-user-write.c:23:8: warning: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-user-write.c:23:8: note: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
  * check-output-end
  */

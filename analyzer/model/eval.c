@@ -643,11 +643,11 @@ static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *
 	 * the tree stores is "unknown": judged on 6.12, the kinds of stores
 	 * made far away mostly do not describe this read
 	 * (bench/accuracy/judged-issue14-*.tsv) */
-	bool consts = fv.src && !(fv.src & ~(SRCB(CONST) | SRCB(CONFIG)));
+	bool consts = fv.src && !(fv.src & ~(SRCB(CONST) | SRCB(CONFIG) | SRC_FROM_FACTS));
 	(void)kind;
 	*out = aval_source(consts ? SRC_CONST : SRC_UNKNOWN, why, 0);
 	free(why);
-	out->src = consts ? fv.src : SRCB(UNKNOWN);
+	out->src = consts ? fv.src | SRC_FROM_FACTS : SRCB(UNKNOWN);
 	out->iv = fv.iv.known ? iv_norm(fv.iv) : iv_top();
 	if (iv_is_const(out->iv))
 		out->g = gfp_const(aval_canon(cx->tu, out->iv.lo));

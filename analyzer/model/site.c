@@ -317,18 +317,24 @@ char *finding_fingerprint(const char *rule, const struct site *s)
 
 enum confidence site_confidence(const struct site *s, int costly_order)
 {
+	enum confidence c;
 	if (!s->order.known || s->order.hi <= costly_order)
 		return CONF_NONE;
 	if (s->order.lo > costly_order)
-		return CONF_PROVEN; /* every path asks for a costly order */
-	if (s->src & SRC_LIKELY)
-		return CONF_LIKELY;
+		c = CONF_PROVEN; /* every path asks for a costly order */
+	else if (s->src & SRC_LIKELY)
+		c = CONF_LIKELY;
 	/* device data (registers, descriptors, firmware, on-disk fields):
 	 * judged on 6.12, mostly small in practice or checked where it is
 	 * read (bench/accuracy/judged-issue14-*.tsv): possible */
-	if (s->src & (SRCB(UNKNOWN) | SRCB(RUNTIME) | SRCB(DEVICE)))
-		return CONF_POSSIBLE;
-	return CONF_PROVEN; /* constants (and Kconfig) alone */
+	else if (s->src & (SRCB(UNKNOWN) | SRCB(RUNTIME) | SRCB(DEVICE)))
+		c = CONF_POSSIBLE;
+	else
+		c = CONF_PROVEN; /* constants (and Kconfig) alone */
+	/* constants, but joined from other files' stores (provenance.h) */
+	if (c == CONF_PROVEN && (s->src & SRC_FROM_FACTS))
+		c = CONF_LIKELY;
+	return c;
 }
 
 void site_set_source(struct site *s, unsigned src, const char *why, int line)

@@ -6,11 +6,15 @@
  * A type's width is never a source: an unknown u16 is "unknown".
  *
  * A site's confidence follows (see site_confidence in site.h):
- *   proven   - constants alone make the order costly, or every path does;
+ *   proven   - constants of this file alone make the order costly, or
+ *              every path does;
  *   likely   - user, network or module-parameter data can reach a costly
- *              order and nothing known bounds it below;
+ *              order and nothing known bounds it below, or constants joined
+ *              from other files' stores do;
  *   possible - only device, runtime or unknown data (a field whose stores
  *              are not known, a parameter) would make it costly.
+ * Only proven costly orders are warnings; likely and possible ones are
+ * notes (judged on 6.12: bench/accuracy/issue14-precision-c.md).
  */
 #ifndef GFPAUDIT_PROVENANCE_H
 #define GFPAUDIT_PROVENANCE_H
@@ -34,6 +38,12 @@ enum src_kind {
  * practice or checked where it is read: "possible"). */
 #define SRC_LIKELY (SRCB(PARAM) | SRCB(USER) | SRCB(REMOTE))
 #define SRC_ALL ((1u << SRC_NKINDS) - 1)
+/* Not a kind: the value was joined from what other files store or pass
+ * (the tree's facts).  Constants joined that way make a costly order
+ * "likely" at most: judged on shard 2/4 of 6.12, 3 of 7 such "proven"
+ * findings were true (the join takes every store, also those for other
+ * instances; bench/accuracy/issue14-precision-c.md). */
+#define SRC_FROM_FACTS (1u << 15)
 
 const char *src_kind_name(enum src_kind k);
 int src_kind_lookup(const char *name); /* -1 if unknown */
