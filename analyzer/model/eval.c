@@ -740,10 +740,13 @@ static struct aval var_initial(const struct eval_ctx *cx, const struct fn_model 
 	return a;
 }
 
-/* A runtime quantity the configuration bounds (nr_cpu_ids <= NR_CPUS). */
+/* A quantity the configuration or the kernel bounds (nr_cpu_ids <=
+ * NR_CPUS, an xattr value's size <= XATTR_SIZE_MAX), as the tree says. */
 static void runtime_bound(const struct eval_ctx *cx, struct aval *r, enum ksrc_bound kb)
 {
-	long long b = kb == KB_NR_CPUS ? cx->tu->facts.nr_cpus : kb == KB_MAX_NUMNODES ? cx->tu->facts.max_numnodes : 0;
+	const struct tree_facts *tf = &cx->tu->facts;
+	long long b = kb == KB_NR_CPUS ? tf->nr_cpus : kb == KB_MAX_NUMNODES ? tf->max_numnodes
+		    : kb == KB_XATTR_SIZE_MAX ? tf->xattr_size_max : 0;
 	if (b > 0)
 		r->iv = iv_range(0, b);
 }
