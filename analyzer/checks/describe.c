@@ -1,4 +1,5 @@
 /* Shared wording for rule messages: order range, flags, fallback. */
+#include <string.h>
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "describe.h"
@@ -66,6 +67,9 @@ void describe_source(struct strbuf *sb, const struct site *s, int costly_order)
 	int prim = src_primary(s->src);
 	if (prim < 0 || prim == SRC_CONST || prim == SRC_CONFIG) {
 		strbuf_addf(sb, "constants give the %s", what);
+		/* a constant from the tree's facts: say whose */
+		if (s->src_why && (!strncmp(s->src_why, "param:", 6) || !strncmp(s->src_why, "field:", 6)))
+			strbuf_addf(sb, ", %s", s->src_why);
 		return;
 	}
 	strbuf_addf(sb, "the %s comes from ", what);

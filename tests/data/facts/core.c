@@ -1,0 +1,33 @@
+/* A controller core: each controller carries its driver's private area,
+ * whose size only the drivers (setup.c) know. */
+#include <linux/slab.h>
+#include <linux/errno.h>
+#include "cfg.h"
+
+struct ctl {
+	const void *ops;
+	int ns;
+	void *scratch;
+	unsigned long priv[];
+};
+
+struct ctl *ctl_alloc_ns(const void *ops, size_t priv_size, int ns)
+{
+	/* setup.c passes sizeof(struct big_priv), 160 KiB, through the
+	 * inline ctl_alloc(), and an unknown size elsewhere */
+	struct ctl *c = kzalloc(sizeof(*c) + priv_size, GFP_KERNEL);
+
+	if (!c)
+		return NULL;
+	c->ops = ops;
+	c->ns = ns;
+	return c;
+}
+
+int ctl_scratch(struct ctl *c, size_t len)
+{
+	/* callers pass 4096 and an unknown length: a small constant is no
+	 * witness for the unknown one */
+	c->scratch = kmalloc(len, GFP_KERNEL);
+	return c->scratch ? 0 : -ENOMEM;
+}
