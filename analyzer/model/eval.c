@@ -642,8 +642,10 @@ static bool fact_witness(const struct eval_ctx *cx, const char *key, const struc
 			      (long long)fv->cmax, fv->cmax_where ? fv->cmax_where : "?", fv->nobs);
 	*out = aval_source(SRC_CONST, why, 0);
 	free(why);
-	/* up to the witness: the others are not known, not smaller */
-	out->iv = iv_range(0, fv->cmax);
+	/* the witnessed path alone: a guard in this function that sends it
+	 * elsewhere (vmalloc above a limit) then leaves nothing costly */
+	out->iv = iv_const(fv->cmax);
+	out->g = gfp_const(aval_canon(cx->tu, fv->cmax));
 	return true;
 }
 

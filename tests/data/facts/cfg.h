@@ -26,3 +26,4 @@ static inline struct ctl *ctl_alloc(const void *ops, size_t priv_size)
 	return ctl_alloc_ns(ops, priv_size, 0);
 }
 int ctl_scratch(struct ctl *c, size_t len);
+int ctl_table_alloc(struct ctl *c, size_t len);

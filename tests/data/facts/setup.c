@@ -50,3 +50,10 @@ int setup_scratch_ctl(struct ctl *c, size_t len)
 		return -ENOMEM;
 	return ctl_scratch(c, len);
 }
+
+int setup_table_ctl(struct ctl *c, size_t len)
+{
+	if (ctl_table_alloc(c, 1 << 20))
+		return -ENOMEM;
+	return ctl_table_alloc(c, len);
+}
