@@ -17,11 +17,11 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$root/tests/data/facts" || exit 1
 
-"$G" audit --no-cache --no-facts --format json --sites -q alloc.c setup.c > "$T/alone.json" 2> "$T/alone.err"
+"$G" audit --no-cache --no-facts --format json --sites -q alloc.c setup.c core.c > "$T/alone.json" 2> "$T/alone.err"
 expect_rc "alone: exit 0 (only notes)" 0 $? "$(cat "$T/alone.err")"
-"$G" audit --no-cache --format json --sites -q -v alloc.c setup.c > "$T/facts.json" 2> "$T/facts.err"
-expect_rc "with facts: exit 0 (notes only: joined constants are likely, not proven)" 0 $? "$(cat "$T/facts.err")"
-expect_grep "with facts: -v says how many files were judged again" 'facts: [0-9]+ keys from 2 files; [1-9][0-9]* files re-judged' "$(cat "$T/facts.err")"
+"$G" audit --no-cache --format json --sites -q -v alloc.c setup.c core.c > "$T/facts.json" 2> "$T/facts.err"
+expect_rc "with facts: exit 1 (warnings)" 1 $? "$(cat "$T/facts.err")"
+expect_grep "with facts: -v says how many files were judged again" 'facts: [0-9]+ keys from 3 files; [1-9][0-9]* files re-judged' "$(cat "$T/facts.err")"
 
 # site FILE.json FUNCTION API -> "order confidence src rules" or "none"
 site() {
@@ -58,6 +58,21 @@ got=$(site "$T/facts.json" ring_stats_resize kcalloc)
 expect_grep "facts: the caller's u16 count (x 256 is beyond MAX_PAGE_ORDER) leaves the size to the callers" '^None\.\.None none unknown -$' "$got"
 expect_grep "facts: the site names the key it read and where it was stored" "param:ring_stats_resize#1 \(1 store across the tree, e\.g\. setup\.c:[0-9]+\)" \
 	"$(python3 -c "import json;d=json.load(open('$T/facts.json'));print([s.get('size_source') for s in d['sites'] if s['function']=='ring_stats_resize'])")"
+
+got=$(site "$T/alone.json" ctl_alloc_ns kzalloc)
+expect_grep "alone: the private size is a parameter: unknown" '^None\.\.None none unknown -$' "$got"
+got=$(site "$T/facts.json" ctl_alloc_ns kzalloc)
+expect_grep "facts: one caller's 160 KiB through the inline wrapper is a costly path: proven" '^6\.\.6 proven const costly-no-fallback:warning$' "$got"
+expect_grep "facts: the witness names the caller and says the others are unbounded" \
+	"param:ctl_alloc_ns#1 = 163840 at setup\.c:[0-9]+, one of 2 observations, the others unbounded" \
+	"$(python3 -c "import json;d=json.load(open('$T/facts.json'));print([s.get('size_source') for s in d['sites'] if s['function']=='ctl_alloc_ns'])")"
+got=$(site "$T/facts.json" ctl_scratch kmalloc)
+expect_grep "facts: 4096 beside an unknown length is no witness: unknown" '^None\.\.None none unknown -$' "$got"
+got=$(site "$T/facts.json" ctl_table_alloc kzalloc)
+expect_grep "facts: a guard sends the witnessed 1 MiB to vzalloc: kzalloc not costly by it" '^(none|None\.\.None none unknown -|0\.\.[0-4] none .*)$' "$got"
+"$G" audit --no-cache --format json --sites -q core.c setup.c --no-facts > "$T/nf.json" 2>/dev/null
+got=$(site "$T/nf.json" ctl_alloc_ns kzalloc)
+expect_grep "--no-facts: no witness" '^None\.\.None none unknown -$' "$got"
 
 # facts never come from a file that is not audited: alloc.c alone is as --no-facts
 "$G" audit --no-cache --format json --sites -q alloc.c > "$T/one.json" 2>/dev/null

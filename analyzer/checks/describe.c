@@ -1,4 +1,5 @@
 /* Shared wording for rule messages: order range, flags, fallback. */
+#include <string.h>
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "describe.h"
@@ -59,11 +60,17 @@ void describe_source(struct strbuf *sb, const struct site *s, int costly_order)
 		return;
 	const char *what = s->kind == API_PAGES || s->kind == API_WRAPPER ? "order" : "size";
 	strbuf_addf(sb, "%s: ", confidence_name(s->conf));
+	/* a constant from the tree's facts: say whose */
+	bool fact = s->src_why && (!strncmp(s->src_why, "param:", 6) || !strncmp(s->src_why, "field:", 6));
+	int prim = src_primary(s->src);
+	if (fact && (prim < 0 || prim == SRC_CONST || prim == SRC_CONFIG)) {
+		strbuf_addf(sb, "constants give the %s, %s", what, s->src_why);
+		return;
+	}
 	if (s->order.lo > costly_order) {
 		strbuf_addf(sb, "every path asks for more than order %d", costly_order);
 		return;
 	}
-	int prim = src_primary(s->src);
 	if (prim < 0 || prim == SRC_CONST || prim == SRC_CONFIG) {
 		strbuf_addf(sb, "constants give the %s", what);
 		return;

@@ -13,9 +13,9 @@
 
 static const char *const fixed_probes[] = {
 	"PAGE_ALLOC_COSTLY_ORDER", "MAX_PAGE_ORDER", "MAX_ORDER", "PAGE_SHIFT",
-	"KMALLOC_MAX_CACHE_SIZE", "HPAGE_PMD_ORDER", "NR_CPUS", "MAX_NUMNODES",
+	"KMALLOC_MAX_CACHE_SIZE", "HPAGE_PMD_ORDER", "NR_CPUS", "MAX_NUMNODES", "XATTR_SIZE_MAX",
 };
-enum { P_COSTLY, P_MAXPAGE, P_MAXORDER, P_SHIFT, P_KMCS, P_HPMD, P_NRCPUS, P_NUMNODES, P__N };
+enum { P_COSTLY, P_MAXPAGE, P_MAXORDER, P_SHIFT, P_KMCS, P_HPMD, P_NRCPUS, P_NUMNODES, P_XATTR, P__N };
 
 static void build_probe(struct strbuf *sb, const char *const *extra, size_t nextra)
 {
@@ -226,6 +226,7 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	t->hpage_pmd_order = w.have[P_HPMD] ? w.k[P_HPMD] : 9;
 	t->facts.nr_cpus = w.have[P_NRCPUS] ? w.k[P_NRCPUS] : 0;
 	t->facts.max_numnodes = w.have[P_NUMNODES] ? w.k[P_NUMNODES] : 0;
+	t->facts.xattr_size_max = w.have[P_XATTR] ? w.k[P_XATTR] : 0;
 	return 0;
 }
 

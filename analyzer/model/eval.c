@@ -624,6 +624,42 @@ static void fact_note(struct eval_ctx *cx, const char *key, const struct aval *v
 		cx->on_fact(cx->data, key, v, line);
 }
 
+/* An unbounded join that holds a constant too large for any costly
+ * order to be avoided (above PAGE_SIZE << PAGE_ALLOC_COSTLY_ORDER, and
+ * below KMALLOC_MAX_SIZE, so no U32_MAX-like sentinel): that constant is
+ * what one caller passes or one store sets, a path the tree shows, so the
+ * read is taken as it (a witness, not a bound).  Smaller constants tell
+ * nothing about the other, unbounded, observations: false. */
+/* SRC_FROM_FACTS for a value stored into a field (or a global) in other
+ * files: that store may be for another instance of the struct (amdgpu's
+ * per-ASIC tables share one field), so its constants make a costly order
+ * likely, not proven.  A constant a caller passes (param:) is a call path
+ * that exists: it stays a constant. */
+static unsigned fact_far(const char *key)
+{
+	return strncmp(key, "param:", 6) ? SRC_FROM_FACTS : 0;
+}
+
+static bool fact_witness(const struct eval_ctx *cx, const char *key, const struct fact_value *fv,
+			 struct aval *out)
+{
+	const struct tree_facts *tf = &cx->tu->facts;
+	int64_t costly = (int64_t)1 << (tf->page_shift + tf->costly_order);
+	int64_t kmax = (int64_t)1 << (tf->page_shift + tf->max_order);
+	if (!fv->has_cmax || fv->cmax <= costly || fv->cmax > kmax)
+		return false;
+	char *why = xasprintf("%s = %lld at %s, one of %u observations, the others unbounded", key,
+			      (long long)fv->cmax, fv->cmax_where ? fv->cmax_where : "?", fv->nobs);
+	*out = aval_source(SRC_CONST, why, 0);
+	free(why);
+	out->src |= fact_far(key);
+	/* the witnessed path alone: a guard in this function that sends it
+	 * elsewhere (vmalloc above a limit) then leaves nothing costly */
+	out->iv = iv_const(fv->cmax);
+	out->g = gfp_const(aval_canon(cx->tu, fv->cmax));
+	return true;
+}
+
 /* The tree's joined value for `key`, as a value of this function: false
  * when the tree shows nothing, or nothing bounded and nothing telling. */
 static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *out)
@@ -635,7 +671,7 @@ static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *
 	 * unbounded join (a field the whole tree stores, kvec.iov_len) say
 	 * nothing about this read. */
 	if (!fv.iv.known)
-		return false;
+		return fact_witness(cx, key, &fv, out);
 	int kind = src_primary(fv.src);
 	char *why = xasprintf("%s (%u store%s across the tree, e.g. %s)", key, fv.nobs,
 			      fv.nobs == 1 ? "" : "s", fv.where ? fv.where : "?");
@@ -647,7 +683,7 @@ static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *
 	(void)kind;
 	*out = aval_source(consts ? SRC_CONST : SRC_UNKNOWN, why, 0);
 	free(why);
-	out->src = consts ? fv.src | SRC_FROM_FACTS : SRCB(UNKNOWN);
+	out->src = consts ? fv.src | fact_far(key) : SRCB(UNKNOWN);
 	out->iv = fv.iv.known ? iv_norm(fv.iv) : iv_top();
 	if (iv_is_const(out->iv))
 		out->g = gfp_const(aval_canon(cx->tu, out->iv.lo));
@@ -740,10 +776,13 @@ static struct aval var_initial(const struct eval_ctx *cx, const struct fn_model 
 	return a;
 }
 
-/* A runtime quantity the configuration bounds (nr_cpu_ids <= NR_CPUS). */
+/* A quantity the configuration or the kernel bounds (nr_cpu_ids <=
+ * NR_CPUS, an xattr value's size <= XATTR_SIZE_MAX), as the tree says. */
 static void runtime_bound(const struct eval_ctx *cx, struct aval *r, enum ksrc_bound kb)
 {
-	long long b = kb == KB_NR_CPUS ? cx->tu->facts.nr_cpus : kb == KB_MAX_NUMNODES ? cx->tu->facts.max_numnodes : 0;
+	const struct tree_facts *tf = &cx->tu->facts;
+	long long b = kb == KB_NR_CPUS ? tf->nr_cpus : kb == KB_MAX_NUMNODES ? tf->max_numnodes
+		    : kb == KB_XATTR_SIZE_MAX ? tf->xattr_size_max : 0;
 	if (b > 0)
 		r->iv = iv_range(0, b);
 }
@@ -1322,6 +1361,13 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	struct eval_ctx sub = *cx;
 	sub.fn = f;
 	sub.on_call = NULL; /* sites are only recorded in the analyzed function */
+	/* a header's inline helper is expanded where it is called: the calls
+	 * it makes with our arguments are this file's observations
+	 * (devlink_alloc() passes priv_size on to devlink_alloc_ns()) */
+	if (!f->in_main && cx->on_fact)
+		sub.inline_line = cx->inline_line ? cx->inline_line : call->line;
+	else
+		sub.inline_line = 0;
 	sub.depth = cx->depth + 1;
 	sub.has_ret = false;
 	sub.loops = NULL;
@@ -1455,6 +1501,21 @@ static void policy_bound(struct eval_ctx *cx, struct node *call, struct aval *r)
 		r->g = gfp_const(aval_canon(cx->tu, lo));
 }
 
+/* What a call inside a header's inline helper passes (call_summary). */
+static void note_inline_call(struct eval_ctx *cx, struct node *call, const struct aval *args, unsigned na)
+{
+	if (!cx->on_fact || !call->name || (cx->is_allocator && cx->is_allocator(cx->data, call->name)))
+		return;
+	CXCursor ref = clang_getCursorReferenced(call->cur);
+	if (clang_getCursorKind(ref) != CXCursor_FunctionDecl)
+		return;
+	for (unsigned i = 0; i < na && i < 16; i++) {
+		char *key = eval_param_key(ref, cx->file, (int)i);
+		fact_note(cx, key, &args[i], cx->inline_line);
+		free(key);
+	}
+}
+
 static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	unsigned na = node_nargs(n);
@@ -1464,6 +1525,8 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	/* the callee expression itself may have side effects (rare); skip it */
 	if (cx->on_call && !st->dead)
 		cx->on_call(cx, n, args, na, st);
+	else if (cx->inline_line && !st->dead)
+		note_inline_call(cx, n, args, na);
 	struct aval r = aval_unknown();
 	if (overflow_builtin(cx, n, args, na, st, &r)) {
 		free(args);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "gfpaudit/facts.h"
 #include "gfpaudit/strbuf.h"
+#include "gfpaudit/provenance.h"
 
 struct entry {
 	char *key;
@@ -38,6 +39,7 @@ void factbase_free(struct factbase *fb)
 	for (size_t i = 0; i < fb->cap; i++) {
 		free(fb->slot[i].key);
 		free((char *)fb->slot[i].v.where);
+		free((char *)fb->slot[i].v.cmax_where);
 	}
 	free(fb->slot);
 	free(fb);
@@ -71,6 +73,13 @@ static void grow(struct factbase *fb)
 	free(old);
 }
 
+/* A constant alone: a literal, a sizeof, an enumerator, a Kconfig value. */
+static bool obs_const(const struct fact_obs *o)
+{
+	return o->iv.known && o->iv.lo == o->iv.hi && o->src &&
+	       !(o->src & ~(SRCB(CONST) | SRCB(CONFIG)));
+}
+
 static void add(struct factbase *fb, const char *file, const struct fact_obs *o)
 {
 	if (2 * (fb->n + 1) > fb->cap)
@@ -83,11 +92,17 @@ static void add(struct factbase *fb, const char *file, const struct fact_obs *o)
 		e->v.nobs = 1;
 		e->v.where = xasprintf("%s:%d", file ? file : "?", o->line);
 		fb->n++;
-		return;
+	} else {
+		e->v.iv = e->v.iv.known && o->iv.known ? iv_join(e->v.iv, o->iv) : iv_unknown();
+		e->v.src |= o->src;
+		e->v.nobs++;
 	}
-	e->v.iv = e->v.iv.known && o->iv.known ? iv_join(e->v.iv, o->iv) : iv_unknown();
-	e->v.src |= o->src;
-	e->v.nobs++;
+	if (obs_const(o) && (!e->v.has_cmax || o->iv.lo > e->v.cmax)) {
+		e->v.has_cmax = true;
+		e->v.cmax = o->iv.lo;
+		free((char *)e->v.cmax_where);
+		e->v.cmax_where = xasprintf("%s:%d", file ? file : "?", o->line);
+	}
 }
 
 void factbase_add_result(struct factbase *fb, const struct file_result *r)
@@ -123,6 +138,11 @@ bool factbase_get(const struct factbase *fb, const char *key, struct fact_value 
 		out->iv = e->v.iv.known && x->v.iv.known ? iv_join(e->v.iv, x->v.iv) : iv_unknown();
 		out->src |= x->v.src;
 		out->nobs += x->v.nobs;
+		if (x->v.has_cmax && (!out->has_cmax || x->v.cmax > out->cmax)) {
+			out->has_cmax = true;
+			out->cmax = x->v.cmax;
+			out->cmax_where = x->v.cmax_where;
+		}
 	}
 	return true;
 }

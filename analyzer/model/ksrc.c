@@ -114,6 +114,10 @@ static const struct named_src returns[] = {
 	{ "le32_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
 	{ "le16_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
 	{ "i_size_read", SRC_USER, "a file's size", KB_NONE },
+	/* the size of an extended attribute's value (a size query with a NULL
+	 * buffer): users set them, setxattr() refuses more than XATTR_SIZE_MAX */
+	{ "vfs_getxattr", SRC_USER, "the size of an xattr value", KB_XATTR_SIZE_MAX },
+	{ "__vfs_getxattr", SRC_USER, "the size of an xattr value", KB_XATTR_SIZE_MAX },
 	/* runtime */
 	{ "num_online_cpus", SRC_RUNTIME, "the number of CPUs", KB_NR_CPUS },
 	{ "num_present_cpus", SRC_RUNTIME, "the number of CPUs", KB_NR_CPUS },

@@ -20,6 +20,7 @@ Row files (tab-separated, first line a header; see README.md):
                between the trees; expect_6_12 is quiet (default), flag or
                possible.
   quiet.tsv    file function api line reason          (6.12 sites)
+  facts.tsv    tree file rows reason                  (audited for their facts only)
   judged-*.tsv rule file:line function verdict ...    (ACCURACY.md)
 """
 import argparse
@@ -109,6 +110,16 @@ def load_quiet(path):
             r["line"] = int(r["line"])
         except ValueError:
             raise BadRows("%s: line %r" % (r["_where"], r["line"]))
+    return rows
+
+
+def load_fact_files(path):
+    """facts.tsv: files audited beside the row files only for the facts
+    they hold (a caller's argument, a store), never matched to rows."""
+    rows = read_tsv(path, ["tree", "file", "rows", "reason"])
+    for r in rows:
+        if r["tree"] not in ("6.1", "6.12"):
+            raise BadRows("%s: tree %r" % (r["_where"], r["tree"]))
     return rows
 
 
@@ -303,12 +314,16 @@ def main():
         qpath = os.path.join(a.dir, "quiet.tsv")
         quiet = load_quiet(qpath) if os.path.exists(qpath) else []
         judged = load_judged(sorted(glob.glob(os.path.join(a.dir, "judged-*.tsv"))))
+        fpath = os.path.join(a.dir, "facts.tsv")
+        factfiles = load_fact_files(fpath) if os.path.exists(fpath) else []
     except (BadRows, OSError) as e:
         sys.stderr.write("history.py: %s\n" % e)
         return 2
 
     files61 = sorted({r["file_6_1"] for r in hist})
     files612 = sorted({r["file_6_12"] for r in hist} | {q["file"] for q in quiet})
+    files61 = sorted(set(files61) | {x["file"] for x in factfiles if x["tree"] == "6.1"})
+    files612 = sorted(set(files612) | {x["file"] for x in factfiles if x["tree"] == "6.12"})
     docs = {}
     failed = False
     for tag, kdir, files in (("6.1", k61, files61), ("6.12", k612, files612)):

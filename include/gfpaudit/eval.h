@@ -101,6 +101,10 @@ struct eval_ctx {
 	void (*on_fact)(void *data, const char *key, const struct aval *v, unsigned line);
 	const struct factbase *facts;
 	const char *file;
+	/* Inside the summary of a helper defined in a header (a static
+	 * inline): what its calls pass are observations too, as if written at
+	 * the analyzed function's call on line `inline_line` (0: not inside). */
+	unsigned inline_line;
 };
 
 /* The fact-base key of a field ("field:S.f"; NULL for an anonymous record)

@@ -17,6 +17,7 @@
 #define GFPAUDIT_FACTS_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "gfpaudit/order.h"
 #include "gfpaudit/result.h"
 
@@ -33,6 +34,12 @@ struct fact_value {
 	unsigned src;
 	unsigned nobs;       /* observations joined */
 	const char *where;   /* "file:line" of one of them (the first) */
+	/* The largest observation that is a constant alone (a literal, a
+	 * sizeof), kept when others are unbounded: one caller's or one
+	 * store's value, a path the tree shows (has_cmax false: none). */
+	bool has_cmax;
+	int64_t cmax;
+	const char *cmax_where; /* "file:line" of that observation */
 };
 /* The joined value of `key` (with its ".*" / "#*" wildcard joined in); false
  * when the tree shows nothing for it. */

@@ -9,8 +9,8 @@
  *   proven   - constants of this file alone make the order costly, or
  *              every path does;
  *   likely   - user, network or module-parameter data can reach a costly
- *              order and nothing known bounds it below, or constants joined
- *              from other files' stores do;
+ *              order and nothing known bounds it below, or constants other
+ *              files store into a field do;
  *   possible - only device, runtime or unknown data (a field whose stores
  *              are not known, a parameter) would make it costly.
  * Only proven costly orders are warnings; likely and possible ones are
@@ -38,11 +38,12 @@ enum src_kind {
  * practice or checked where it is read: "possible"). */
 #define SRC_LIKELY (SRCB(PARAM) | SRCB(USER) | SRCB(REMOTE))
 #define SRC_ALL ((1u << SRC_NKINDS) - 1)
-/* Not a kind: the value was joined from what other files store or pass
- * (the tree's facts).  Constants joined that way make a costly order
- * "likely" at most: judged on shard 2/4 of 6.12, 3 of 7 such "proven"
- * findings were true (the join takes every store, also those for other
- * instances; bench/accuracy/issue14-precision-c.md). */
+/* Not a kind: the value was joined from what other files store into a
+ * field or global (the tree's facts; a caller's constant argument is not
+ * marked: that call path exists).  Constants joined that way make a costly
+ * order "likely" at most: judged on shard 2/4 of 6.12, 3 of 7 such
+ * "proven" findings were true (the join takes every store, also those for
+ * other instances; bench/accuracy/issue14-precision-c.md). */
 #define SRC_FROM_FACTS (1u << 15)
 
 const char *src_kind_name(enum src_kind k);

@@ -16,6 +16,7 @@
 #define EINVAL		22
 #define ENOSPC		28
 #define ERANGE		34
+#define ENODATA		61
 #define EOVERFLOW	75
 #define EMSGSIZE	90
 #define EOPNOTSUPP	95

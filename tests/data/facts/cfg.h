@@ -15,3 +15,15 @@ struct blob_desc {
 
 struct ring_cfg *ring_cfg_get(void);
 int ring_stats_resize(struct ring_cfg *c, size_t n);
+
+/* A controller core in core.c allocates a controller with its driver's
+ * private area; drivers call the inline wrapper, as devlink_alloc() over
+ * devlink_alloc_ns(). */
+struct ctl;
+struct ctl *ctl_alloc_ns(const void *ops, size_t priv_size, int ns);
+static inline struct ctl *ctl_alloc(const void *ops, size_t priv_size)
+{
+	return ctl_alloc_ns(ops, priv_size, 0);
+}
+int ctl_scratch(struct ctl *c, size_t len);
+int ctl_table_alloc(struct ctl *c, size_t len);

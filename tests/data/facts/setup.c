@@ -29,3 +29,31 @@ void *setup_scratch(void)
 {
 	return kmalloc(64, GFP_KERNEL);
 }
+
+struct big_priv {
+	u64 counters[20480]; /* 160 KiB of per-opcode statistics */
+};
+
+struct ctl *setup_big_ctl(void)
+{
+	return ctl_alloc(blob_tbl, sizeof(struct big_priv));
+}
+
+struct ctl *setup_any_ctl(size_t priv)
+{
+	return ctl_alloc(blob_tbl, priv);
+}
+
+int setup_scratch_ctl(struct ctl *c, size_t len)
+{
+	if (ctl_scratch(c, 4096))
+		return -ENOMEM;
+	return ctl_scratch(c, len);
+}
+
+int setup_table_ctl(struct ctl *c, size_t len)
+{
+	if (ctl_table_alloc(c, 1 << 20))
+		return -ENOMEM;
+	return ctl_table_alloc(c, len);
+}

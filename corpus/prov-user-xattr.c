@@ -1,0 +1,91 @@
+/*
+ * An overlay-style copy-up reads a lower file's xattr: first the value's
+ * size (a NULL buffer), then the value into a buffer of that size.  Users
+ * set xattr values; setxattr() refuses more than XATTR_SIZE_MAX (64 KiB),
+ * so the size query gives 0..65536: order 0..4, likely (user data).  The
+ * helper is a static inline that only forwards the VFS call, as overlayfs
+ * has it.  The same read into a kvmalloc'd buffer, or capped at a page
+ * first, is nothing to report.
+ */
+#include <linux/slab.h>
+#include <linux/fs.h>
+#include <linux/xattr.h>
+#include <linux/minmax.h>
+#include <linux/errno.h>
+
+struct lower_path {
+	struct mnt_idmap *idmap;
+	struct dentry *dentry;
+};
+
+static inline ssize_t lower_do_getxattr(const struct lower_path *p, const char *name,
+					void *value, size_t size)
+{
+	ssize_t err = vfs_getxattr(p->idmap, p->dentry, name, value, size);
+
+	return err;
+}
+
+static ssize_t copy_xattr_value(const struct lower_path *p, const char *name, char **value)
+{
+	ssize_t res;
+	char *buf;
+
+	res = lower_do_getxattr(p, name, NULL, 0);
+	if (res == -ENODATA || res == -EOPNOTSUPP)
+		res = 0;
+	if (res > 0) {
+		buf = kzalloc(res, GFP_KERNEL); // note: costly-no-fallback // site: order=0..4 conf=likely src=user
+		if (!buf)
+			return -ENOMEM;
+		res = lower_do_getxattr(p, name, buf, res);
+		if (res < 0)
+			kfree(buf);
+		else
+			*value = buf;
+	}
+	return res;
+}
+
+static ssize_t copy_xattr_value_kv(const struct lower_path *p, const char *name, char **value)
+{
+	ssize_t res;
+	char *buf;
+
+	res = lower_do_getxattr(p, name, NULL, 0);
+	if (res <= 0)
+		return res;
+	buf = kvmalloc(res, GFP_KERNEL); // ok // site: order=0..4 fallback=kvmalloc conf=likely src=user
+	if (!buf)
+		return -ENOMEM;
+	res = lower_do_getxattr(p, name, buf, res);
+	if (res < 0)
+		kvfree(buf);
+	else
+		*value = buf;
+	return res;
+}
+
+static ssize_t peek_xattr_value(struct mnt_idmap *idmap, struct dentry *d, const char *name, char **value)
+{
+	ssize_t res = vfs_getxattr(idmap, d, name, NULL, 0);
+	size_t n;
+
+	if (res <= 0)
+		return res;
+	n = min_t(size_t, res, 4096);
+	*value = kmalloc(n, GFP_KERNEL);
+	if (!*value)
+		return -ENOMEM;
+	return vfs_getxattr(idmap, d, name, *value, n);
+}
+
+const void *xattr_ops[] = { copy_xattr_value, copy_xattr_value_kv, peek_xattr_value };
+/*
+ * check-name: an xattr value's size: user data up to XATTR_SIZE_MAX, likely
+ * check-command: gfpaudit audit --severity note $file
+ *
+ * check-output-start
+ * corpus/prov-user-xattr.c:38:9: note: 'kzalloc' can request order 0..4 (size 1..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the size of an xattr value (line 24), and nothing here bounds it below order 4 [costly-no-fallback]
+ * check-output-end
+ */
