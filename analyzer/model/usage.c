@@ -37,10 +37,15 @@ static const char *const virtual_users[] = {
 	"crc32_le", "crc32c", "bitmap_zero", "bitmap_fill", "bitmap_copy", "bitmap_set",
 	"bitmap_clear", "bitmap_weight", "set_bit", "clear_bit", "test_bit", "__set_bit",
 	"__clear_bit", "test_and_set_bit", "test_and_clear_bit", "find_first_bit", "find_next_bit",
-	"find_first_zero_bit", "find_next_zero_bit", "kfree", "kvfree", "kfree_sensitive",
-	"kvfree_sensitive", "vfree", "kzfree", "free_pages", "__free_pages", "free_page",
-	"__free_page", "put_page", "folio_put", "free_pages_exact", "kmemleak_not_leak",
-	"memcpy_toio", "memcpy_fromio",
+	"find_first_zero_bit", "find_next_zero_bit", "memcpy_toio", "memcpy_fromio",
+	NULL,
+};
+
+/* Frees and bookkeeping: neither kind of use. */
+static const char *const neutral_users[] = {
+	"kfree", "kvfree", "kfree_sensitive", "kvfree_sensitive", "vfree", "kzfree", "free_pages",
+	"__free_pages", "free_page", "__free_page", "put_page", "folio_put", "free_pages_exact",
+	"kmemleak_not_leak", "IS_ERR", "IS_ERR_OR_NULL", "PTR_ERR", "WARN_ON", "unlikely", "likely",
 	NULL,
 };
 
@@ -201,6 +206,8 @@ static void classify_use(struct uscan *u, const struct fn_model *fn, struct node
 				u->uses++;
 				return;
 			}
+			if (in_list(neutral_users, name))
+				return;
 			if (in_list(alias_makers, name))
 				continue;
 			const struct fn_model *callee = find_fn(u->sc, name);
@@ -224,6 +231,8 @@ static void classify_use(struct uscan *u, const struct fn_model *fn, struct node
 
 static void walk(struct uscan *u, const struct fn_model *fn, struct node *n)
 {
+	if (n->kind == CXCursor_UnaryExpr)
+		return; /* sizeof(*p), alignof: no use of the memory */
 	if (node_is_key(u, fn, n)) {
 		/* a write of the place itself ("p = NULL") is no use */
 		struct node *p = n->parent;
