@@ -334,6 +334,8 @@ json_t *finding_to_json(const struct finding *f)
 		json_array_append_new(fx, json_pack("{s:s,s:s,s:s}", "kind", f->fixes[i].kind,
 						    "reason", f->fixes[i].reason, "diff", f->fixes[i].diff));
 	json_object_set_new(o, "fixes", fx);
+	if (f->fix_declined)
+		json_object_set_new(o, "fix_declined", json_string(f->fix_declined));
 	return o;
 }
 
@@ -353,6 +355,7 @@ int finding_from_json(const json_t *j, struct finding *f)
 	f->message = get_str(j, "message");
 	f->source = get_str(j, "source");
 	f->fingerprint = get_str(j, "fingerprint");
+	f->fix_declined = get_str(j, "fix_declined");
 	if (!f->fingerprint)
 		f->fingerprint = finding_fingerprint(f->rule, &f->site);
 	size_t i;

@@ -243,6 +243,7 @@ void finding_release(struct finding *f)
 		free(f->fixes[i].diff);
 	}
 	free(f->fixes);
+	free(f->fix_declined);
 	finding_init(f);
 }
 
@@ -257,6 +258,7 @@ void finding_copy(struct finding *d, const struct finding *s)
 	site_copy(&d->site, &s->site);
 	for (size_t i = 0; i < s->nfixes; i++)
 		finding_add_fix(d, s->fixes[i].kind, s->fixes[i].reason, s->fixes[i].diff);
+	d->fix_declined = dup_or_null(s->fix_declined);
 }
 
 void finding_add_fix(struct finding *f, const char *kind, const char *reason, const char *diff)
