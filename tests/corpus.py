@@ -13,6 +13,9 @@ Each case is ordinary kernel-shaped C.  Lines carry markers in // comments:
 
 Site keys: order=LO..HI or order=?, fallback=KIND, api=NAME,
 conf=proven|likely|possible|none (the JSON "confidence"; none: absent),
+fbat=LINE (the JSON "fallback_at" is this line of the case), stall=yes|no|maybe,
+contig=physical|virtual|unknown (the JSON "contiguity"), contigat=LINE
+("contiguity_at"),
 src=KIND (the most telling kind of the size or order: size_source[0]), must=F|F (each
 in gfp.must), mustnot=F|F (none in gfp must or may), may=F|F (each in the
 JSON gfp.may list: possible on some paths, not on all), fbmust=F|F (each in
@@ -68,14 +71,18 @@ DEFAULT_COMMAND = "gfpaudit audit $file"
 
 KNOWN_TAGS = {"check-name", "check-command", "check-known-to-fail", "check-exit-value",
               "check-output-start", "check-output-end"}
-SITE_KEYS = {"order", "fallback", "api", "must", "mustnot", "may", "fbmust", "att", "conf", "src"}
+SITE_KEYS = {"order", "fallback", "api", "must", "mustnot", "may", "fbmust", "att", "conf", "src",
+             "fbat", "stall", "contig", "contigat"}
+STALLS = {"yes", "no", "maybe"}
+CONTIGS = {"physical", "virtual", "unknown"}
 CONFIDENCES = {"proven", "likely", "possible", "none"}
 SOURCES = {"const", "config", "param", "user", "remote", "device", "runtime", "unknown"}
 ROLES = {"fallback", "last"}
 FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown"}
 RULES = {"costly-no-noretry", "costly-no-fallback", "costly-noretry-compacts",
          "nofail-high-order", "gfp-contradiction", "noretry-without-nowarn",
-         "gfp-derived-divergence", "stale-alloc-flags", "gfp-alloc-flags-mix"}
+         "gfp-derived-divergence", "stale-alloc-flags", "gfp-alloc-flags-mix",
+         "costly-retry-mayfail"}
 # the single-bit flags gfpaudit knows (include/gfpaudit/gfp.h GFP_FLAG_LIST)
 GFP_FLAGS = {"DMA", "HIGHMEM", "DMA32", "MOVABLE", "RECLAIMABLE", "HIGH", "IO", "FS",
              "ZERO", "UNUSED_BIT", "DIRECT_RECLAIM", "KSWAPD_RECLAIM", "WRITE", "NOWARN",
@@ -167,6 +174,18 @@ def _parse_site(text, lineno):
         elif key == "src":
             if val not in SOURCES:
                 raise CaseError("line %d: unknown source kind '%s'" % (lineno, val))
+            site[key] = val
+        elif key in ("fbat", "contigat"):
+            if not re.fullmatch(r"\d+", val):
+                raise CaseError("line %d: %s= takes a line number, not '%s'" % (lineno, key, val))
+            site[key] = int(val)
+        elif key == "stall":
+            if val not in STALLS:
+                raise CaseError("line %d: unknown stall '%s'" % (lineno, val))
+            site[key] = val
+        elif key == "contig":
+            if val not in CONTIGS:
+                raise CaseError("line %d: unknown contiguity '%s'" % (lineno, val))
             site[key] = val
         elif key == "api":
             if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", val):
@@ -354,6 +373,16 @@ def site_mismatch(spec, s):
             why.append("order %s..%s, expected %d..%d" % ((lo, hi) + spec["order"]))
     if "fallback" in spec and s.get("fallback") != spec["fallback"]:
         why.append("fallback %s, expected %s" % (s.get("fallback"), spec["fallback"]))
+    for key, field in (("fbat", "fallback_at"), ("contigat", "contiguity_at")):
+        if key in spec:
+            at = s.get(field) or ""
+            got = int(at.rsplit(":", 1)[1]) if ":" in at else None
+            if got != spec[key]:
+                why.append("%s line %s, expected %d" % (field, got, spec[key]))
+    if "stall" in spec and s.get("stall") != spec["stall"]:
+        why.append("stall %s, expected %s" % (s.get("stall"), spec["stall"]))
+    if "contig" in spec and s.get("contiguity") != spec["contig"]:
+        why.append("contiguity %s, expected %s" % (s.get("contiguity"), spec["contig"]))
     if "conf" in spec and (s.get("confidence") or "none") != spec["conf"]:
         why.append("confidence %s, expected %s" % (s.get("confidence") or "none", spec["conf"]))
     if "src" in spec:

@@ -67,7 +67,8 @@ slab-table.c:drivers/net/ethernet/demo/core/flow.c:demo
 ring-order.c:kernel/evt_ring.c:kernel/evt_ring
 sink-macro.c:net/sunrpc/xprtrdma/svc_rdma_sink.c:svcrdma
 nofail.c:fs/jbd3/journal.c:jbd3
-nowarn.c:fs/iomap/stash.c:iomap"
+nowarn.c:fs/iomap/stash.c:iomap
+kv-family.c:drivers/misc/rule_ctx.c:misc"
 
 tree=$tmp/tree
 mkdir -p "$tree"
@@ -135,11 +136,56 @@ else
 fi
 
 # the refusals say why (-v)
-if grep -q "slab-table.*kvmalloc: not offered: 't->desc' reaches 'dma_map_single'" "$tmp/err" ||
-   grep -q "flow.c.*kvmalloc: not offered: 't->desc' reaches 'dma_map_single'" "$tmp/err"; then
+if grep -q "flow.c:35: costly-no-fallback: kvmalloc: not offered: the memory must stay physically contiguous: it reaches 'dma_map_single" "$tmp/err"; then
 	ok "kvmalloc refused for a DMA-mapped buffer, with the reason"
 else
 	fail "no refusal reason for the DMA-mapped kmalloc"
+fi
+
+# ... and JSON says it too: "fix_declined" on every finding without a fix
+declined() { # json path line -> the finding's fix_declined
+	python3 - "$1" "$2" "$3" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for f in d["findings"]:
+    if f["file"] == sys.argv[2] and f["line"] == int(sys.argv[3]):
+        print(f.get("fix_declined") or ("<%d fixes>" % len(f["fixes"])))
+EOF
+}
+kvp=drivers/misc/rule_ctx.c
+while IFS='|' read -r line want; do
+	got=$(declined "$tmp/out.json" "$kvp" "$line")
+	case "$got" in
+	*"$want"*) ok "kv-family.c:$line: fix_declined says '$want'" ;;
+	*) fail "kv-family.c:$line: fix_declined '$got', expected it to say '$want'" ;;
+	esac
+done <<'EOF'
+43|'c->blob' is resized with krealloc
+62|atomic context such as GFP_ATOMIC or GFP_NOWAIT
+68|there is no devm_ kvmalloc variant
+74|physically contiguous: it reaches 'dma_map_single
+84|no kfree of 'c->stats' in this file
+EOF
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(any(f.get("fix_declined") and f["fixes"] for f in d["findings"]))' "$tmp/out.json"; then
+	ok "no finding has both fixes and fix_declined"
+else
+	fail "a finding has both fixes and fix_declined"
+fi
+
+# the cache keeps fixes: a result cached without --fixes is not reused for
+# --fixes, and one cached with --fixes comes back with its fixes
+cachedb=$tmp/cache.sqlite
+nfix() { python3 -c 'import json,sys; print(sum(len(f["fixes"]) for f in json.load(open(sys.argv[1]))["findings"]))' "$1"; }
+(cd "$tree" && "$GFPAUDIT" audit -j1 --cache "$cachedb" --format json "$kvp" > "$tmp/c0.json" 2>/dev/null)
+(cd "$tree" && "$GFPAUDIT" audit -j1 --cache "$cachedb" --format json --fixes "$kvp" > "$tmp/c1.json" 2>/dev/null)
+(cd "$tree" && "$GFPAUDIT" audit -j1 -v --cache "$cachedb" --format json --fixes "$kvp" > "$tmp/c2.json" 2>"$tmp/c2.err")
+n0=$(nfix "$tmp/c0.json") n1=$(nfix "$tmp/c1.json") n2=$(nfix "$tmp/c2.json")
+ndecl() { python3 -c 'import json,sys; print(sum(1 for f in json.load(open(sys.argv[1]))["findings"] if f.get("fix_declined")))' "$1"; }
+if [ "$n0" = 0 ] && [ "$n1" -ge 2 ] && [ "$n2" = "$n1" ] && [ "$(ndecl "$tmp/c2.json")" = "$(ndecl "$tmp/c1.json")" ] &&
+   [ "$(ndecl "$tmp/c0.json")" = 0 ] && grep -q " 1 from the cache" "$tmp/c2.err"; then
+	ok "the cache keeps fixes apart: $n0 without --fixes, $n1 with, $n2 from the cache"
+else
+	fail "cache and --fixes: $n0 fixes without --fixes, $n1 with, $n2 on the cached run ($(grep -o '[0-9]* from the cache' "$tmp/c2.err"))"
 fi
 
 # mails: headers, Fixes:, git am, re-analysis

@@ -3,6 +3,11 @@
  * Finds: a site whose order can exceed PAGE_ALLOC_COSTLY_ORDER where the
  * analyzer proved no fallback (no order loop, no lower-order or vmalloc retry,
  * not a kvmalloc-family API): a failure only becomes an error return.
+ * A warning when the attempt can stall (it may direct-reclaim) or the memory
+ * is only used through its virtual address (kvmalloc would serve); a note
+ * when the attempt cannot stall (no __GFP_DIRECT_RECLAIM) and the memory must
+ * be physically contiguous (usage.h): it takes a free block or fails at once,
+ * the failure goes back to the caller, and no kvmalloc fix exists.
  * Why: under fragmentation costly orders fail or stall in compaction; the
  * svcrdma order-4 read sinks fell from 74 to 30 GiB/s and went back to order 0.
  * Known false positives: callers that really need contiguous memory (DMA
@@ -10,6 +15,7 @@
  */
 #include <stdlib.h>
 #include "gfpaudit/check.h"
+#include "gfpaudit/strbuf.h"
 #include "describe.h"
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
@@ -17,8 +23,20 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	if (!site_can_be_costly(s, ctx->facts->costly_order) || s->fallback != FB_NONE)
 		return;
 	char *d = describe_site(s);
-	check_report(c, s, ctx, "%s: nothing catches a failure but an error return, "
-		     "and orders above %d stall or fail under fragmentation", d, ctx->facts->costly_order);
+	struct strbuf why = STRBUF_INIT;
+	bool quiet = s->stall == STALL_NO && s->contig == CONTIG_PHYSICAL;
+	if (quiet)
+		strbuf_addf(&why, "; it cannot stall (no '__GFP_DIRECT_RECLAIM') and the memory must be physically "
+			    "contiguous (%s, line %d): a failure goes back to the caller",
+			    s->contig_why ? s->contig_why : "?", s->contig_line);
+	else if (s->contig == CONTIG_VIRTUAL)
+		strbuf_adds(&why, "; the memory is only used through its virtual address, so vmalloc memory would do");
+	struct finding *f = check_report(c, s, ctx, "%s: nothing catches a failure but an error return, "
+					 "and orders above %d stall or fail under fragmentation%s",
+					 d, ctx->facts->costly_order, why.buf);
+	if (quiet)
+		f->severity = SEV_NOTE;
+	strbuf_release(&why);
 	free(d);
 }
 

@@ -171,6 +171,7 @@ static int candidates(const char *path, const char *text, size_t len,
 		      why = STRBUF_INIT;
 	int rc = 0;
 	size_t kept = 0;
+	struct strbuf declined = STRBUF_INIT; /* why each shape was not kept */
 	for (size_t i = 0; i < np; i++) {
 		const char *kind = fix_kind_name(plans[i].kind);
 		struct fix_edits edits;
@@ -182,6 +183,7 @@ static int candidates(const char *path, const char *text, size_t len,
 		int src = fix_shape(plans[i].kind, &c, &edits, &note);
 		if (src) {
 			say(o, f, kind, "not offered: %s", note.buf);
+			strbuf_addf(&declined, "%s%s: %s", declined.len ? "; " : "", kind, note.buf);
 			goto next;
 		}
 		if (fix_edits_apply(&edits, text, len, &patched)) {
@@ -217,6 +219,8 @@ static int candidates(const char *path, const char *text, size_t len,
 			}
 			if (vr) {
 				say(o, f, kind, "dropped: %s", why.buf);
+				strbuf_addf(&declined, "%s%s: verification failed: %s", declined.len ? "; " : "", kind,
+					    why.buf);
 				goto next;
 			}
 		}
@@ -230,6 +234,13 @@ next:
 		if (o && o->max_per_finding && kept >= o->max_per_finding)
 			break;
 	}
+	if (!f->nfixes && !rc) {
+		free(f->fix_declined);
+		f->fix_declined = !np ? xasprintf("no fix shape for '%s'", f->rule)
+			: declined.len ? strbuf_detach(&declined)
+				       : xstrdup("every candidate was dropped before verification");
+	}
+	strbuf_release(&declined);
 	strbuf_release(&note);
 	strbuf_release(&patched);
 	strbuf_release(&diff);

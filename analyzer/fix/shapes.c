@@ -1322,23 +1322,71 @@ static int shape_drop_nofail(struct shape *sh, struct fix_edits *out)
 	return refuse(sh, "__GFP_NOFAIL is not spelled in the mask at the call");
 }
 
-/* kmalloc family -> kvmalloc family (same arguments). */
+/* kmalloc family -> kvmalloc family (same arguments: kvrealloc as in 6.12,
+ * whose (p, size, gfp) matches krealloc; older trees take the old size too,
+ * and re-analysis drops the candidate there). */
 static const char *const kv_map[][2] = {
 	{ "kmalloc", "kvmalloc" }, { "kzalloc", "kvzalloc" }, { "kcalloc", "kvcalloc" },
 	{ "kmalloc_array", "kvmalloc_array" }, { "kmalloc_node", "kvmalloc_node" },
 	{ "kzalloc_node", "kvzalloc_node" }, { "kcalloc_node", "kvcalloc_node" },
-	{ "kmalloc_array_node", "kvmalloc_array_node" }, { NULL, NULL },
+	{ "kmalloc_array_node", "kvmalloc_array_node" }, { "krealloc", "kvrealloc" },
+	{ "memdup_user", "vmemdup_user" }, { "kmemdup", "kvmemdup" }, { NULL, NULL },
 };
 static const char *const free_map[][2] = {
 	{ "kfree", "kvfree" }, { "kfree_sensitive", "kvfree_sensitive" }, { "kzfree", "kvfree_sensitive" },
 	{ NULL, NULL },
 };
-/* Calls that need physically contiguous memory behind the pointer. */
+/* Calls that need physically contiguous memory behind the pointer (the
+ * model's contiguity analysis decides first; this catches what it could not
+ * follow, in the file as written). */
 static const char *const contiguous_users[] = {
 	"dma_map_single", "dma_map_single_attrs", "dma_map_page", "virt_to_page", "virt_to_phys",
 	"virt_to_head_page", "virt_to_pfn", "__pa", "sg_set_buf", "sg_init_one", "dma_map_page_attrs",
 	"kmap_to_page", "flush_dcache_page", "get_page", "set_memory_ro", "ksize", NULL,
 };
+/* Frees kvfree has no counterpart for here. */
+static const char *const unconvertible_frees[] = { "kfree_rcu", "kfree_const", "kfree_rcu_mightsleep", NULL };
+
+#define MAX_KEYS 4
+
+static bool key_from_text(struct ptr_key *key, const char *lv, size_t n)
+{
+	memset(key, 0, sizeof(*key));
+	toks_scan(&key->t, lv, n);
+	if (!key->t.n) {
+		toks_release(&key->t);
+		return false;
+	}
+	if (key->t.n >= 3 && key->t.v[key->t.n - 1].kind == TK_IDENT &&
+	    (tok_is(&key->t, key->t.n - 2, "->") || tok_is(&key->t, key->t.n - 2, ".")))
+		key->member = tok_str(&key->t, key->t.n - 1);
+	return true;
+}
+
+/* "X = KEY;" in the function: the pointer is kept under another name too
+ * (a struct field, another local); that name's frees are the pointer's. */
+static void add_stored_names(struct shape *sh, struct ptr_key *keys, size_t *nk, struct strbuf *names)
+{
+	const struct ptr_key *k0 = &keys[0];
+	for (size_t i = sh->fn.lbrace; i + k0->t.n + 1 < sh->fn.rbrace && *nk < MAX_KEYS; i++) {
+		if (!tok_is(&sh->t, i, "=") || !tok_is(&sh->t, i + 1 + k0->t.n, ";") ||
+		    match_key(sh, i + 1, i + 1 + k0->t.n, k0) == NONE)
+			continue;
+		/* the left side: back to the start of the statement */
+		size_t j = i;
+		while (j > sh->fn.lbrace && !tok_is(&sh->t, j - 1, ";") && !tok_is(&sh->t, j - 1, "{") &&
+		       !tok_is(&sh->t, j - 1, "}") && !tok_is(&sh->t, j - 1, ")"))
+			j--;
+		if (j >= i)
+			continue;
+		size_t b = sh->t.v[j].begin, e = sh->t.v[i - 1].end;
+		if (!key_from_text(&keys[*nk], sh->text + b, e - b))
+			continue;
+		strbuf_addf(names, "%s'%.*s' (line %d)", names->len ? ", " : "", (int)(e - b), sh->text + b,
+			    line_of(sh->text, sh->t.v[i].begin));
+		(*nk)++;
+	}
+}
 
 static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 {
@@ -1349,81 +1397,93 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 	for (size_t i = 0; kv_map[i][0]; i++)
 		if (!strcmp(kv_map[i][0], s->api))
 			kv = kv_map[i][1];
+	if (!kv && !strncmp(s->api, "devm_", 5))
+		return refuse(sh, "there is no devm_ kvmalloc variant: the device core frees '%s' memory with kfree",
+			      s->api);
 	if (!kv)
 		return refuse(sh, "'%s' has no kvmalloc counterpart with the same arguments", s->api);
 	if (!tok_is(&sh->t, sh->call, s->api))
 		return refuse(sh, "the call is not spelled '%s' at the site", s->api);
 	if (!gfp_must(s->gfp, GFPB(DIRECT_RECLAIM)))
-		return refuse(sh, "the mask may lack __GFP_DIRECT_RECLAIM: kvmalloc only falls back to "
-			      "vmalloc when it may block");
+		return refuse(sh, "the mask may lack __GFP_DIRECT_RECLAIM (atomic context such as GFP_ATOMIC or "
+			      "GFP_NOWAIT): kvmalloc only falls back to vmalloc when it may block");
 	if (gfp_may(s->gfp, GFPB(DMA) | GFPB(DMA32)))
 		return refuse(sh, "the mask asks for a DMA zone: the memory must stay physically contiguous");
+	if (s->contig == CONTIG_PHYSICAL)
+		return refuse(sh, "the memory must stay physically contiguous: it %s (line %d)",
+			      s->contig_why ? s->contig_why : "reaches a physical-address use", s->contig_line);
 	if (!s->result_lvalue || !*s->result_lvalue)
 		return refuse(sh, "the result is not stored to a named pointer, so its frees cannot be found");
-	struct ptr_key key = { 0 };
-	toks_scan(&key.t, s->result_lvalue, strlen(s->result_lvalue));
-	if (!key.t.n) {
-		toks_release(&key.t);
+	struct ptr_key keys[MAX_KEYS];
+	size_t nk = 0;
+	if (!key_from_text(&keys[0], s->result_lvalue, strlen(s->result_lvalue)))
 		return refuse(sh, "the result is not stored to a named pointer, so its frees cannot be found");
-	}
-	if (key.t.n >= 3 && key.t.v[key.t.n - 1].kind == TK_IDENT &&
-	    (tok_is(&key.t, key.t.n - 2, "->") || tok_is(&key.t, key.t.n - 2, ".")))
-		key.member = tok_str(&key.t, key.t.n - 1);
+	nk = 1;
 	int rc = 0;
-	struct strbuf frees = STRBUF_INIT;
+	struct strbuf frees = STRBUF_INIT, names = STRBUF_INIT;
 	size_t nfree = 0;
 	/* a plain local handed back to the caller: its frees are elsewhere */
-	if (!key.member && sh->have_fn) {
+	if (!keys[0].member && sh->have_fn) {
 		for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++) {
 			if (!tok_is(&sh->t, i, "return"))
 				continue;
 			size_t e = i + 1;
 			while (e < sh->fn.rbrace && !tok_is(&sh->t, e, ";"))
 				e++;
-			if (match_key(sh, i + 1, e, &key) != NONE) {
-				rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are not in view",
-					    s->result_lvalue, line_of(sh->text, sh->t.v[i].begin));
+			if (match_key(sh, i + 1, e, &keys[0]) != NONE) {
+				rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are in the callers, "
+					    "not in view", s->result_lvalue, line_of(sh->text, sh->t.v[i].begin));
 				goto cleanup;
 			}
 		}
-		/* "priv->buf = buf;": freed under another name elsewhere */
-		for (size_t i = sh->fn.lbrace; i + key.t.n + 1 < sh->fn.rbrace; i++) {
-			if (!tok_is(&sh->t, i, "=") || !tok_is(&sh->t, i + 1 + key.t.n, ";") ||
-			    match_key(sh, i + 1, i + 1 + key.t.n, &key) == NONE)
-				continue;
-			rc = refuse(sh, "'%s' is stored under another name (line %d): its frees are not traced",
-				    s->result_lvalue, line_of(sh->text, sh->t.v[i].begin));
-			goto cleanup;
-		}
+		/* "priv->buf = buf;": freed under that name */
+		add_stored_names(sh, keys, &nk, &names);
 	}
 	for (size_t i = 0; i + 1 < sh->t.n; i++) {
 		if (sh->t.v[i].kind != TK_IDENT || !tok_is(&sh->t, i + 1, "(") || sh->t.v[i].pp)
 			continue;
-		for (size_t c = 0; contiguous_users[c]; c++) {
-			if (tok_is(&sh->t, i, contiguous_users[c]) && args_mention(sh, i + 1, &key)) {
-				rc = refuse(sh, "'%s' reaches '%s' (line %d), which needs physically contiguous memory",
-					    s->result_lvalue, contiguous_users[c], line_of(sh->text, sh->t.v[i].begin));
+		for (size_t k = 0; k < nk; k++) {
+			const struct ptr_key *key = &keys[k];
+			const char *kname = k ? "its copy" : "it";
+			for (size_t c = 0; contiguous_users[c]; c++) {
+				if (tok_is(&sh->t, i, contiguous_users[c]) && args_mention(sh, i + 1, key)) {
+					rc = refuse(sh, "'%s' (%s) reaches '%s' (line %d), which needs physically contiguous "
+						    "memory", s->result_lvalue, kname, contiguous_users[c],
+						    line_of(sh->text, sh->t.v[i].begin));
+					goto cleanup;
+				}
+			}
+			if (tok_is(&sh->t, i, "krealloc") && args_mention(sh, i + 1, key) &&
+			    sh->t.v[i].begin != s->call_begin) {
+				rc = refuse(sh, "'%s' is resized with krealloc (line %d)", s->result_lvalue,
+					    line_of(sh->text, sh->t.v[i].begin));
 				goto cleanup;
 			}
-		}
-		if (tok_is(&sh->t, i, "krealloc") && args_mention(sh, i + 1, &key)) {
-			rc = refuse(sh, "'%s' is resized with krealloc (line %d)", s->result_lvalue,
-				    line_of(sh->text, sh->t.v[i].begin));
-			goto cleanup;
-		}
-		for (size_t f = 0; free_map[f][0]; f++) {
-			if (!tok_is(&sh->t, i, free_map[f][0]))
-				continue;
-			size_t rp = toks_match(&sh->t, i + 1);
-			if (rp == NONE || match_key(sh, i + 2, rp, &key) == NONE)
-				continue;
-			fix_edits_replace(out, sh->t.v[i].begin, sh->t.v[i].end, free_map[f][1]);
-			strbuf_addf(&frees, "%s%d", nfree ? ", " : "", line_of(sh->text, sh->t.v[i].begin));
-			nfree++;
+			for (size_t c = 0; unconvertible_frees[c]; c++) {
+				if (tok_is(&sh->t, i, unconvertible_frees[c]) && args_mention(sh, i + 1, key)) {
+					rc = refuse(sh, "'%s' is freed with '%s' (line %d), which has no kvfree form here",
+						    s->result_lvalue, unconvertible_frees[c],
+						    line_of(sh->text, sh->t.v[i].begin));
+					goto cleanup;
+				}
+			}
+			for (size_t f = 0; free_map[f][0]; f++) {
+				if (!tok_is(&sh->t, i, free_map[f][0]))
+					continue;
+				size_t rp = toks_match(&sh->t, i + 1);
+				if (rp == NONE || match_key(sh, i + 2, rp, key) == NONE)
+					continue;
+				fix_edits_replace(out, sh->t.v[i].begin, sh->t.v[i].end, free_map[f][1]);
+				strbuf_addf(&frees, "%s%d", nfree ? ", " : "", line_of(sh->text, sh->t.v[i].begin));
+				nfree++;
+			}
 		}
 	}
 	if (!nfree) {
-		rc = refuse(sh, "no kfree of '%s' in this file: whoever frees it must use kvfree", s->result_lvalue);
+		rc = names.len ? refuse(sh, "no kfree of '%s' or of %s in this file: it is freed elsewhere (another "
+					"file?), where kfree would have to become kvfree", s->result_lvalue, names.buf)
+			       : refuse(sh, "no kfree of '%s' in this file: it is freed elsewhere (another file?), "
+					"where kfree would have to become kvfree", s->result_lvalue);
 		goto cleanup;
 	}
 	fix_edits_replace(out, sh->t.v[sh->call].begin, sh->t.v[sh->call].end, kv);
@@ -1451,10 +1511,13 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 	else
 		strbuf_addf(sh->note, "%s becomes %s and the %zu kfrees of '%s' on lines %s become kvfree",
 			    s->api, kv, nfree, s->result_lvalue, frees.buf);
+	if (names.len)
+		strbuf_addf(sh->note, " (stored as %s)", names.buf);
 cleanup:
 	strbuf_release(&frees);
-	free(key.member);
-	toks_release(&key.t);
+	strbuf_release(&names);
+	for (size_t k = 0; k < nk; k++)
+		key_release(&keys[k]);
 	return rc;
 }
 

@@ -141,6 +141,22 @@ static long long get_int(const json_t *o, const char *key, long long dflt)
 	return json_is_integer(v) ? json_integer_value(v) : dflt;
 }
 
+static json_t *at_json(const char *file, int line)
+{
+	char *t = xasprintf("%s:%d", file ? file : "", line);
+	json_t *j = json_string(t);
+	free(t);
+	return j;
+}
+
+/* The line of a "file:line" string, 0 when there is none. */
+static int at_line(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	const char *c = v ? strrchr(v, ':') : NULL;
+	return c ? atoi(c + 1) : 0;
+}
+
 static void site_fields_to_json(json_t *o, const struct site *s)
 {
 	json_object_set_new(o, "file", json_string(s->file ? s->file : ""));
@@ -167,6 +183,14 @@ static void site_fields_to_json(json_t *o, const struct site *s)
 	}
 	json_object_set_new(o, "attempts", att);
 	json_object_set_new(o, "fallback", json_string(fallback_name(s->fallback)));
+	if (s->fallback_line > 0)
+		json_object_set_new(o, "fallback_at", at_json(s->file, s->fallback_line));
+	json_object_set_new(o, "stall", json_string(stall_name(s->stall)));
+	json_object_set_new(o, "contiguity", json_string(contiguity_name(s->contig)));
+	if (s->contig_line > 0)
+		json_object_set_new(o, "contiguity_at", at_json(s->file, s->contig_line));
+	if (s->contig_why)
+		json_object_set_new(o, "contiguity_why", json_string(s->contig_why));
 	json_object_set_new(o, "gfp_expr", str_or_null(s->gfp_expr));
 	json_object_set_new(o, "order_expr", str_or_null(s->order_expr));
 	if (s->conf != CONF_NONE)
@@ -238,6 +262,15 @@ int site_from_json(const json_t *j, struct site *s)
 	int fbk = fb ? fallback_lookup(fb) : -1;
 	s->fallback = fbk < 0 ? FB_UNKNOWN : (enum fallback_kind)fbk;
 	free(fb);
+	s->fallback_line = at_line(j, "fallback_at");
+	const char *stall = json_string_value(json_object_get(j, "stall"));
+	int stk = stall ? stall_lookup(stall) : -1;
+	s->stall = stk < 0 ? STALL_MAYBE : (enum stall_kind)stk;
+	const char *contig = json_string_value(json_object_get(j, "contiguity"));
+	int ctk = contig ? contiguity_lookup(contig) : -1;
+	s->contig = ctk < 0 ? CONTIG_UNKNOWN : (enum contiguity)ctk;
+	s->contig_line = at_line(j, "contiguity_at");
+	s->contig_why = get_str(j, "contiguity_why");
 	const json_t *att = json_object_get(j, "attempts");
 	if (json_array_size(att)) {
 		size_t k;
@@ -301,6 +334,8 @@ json_t *finding_to_json(const struct finding *f)
 		json_array_append_new(fx, json_pack("{s:s,s:s,s:s}", "kind", f->fixes[i].kind,
 						    "reason", f->fixes[i].reason, "diff", f->fixes[i].diff));
 	json_object_set_new(o, "fixes", fx);
+	if (f->fix_declined)
+		json_object_set_new(o, "fix_declined", json_string(f->fix_declined));
 	return o;
 }
 
@@ -320,6 +355,7 @@ int finding_from_json(const json_t *j, struct finding *f)
 	f->message = get_str(j, "message");
 	f->source = get_str(j, "source");
 	f->fingerprint = get_str(j, "fingerprint");
+	f->fix_declined = get_str(j, "fix_declined");
 	if (!f->fingerprint)
 		f->fingerprint = finding_fingerprint(f->rule, &f->site);
 	size_t i;

@@ -22,6 +22,37 @@ int fallback_lookup(const char *name)
 	return -1;
 }
 
+static const char *const stall_names[] = { [STALL_MAYBE] = "maybe", [STALL_YES] = "yes", [STALL_NO] = "no" };
+static const char *const contig_names[] = {
+	[CONTIG_UNKNOWN] = "unknown", [CONTIG_PHYSICAL] = "physical", [CONTIG_VIRTUAL] = "virtual",
+};
+
+const char *stall_name(enum stall_kind k)
+{
+	return (unsigned)k < 3 ? stall_names[k] : "maybe";
+}
+
+int stall_lookup(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(stall_names[i], name))
+			return i;
+	return -1;
+}
+
+const char *contiguity_name(enum contiguity c)
+{
+	return (unsigned)c < 3 ? contig_names[c] : "unknown";
+}
+
+int contiguity_lookup(const char *name)
+{
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(contig_names[i], name))
+			return i;
+	return -1;
+}
+
 static const char *const kind_names[] = {
 	[API_PAGES] = "pages", [API_EXACT] = "exact", [API_SLAB] = "slab",
 	[API_KV] = "kv", [API_VMALLOC] = "vmalloc", [API_WRAPPER] = "wrapper",
@@ -50,6 +81,7 @@ void site_release(struct site *s)
 	free(s->result_lvalue);
 	free(s->src_why);
 	free(s->unknown_why);
+	free(s->contig_why);
 	for (size_t i = 0; i < s->nev; i++) {
 		free(s->ev[i].file);
 		free(s->ev[i].note);
@@ -74,6 +106,7 @@ void site_copy(struct site *d, const struct site *s)
 	d->result_lvalue = dup_or_null(s->result_lvalue);
 	d->src_why = dup_or_null(s->src_why);
 	d->unknown_why = dup_or_null(s->unknown_why);
+	d->contig_why = dup_or_null(s->contig_why);
 	d->ev = NULL;
 	d->nev = d->ev_alloc = 0;
 	for (size_t i = 0; i < s->nev; i++)
@@ -155,6 +188,25 @@ bool site_can_be_costly(const struct site *s, int costly_order)
 	return s->order.known && s->order.hi > costly_order;
 }
 
+enum stall_kind site_stall_of(const struct site *s, int costly_order)
+{
+	struct gfp_bits g = { 0, 0 };
+	bool any = false;
+	for (int pass = 0; pass < 2 && !any; pass++)
+		for (size_t i = 0; i < s->natt; i++) {
+			const struct attempt *a = &s->att[i];
+			if (pass == 0 && !(a->orders.known && a->orders.hi > costly_order))
+				continue;
+			g = any ? gfp_join(g, a->gfp) : a->gfp;
+			any = true;
+		}
+	if (!any)
+		g = s->gfp;
+	if (!gfp_may(g, GFPB(DIRECT_RECLAIM)))
+		return STALL_NO;
+	return gfp_must(g, GFPB(DIRECT_RECLAIM)) ? STALL_YES : STALL_MAYBE;
+}
+
 /* ---- findings ---- */
 
 static const char *const sev_names[] = { "note", "warning", "error" };
@@ -191,6 +243,7 @@ void finding_release(struct finding *f)
 		free(f->fixes[i].diff);
 	}
 	free(f->fixes);
+	free(f->fix_declined);
 	finding_init(f);
 }
 
@@ -205,6 +258,7 @@ void finding_copy(struct finding *d, const struct finding *s)
 	site_copy(&d->site, &s->site);
 	for (size_t i = 0; i < s->nfixes; i++)
 		finding_add_fix(d, s->fixes[i].kind, s->fixes[i].reason, s->fixes[i].diff);
+	d->fix_declined = dup_or_null(s->fix_declined);
 }
 
 void finding_add_fix(struct finding *f, const char *kind, const char *reason, const char *diff)

@@ -6,6 +6,7 @@
 #include "gfpaudit/sites.h"
 #include "gfpaudit/eval.h"
 #include "gfpaudit/attempts.h"
+#include "gfpaudit/usage.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -42,6 +43,7 @@ struct fn_scan {
 	unsigned nargs;
 	bool kv_def;             /* the function is a kvmalloc-family helper's definition */
 	struct file_result *facts_out; /* observations for the fact base, or NULL */
+	const struct usage_scope *scope; /* the file's functions, for contiguity */
 };
 
 static void on_fact(void *data, const char *key, const struct aval *v, unsigned line)
@@ -498,6 +500,54 @@ static bool after_success_exit(const struct tu *t, const struct node *call, cons
 	return false;
 }
 
+/* Is `later` past a failure exit of `call` whose result is `lv`: after an
+ * `if (!lv) <leave>;` in an enclosing block?  Then a failed call never gets
+ * there, and an allocation there is for something else. */
+static bool after_failure_exit(const struct tu *t, const struct node *call, const struct node *later,
+			       const char *lv)
+{
+	for (const struct node *p = call; p && p->parent; p = p->parent) {
+		const struct node *blk = p->parent;
+		if (blk->kind != CXCursor_CompoundStmt || !node_contains(blk, later))
+			continue;
+		for (unsigned i = 0; i < blk->nkids; i++) {
+			struct node *k = blk->kids[i];
+			bool when_true;
+			if (k->off <= call->off || k->off >= later->off || k->kind != CXCursor_IfStmt || k->nkids < 2 ||
+			    node_contains(k, later))
+				continue;
+			if (tests_null(t, k->kids[0], lv, &when_true) && when_true && always_exits(k->kids[1]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A loop over a mask of allowed orders: the order is taken from a mask
+ * variable in the loop (`order = __fls(orders)`, `order =
+ * highest_order(orders)`) and the mask loses the failed order after the
+ * call (`orders &= ~BIT(order)`, `order = next_order(&orders, order)`).
+ * Returns the statement that steps the mask. */
+static const struct node *loop_mask_step(struct node *l, int v, const struct node *call)
+{
+	const struct node *m = modifies(l, v);
+	if (!m || m->off > call->off || m->nkids < 2)
+		return NULL;
+	int vars[4], nv = 0;
+	vars_in(m->kids[m->nkids - 1], vars, &nv, 4);
+	for (int i = 0; i < nv; i++) {
+		if (vars[i] == v)
+			continue;
+		const struct node *step = loop_step_after(l, vars[i], call);
+		if (step && step->kind == CXCursor_CompoundAssignOperator && step->op &&
+		    (!strcmp(step->op, "&=") || !strcmp(step->op, "^=")))
+			return step;
+		if (step && lowers(step))
+			return step;
+	}
+	return NULL;
+}
+
 /* Are a and b in different branches of one if/else (never both run)? */
 static bool exclusive(const struct node *a, const struct node *b)
 {
@@ -768,8 +818,11 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			if (!is_loop(p))
 				continue;
 			const struct node *m = loop_step_after(p, order_var, r->call);
-			if (m && lowers(m)) {
+			if (!m || !lowers(m))
+				m = loop_mask_step(p, order_var, r->call);
+			if (m) {
 				st->fallback = FB_ORDER_LOOP;
+				st->fallback_line = (int)m->line;
 				add_ev(st, t, file, m->line, "fallback: the loop lowers the order");
 				loop_floor(t, p, order_var, &fl, s->fn, r);
 				break;
@@ -782,6 +835,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				const struct node *m = modifies(s->fn->body, order_var);
 				if (m && lowers(m) && m->line > r->call->line && m->line <= g->line) {
 					st->fallback = FB_ORDER_LOOP;
+					st->fallback_line = (int)m->line;
 					add_ev(st, t, file, m->line, "fallback: retried at a lower order via goto");
 				}
 			}
@@ -811,10 +865,12 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				}
 			}
 			free(lv2);
-			if (!same && !in_fail && !after_success_exit(t, r->call, o2->call, lv))
+			if (!in_fail && !after_success_exit(t, r->call, o2->call, lv) &&
+			    (!same || after_failure_exit(t, r->call, o2->call, lv)))
 				continue;
 			if (o2->ent->kind == API_VMALLOC || o2->ent->kind == API_KV) {
 				st->fallback = FB_VMALLOC;
+				st->fallback_line = (int)o2->call->line;
 				add_ev(st, t, file, o2->call->line, "fallback: vmalloc after a failure");
 				break;
 			}
@@ -823,11 +879,13 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			if ((o2->ent->kind == API_PAGES || o2->ent->wrapper) && o2r.known &&
 			    (!st->order.known || o2r.hi < st->order.hi)) {
 				st->fallback = FB_LOWER_ORDER;
+				st->fallback_line = (int)o2->call->line;
 				add_ev(st, t, file, o2->call->line, "fallback: retried at a lower order");
 				break;
 			}
 			if (o2->ent->kind == API_SLAB) {
 				st->fallback = FB_LOWER_ORDER;
+				st->fallback_line = (int)o2->call->line;
 				add_ev(st, t, file, o2->call->line, "fallback: a smaller allocation after a failure");
 				break;
 			}
@@ -847,6 +905,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				if (tests_null(t, k->kids[0], lv, &when_true) && when_true &&
 				    name_has(k->kids[1], "FALLBACK")) {
 					st->fallback = FB_LOWER_ORDER;
+					st->fallback_line = (int)k->line;
 					add_ev(st, t, file, k->line, "fallback: the caller retries with base pages");
 					break;
 				}
@@ -859,11 +918,14 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	/* Handed straight back (`return alloc_pages(...)`) is the same as
 	 * `if (!p) return NULL;`: an error return, so "none".  (A parameter
 	 * order would have made the function a wrapper instead.) */
-	(void)target;
 
 	/* the mask of each attempt class */
 	site_attempts(s, r, st, order_var, oa, &fl);
 	free(fl.text);
+	int costly = tf->costly_order ? tf->costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
+	st->stall = site_stall_of(st, costly);
+	if (s->scope && site_can_be_costly(st, costly))
+		st->contig = usage_contiguity(s->scope, s->fn, target, &st->contig_line, &st->contig_why);
 
 	if (r->has_gfp)
 		for (int i = 0; i < r->gfp.nev; i++)
@@ -1217,6 +1279,7 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 	o->nfunctions = (int)fns.n;
 	struct summary_cache *cache = summary_cache_new();
 	size_t first_site = out->nsites;
+	struct usage_scope scope = { fns.f, fns.n };
 
 	/* what callers in the file pass to static functions with sites */
 	struct binding *bind = NULL;
@@ -1259,7 +1322,7 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 			if (!has_alloc_call(f->body, o->table))
 				continue;
 			struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache,
-					     .facts_out = o->collect_facts && pass == 0 ? out : NULL };
+					     .facts_out = o->collect_facts && pass == 0 ? out : NULL, .scope = &scope };
 			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
 					       .cache = cache, .is_allocator = is_alloc_name,
 					       .on_fact = o->collect_facts && pass == 0 ? on_fact : NULL,

@@ -190,6 +190,9 @@ void report_text(const struct report *r, FILE *out)
 				fprintf(out, "%s:%d:%d: note: candidate fix %zu (%s): %s\n%s", f->site.file,
 					f->site.line, f->site.col, x + 1, f->fixes[x].kind, f->fixes[x].reason,
 					f->fixes[x].diff);
+			if (r->with_evidence && f->fix_declined)
+				fprintf(out, "%s:%d:%d: note: no fix offered: %s\n", f->site.file, f->site.line,
+					f->site.col, f->fix_declined);
 		}
 	}
 }

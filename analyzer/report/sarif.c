@@ -323,6 +323,8 @@ static json_t *result_of(struct ctx *c, const struct finding *f, bool baseline)
 	json_object_del(props, "column");
 	json_object_del(props, "evidence");
 	json_object_set_new(props, "source", json_string(f->source ? f->source : "clang"));
+	if (f->fix_declined)
+		json_object_set_new(props, "fix_declined", json_string(f->fix_declined));
 	json_t *fixes = json_array(), *unmapped = json_array();
 	for (size_t i = 0; i < f->nfixes; i++) {
 		const struct fix *fx = &f->fixes[i];

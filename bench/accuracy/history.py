@@ -6,7 +6,10 @@ prints
   - recall on the 6.1 pre-fix rows (history.tsv, expect_6_1 = flag),
   - quiet rates on the 6.12 post-fix rows and on quiet.tsv,
   - per-row misses with the tool's site facts,
-  - precision from judged-*.tsv (true and actionable rate per file).
+  - precision from judged-*.tsv (true and actionable rate per file),
+  - with --fixes: for the flagged 6.1 rows, the kind of the first fix the
+    tool offers (kvmalloc|noretry|no-reclaim|order-cap|fallback) against
+    upstream's kind (the row's `kind` column), and why none was offered.
 
 Trees: $KDIR61 and $KDIR612 (default build/linux-6.1 and build/linux-6.12,
 relative to the repository root).  Stdlib only.  Exit status: 0 report
@@ -43,6 +46,9 @@ KINDS = ("kvmalloc", "noretry", "no-reclaim", "order-cap", "fallback")
 SOURCES = ("const", "config", "param", "user", "remote", "device", "runtime")
 VERDICTS = ("TP-A", "TP-NA", "FP-bound", "FP-fallback", "FP-mask", "FP-other", "UNSURE")
 SLACK = 3
+# the tool's fix kinds as history.tsv names upstream's
+FIX_KIND = {"kvmalloc": "kvmalloc", "add-noretry": "noretry", "strip-direct-reclaim": "no-reclaim",
+            "cap-order": "order-cap", "order-zero": "order-cap", "fallback-loop": "fallback"}
 
 
 class BadRows(Exception):
@@ -305,6 +311,8 @@ def main():
     ap.add_argument("--json", metavar="FILE", help="also write the per-row results as JSON")
     ap.add_argument("--audit-arg", action="append", default=[], help="extra argument for gfpaudit audit")
     ap.add_argument("-v", "--verbose", action="store_true", help="print the facts of every row, not just misses")
+    ap.add_argument("--fixes", action="store_true",
+                    help="audit 6.1 with --fixes and compare the offered fix kind with upstream's")
     a = ap.parse_args()
 
     k61 = os.environ.get("KDIR61") or os.path.join(ROOT, "build", "linux-6.1")
@@ -341,7 +349,8 @@ def main():
         save = os.path.join(a.save, "audit-%s.json" % tag) if a.save else None
         if a.save:
             os.makedirs(a.save, exist_ok=True)
-        doc, dt = run_audit(a.tool, kdir, files, a.jobs, a.audit_arg, save)
+        extra = a.audit_arg + (["--fixes"] if a.fixes and tag == "6.1" else [])
+        doc, dt = run_audit(a.tool, kdir, files, a.jobs, extra, save)
         if doc is None:
             return 3
         fl = doc.get("files", {})
@@ -429,6 +438,32 @@ def main():
                 print("   noisy %s:%d %s %s: %s" % (q["file"], q["line"], q["api"],
                                                   ",".join(sorted({f["rule"] for f in w})),
                                                   site_facts(s) if s else "no site"))
+
+    if a.fixes:
+        agree = offered = found = agree_found = 0
+        lines = []
+        for r, x in zip(hist, results):
+            if r["expect_6_1"] != "flag":
+                continue
+            f61 = i61.costly(r["file_6_1"], r["function_6_1"], r["api_6_1"], r["line_6_1"])
+            kinds = [FIX_KIND.get(fx.get("kind"), fx.get("kind")) for f in f61 for fx in f.get("fixes", [])]
+            declined = "; ".join(sorted({f["fix_declined"] for f in f61 if f.get("fix_declined")}))
+            got = kinds[0] if kinds else None
+            x["fix_kind"] = got
+            x["fix_declined"] = declined or None
+            offered += bool(got)
+            agree += got == r["kind"]
+            found += bool(f61)
+            agree_found += bool(f61) and got == r["kind"]
+            lines.append("   %s %-10s offered %-10s %s%s" % (
+                r["id"], r["kind"], got or "-", "agree" if got == r["kind"] else "DIFFER",
+                "" if got or not f61 else ": " + (declined or "no reason recorded")))
+        nflag = len([r for r in hist if r["expect_6_1"] == "flag"])
+        print("== fix kind on 6.1 pre-fix rows: offered %s, same kind as upstream %s; "
+              "of the rows with a costly finding (any confidence): same kind %s"
+              % (pct(offered, nflag), pct(agree, nflag), pct(agree_found, found)))
+        for l in lines:
+            print(l)
 
     if misses:
         print()

@@ -22,6 +22,7 @@ struct finding {
 	struct site site;  /* copy of the site (owns its strings) */
 	struct fix *fixes;
 	size_t nfixes, fixes_alloc;
+	char *fix_declined; /* fixes were sought and none is offered: why, or NULL */
 };
 
 void finding_init(struct finding *f);

@@ -21,6 +21,24 @@ enum fallback_kind {
 const char *fallback_name(enum fallback_kind k);
 int fallback_lookup(const char *name); /* -1 if unknown */
 
+/* Can an attempt stall in direct reclaim and compaction? */
+enum stall_kind {
+	STALL_MAYBE, /* the mask may or may not carry __GFP_DIRECT_RECLAIM (a parameter) */
+	STALL_YES,   /* every path sets __GFP_DIRECT_RECLAIM */
+	STALL_NO,    /* no path does: the attempt takes free blocks or fails */
+};
+const char *stall_name(enum stall_kind k);
+int stall_lookup(const char *name); /* -1 if unknown */
+
+/* What the memory is used as (see usage.h). */
+enum contiguity {
+	CONTIG_UNKNOWN,  /* handed on where it cannot be followed */
+	CONTIG_PHYSICAL, /* reaches DMA mapping, physical addresses, scatterlists, page-level APIs */
+	CONTIG_VIRTUAL,  /* only read, written, indexed, copied: vmalloc memory would do */
+};
+const char *contiguity_name(enum contiguity c);
+int contiguity_lookup(const char *name); /* -1 if unknown */
+
 /* What kind of allocator the API is (from the allocator table). */
 enum api_kind {
 	API_PAGES,   /* page allocator: order argument */
@@ -68,6 +86,11 @@ struct site {
 	struct order_range order;  /* requested order (for slab: page-allocator order) */
 	struct interval size;      /* bytes, for API_SLAB/API_KV/API_EXACT */
 	enum fallback_kind fallback;
+	int fallback_line;         /* where the fallback is (0: none or the API's own) */
+	enum stall_kind stall;     /* of the costly attempts (of all when none is costly) */
+	enum contiguity contig;
+	int contig_line;           /* the use that decided it (0: none) */
+	char *contig_why;          /* "reaches 'dma_map_single'", or NULL */
 
 	/* Provenance of the order (or size): the kinds of data it is made of
 	 * (SRCB bits), the most telling one in words and its line (0: none),
@@ -112,6 +135,9 @@ bool site_role_mask(const struct site *s, enum attempt_role role, int above, str
 /* Page-allocator orders of the tree the site came from. */
 #define PAGE_ALLOC_COSTLY_ORDER_DEFAULT 3
 bool site_can_be_costly(const struct site *s, int costly_order);
+/* Whether the attempts above costly_order (all attempts when none is
+ * known to be) can stall: from their masks' __GFP_DIRECT_RECLAIM. */
+enum stall_kind site_stall_of(const struct site *s, int costly_order);
 /* How sure "the order can exceed costly_order" is, from the order range and
  * its provenance (provenance.h). */
 enum confidence site_confidence(const struct site *s, int costly_order);

@@ -663,7 +663,7 @@ TEST(fix_shape_kvmalloc)
 	s.result_lvalue = xstrdup("s");
 	CHECK_EQ_INT(shape(FIX_KVMALLOC, kv_src, &s, 0, &p, &n), GA_ENOTFOUND);
 	CHECK(strstr(n.buf, "'sg_init_one' (line 28)") != NULL);
-	/* a local stored under another name: its frees are not traced */
+	/* a local stored under another name: the frees of that name are its frees */
 	const char *alias = "static int f(struct priv *priv)\n{\n\tvoid *buf = kmalloc(1 << 20, GFP_KERNEL);\n\n"
 			    "\tif (!buf)\n\t\treturn -ENOMEM;\n\tpriv->buf = buf;\n\treturn 0;\n}\n"
 			    "static void g(struct priv *priv)\n{\n\tkfree(priv->buf);\n}\n";
@@ -671,8 +671,40 @@ TEST(fix_shape_kvmalloc)
 	mk_site(&s2, alias, NULL, "kmalloc(1 << 20, GFP_KERNEL)", "kmalloc", "GFP_KERNEL", NULL);
 	s2.kind = API_SLAB;
 	s2.result_lvalue = xstrdup("buf");
+	CHECK_EQ_INT(shape(FIX_KVMALLOC, alias, &s2, 0, &p, &n), 0);
+	CHECK(strstr(p.buf, "\tvoid *buf = kvmalloc(1 << 20, GFP_KERNEL);\n") != NULL);
+	CHECK(strstr(p.buf, "\tkvfree(priv->buf);\n") != NULL);
+	CHECK(strstr(n.buf, "stored as 'priv->buf' (line 7)") != NULL);
+	/* ... and without a free of that name in the file it is refused */
+	const char *alias2 = "static int f(struct priv *priv)\n{\n\tvoid *buf = kmalloc(1 << 20, GFP_KERNEL);\n\n"
+			     "\tif (!buf)\n\t\treturn -ENOMEM;\n\tpriv->buf = buf;\n\treturn 0;\n}\n";
+	site_release(&s2);
+	mk_site(&s2, alias2, NULL, "kmalloc(1 << 20, GFP_KERNEL)", "kmalloc", "GFP_KERNEL", NULL);
+	s2.kind = API_SLAB;
+	s2.result_lvalue = xstrdup("buf");
+	CHECK_EQ_INT(shape(FIX_KVMALLOC, alias2, &s2, 0, &p, &n), GA_ENOTFOUND);
+	CHECK(strstr(n.buf, "no kfree of 'buf' or of 'priv->buf' (line 7) in this file") != NULL);
+	/* physically contiguous memory (the model's verdict): refused with its use */
+	s2.contig = CONTIG_PHYSICAL;
+	s2.contig_line = 9;
+	s2.contig_why = xstrdup("reaches 'dma_map_single'");
 	CHECK_EQ_INT(shape(FIX_KVMALLOC, alias, &s2, 0, &p, &n), GA_ENOTFOUND);
-	CHECK(strstr(n.buf, "stored under another name (line 7)") != NULL);
+	CHECK(strstr(n.buf, "physically contiguous: it reaches 'dma_map_single' (line 9)") != NULL);
+	site_release(&s2);
+	/* the API's own twin: memdup_user -> vmemdup_user, krealloc -> kvrealloc; no devm_ twin */
+	const char *dup = "static int f(struct priv *priv, const void __user *u, size_t len)\n{\n"
+			  "\tpriv->buf = memdup_user(u, len);\n\treturn 0;\n}\n"
+			  "static void g(struct priv *priv)\n{\n\tkfree(priv->buf);\n}\n";
+	mk_site(&s2, dup, NULL, "memdup_user(u, len)", "memdup_user", NULL, NULL);
+	s2.kind = API_SLAB;
+	s2.gfp = (struct gfp_bits){ GFPB(DIRECT_RECLAIM) | GFPB(IO) | GFPB(FS), GFPB(DIRECT_RECLAIM) | GFPB(IO) | GFPB(FS) };
+	s2.result_lvalue = xstrdup("priv->buf");
+	CHECK_EQ_INT(shape(FIX_KVMALLOC, dup, &s2, 0, &p, &n), 0);
+	CHECK(strstr(p.buf, "\tpriv->buf = vmemdup_user(u, len);\n") != NULL);
+	CHECK(strstr(p.buf, "\tkvfree(priv->buf);\n") != NULL);
+	free(s2.api);
+	s2.api = xstrdup("devm_memdup_user");
+	CHECK_EQ_INT(shape(FIX_KVMALLOC, dup, &s2, 0, &p, &n), GA_ENOTFOUND);
 	site_release(&s2);
 	free(s.result_lvalue);
 	s.result_lvalue = xstrdup("nowhere");

@@ -18,6 +18,12 @@ struct vm_fault {
 	struct page *page;
 };
 
+unsigned long page_to_pfn(const struct page *page);
+#define page_to_phys(page) ((phys_addr_t)page_to_pfn(page) << PAGE_SHIFT)
+int remap_pfn_range(struct vm_area_struct *vma, unsigned long addr, unsigned long pfn,
+		    unsigned long size, pgprot_t prot);
+void split_page(struct page *page, unsigned int order);
+
 /* the order of a compound page; 0 for a single page */
 static inline unsigned int compound_order(const struct page *page)
 {

@@ -26,6 +26,7 @@ char *kstrdup(const char *s, gfp_t gfp) __malloc;
 char *kstrndup(const char *s, size_t max, gfp_t gfp);
 void *kmemdup_noprof(const void *src, size_t len, gfp_t gfp) __realloc_size(2);
 #define kmemdup(...)	alloc_hooks(kmemdup_noprof(__VA_ARGS__))
+void *kvmemdup(const void *src, size_t len, gfp_t gfp) __realloc_size(2);
 char *kmemdup_nul(const char *s, size_t len, gfp_t gfp);
 
 #endif
