@@ -453,10 +453,16 @@ static int load_tree_facts(struct audit_run *r)
 			r->facts_note = xstrdup("tree facts: not read (no cache)");
 		return 0;
 	}
-	char **own = xcalloc(r->st.rep.n + 1, sizeof(*own));
-	for (size_t i = 0; i < r->st.rep.n; i++)
-		own[i] = r->st.rep.files[i]->file;
-	int rc = treefacts_load(s, triage_context(r->tri), own, r->st.rep.n, &r->tf);
+	char **own = xcalloc(r->fl.n + 1, sizeof(*own));
+	size_t nown = 0;
+	for (size_t i = 0; i < r->fl.n; i++) {
+		char real[PATH_MAX];
+		if (realpath(r->fl.paths[i], real))
+			own[nown++] = xstrdup(real);
+	}
+	int rc = treefacts_load(s, triage_context(r->tri), own, nown, &r->tf);
+	for (size_t i = 0; i < nown; i++)
+		free(own[i]);
 	free(own);
 	if (rc)
 		return rc;
@@ -504,7 +510,14 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 				   r->st.rep.files, r->fl.paths, r->fl.n)) {
 			fprintf(stderr, "gfpaudit audit: warning: tree facts not saved: %s\n", err_last());
 			err_clear();
+		} else if (a->build_tree_facts) {
+			free(r->facts_note);
+			r->facts_note = xasprintf("tree facts: built for %s: %zu files, %zu keys", root ? root : "?",
+						  r->fl.n, fs.keys);
 		}
+	} else if (a->build_tree_facts) {
+		free(r->facts_note);
+		r->facts_note = xstrdup("tree facts: not built: no cache to keep them in");
 	}
 	if (a->c.verbose)
 		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; %zu passes%s, %zu files re-judged "
@@ -573,7 +586,12 @@ static int run_report(struct audit_run *r, int exit_code)
 	report_counts(rep, &an, &s, &f);
 	size_t nf = report_findings_at_least(rep, (enum severity)r->sev);
 	size_t np = report_partial(rep);
-	if (!c->quiet || c->verbose || np) {
+	if (a->build_tree_facts && (!c->quiet || c->verbose || np)) {
+		fprintf(stderr, "gfpaudit: %zu files analyzed (%zu partially), %zu skipped, %zu failed\n", an, np,
+			s + r->fl.nproblems, f);
+		if (r->facts_note)
+			fprintf(stderr, "gfpaudit: %s\n", r->facts_note);
+	} else if (!c->quiet || c->verbose || np) {
 		fprintf(stderr, "gfpaudit: %zu files analyzed (%zu with parse errors%s, %zu partially analyzed), "
 			"%zu skipped, %zu failed; %zu findings at or above %s\n", an, r->st.with_errors,
 			r->st.with_errors && !c->verbose ? ", -v says which" : "", np, s + r->fl.nproblems, f, nf,

@@ -59,15 +59,15 @@ static int cmp_result_file(const void *a, const void *b)
 
 /* One join of every file's observations, in path order (the first
  * observation of a key is the one its value names). */
-static struct factbase *join(const struct factpass_opts *o, struct file_result **files, size_t n)
+struct factbase *factpass_join(struct file_result *const *a, size_t na, struct file_result *const *b, size_t nb)
 {
-	struct file_result **all = xcalloc(n + o->nextra + 1, sizeof(*all));
+	struct file_result **all = xcalloc(na + nb + 1, sizeof(*all));
 	size_t m = 0;
-	for (size_t i = 0; i < o->nextra; i++)
-		all[m++] = o->extra[i];
-	for (size_t i = 0; i < n; i++)
-		if (files[i] && files[i]->status == FILE_ANALYZED)
-			all[m++] = files[i];
+	for (size_t i = 0; i < na + nb; i++) {
+		struct file_result *r = i < na ? a[i] : b[i - na];
+		if (r && r->status == FILE_ANALYZED)
+			all[m++] = r;
+	}
 	qsort(all, m, sizeof(*all), cmp_result_file);
 	struct factbase *fb = factbase_new();
 	for (size_t i = 0; i < m; i++)
@@ -179,7 +179,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	int rc = 0;
 	for (run.pass = 1;; run.pass++) {
 		factbase_free(run.fb);
-		run.fb = join(o, files, n);
+		run.fb = factpass_join(o->extra, o->nextra, files, n);
 		st->keys = factbase_size(run.fb);
 		size_t m = pick(&run, n, paths, todo);
 		if (!m) {

@@ -42,7 +42,7 @@ static int load_one(void *data, const struct store_tree_file *f)
 {
 	struct load *l = data;
 	l->t->rows++;
-	if (g_hash_table_contains(l->skip, f->path))
+	if (g_hash_table_contains(l->skip, f->abs))
 		return 0;
 	if (!f->facts || !*f->facts) /* published nothing: nothing to check */
 		return 0;

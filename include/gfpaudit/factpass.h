@@ -60,6 +60,11 @@ struct factpass_stats {
 int factpass_run(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
 		 struct factpass_stats *st);
 
+/* The join of the analyzed results of a[] and b[], in path order (the
+ * first observation of a key is the one its value names).  New factbase. */
+struct factbase;
+struct factbase *factpass_join(struct file_result *const *a, size_t na, struct file_result *const *b, size_t nb);
+
 /* Does judging r with facts possibly change it or what it publishes? */
 bool factpass_eligible(const struct file_result *r);
 

@@ -25,8 +25,8 @@ struct treefacts {
 	size_t stale;                /* rows left out: the file changed or is gone */
 };
 
-/* Load the rows of `context`, leaving out the reported paths in skip[0..nskip)
- * (the files the audit judges itself).  Not built is no error (built false). */
+/* Load the rows of `context`, leaving out the files whose real paths are
+ * skip[0..nskip) (the files the audit judges itself).  Not built is no error (built false). */
 int treefacts_load(struct store *s, const char *context, char *const *skip, size_t nskip, struct treefacts *out);
 void treefacts_release(struct treefacts *t);
 
