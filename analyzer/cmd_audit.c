@@ -443,6 +443,14 @@ static bool below_root(const struct file_list *fl, const char *root)
 	return true;
 }
 
+/* Is the audit the whole tree's (it then builds the tree's facts)? */
+static bool whole_tree(const struct audit_args *a)
+{
+	char real[PATH_MAX], treal[PATH_MAX];
+	return a->c.tree && a->npaths == 1 && !a->shard_n && realpath(a->paths[0], real) &&
+	       realpath(a->c.tree, treal) && !strcmp(real, treal);
+}
+
 /* The tree's facts of the files not audited, when they are in the cache. */
 static int load_tree_facts(struct audit_run *r)
 {
@@ -477,7 +485,7 @@ static int load_tree_facts(struct audit_run *r)
 			free(r->facts_note);
 			r->facts_note = more;
 		}
-	} else if (r->a->c.tree && !r->a->build_tree_facts) {
+	} else if (r->a->c.tree && !r->a->build_tree_facts && !whole_tree(r->a)) {
 		r->facts_note = xasprintf("tree facts: not built; run 'gfpaudit facts --tree %s'", how);
 	}
 	return 0;
@@ -504,9 +512,13 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 	rc = factpass_run(&fo, r->st.rep.files, r->fl.paths, r->fl.n, &fs);
 	if (rc)
 		return rc;
-	if (s && (a->build_tree_facts || r->tf.built)) {
-		const char *root = a->facts_root ? a->facts_root : r->tf.root;
-		if (treefacts_save(s, triage_context(r->tri), root ? root : "", a->build_tree_facts,
+	/* an audit of the whole tree builds the tree's facts as `facts` would */
+	char treal[PATH_MAX];
+	bool whole = whole_tree(a) && realpath(a->c.tree, treal);
+	bool rebuild = a->build_tree_facts || whole;
+	if (s && (rebuild || r->tf.built)) {
+		const char *root = a->facts_root ? a->facts_root : whole ? treal : r->tf.root;
+		if (treefacts_save(s, triage_context(r->tri), root ? root : "", rebuild,
 				   r->st.rep.files, r->fl.paths, r->fl.n)) {
 			fprintf(stderr, "gfpaudit audit: warning: tree facts not saved: %s\n", err_last());
 			err_clear();
