@@ -38,6 +38,10 @@ static void usage(FILE *f)
 "                       when it will likely be needed (default: 2 when a CPU is idle)\n"
 "  --no-cache           analyze every file (also: GFPAUDIT_NO_CACHE=1); the cache of\n"
 "                       --staged results is <git common dir>/gfpaudit-cache\n"
+"  --timeout SEC        give up on one file after SEC seconds (default 300); each\n"
+"                       file is analyzed in a child process, so a file that crashes,\n"
+"                       hangs or exhausts the analyzer fails alone (exit 3)\n"
+"  --memory-limit MIB   address-space limit of that child (default 4096)\n"
 "  -v, --verbose        also findings the change fixes, and new ones outside the\n"
 "                       changed functions (as notes)\n"
 "\n"
@@ -125,6 +129,8 @@ int cmd_check(int argc, char **argv)
 		{ "enable", required_argument, NULL, 'E' },
 		{ "disable", required_argument, NULL, 'D' },
 		{ "no-cache", no_argument, NULL, 'N' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "memory-limit", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -132,6 +138,8 @@ int cmd_check(int argc, char **argv)
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	const char *repo_dir = NULL, *spec = NULL;
 	int staged = 0, warn_only = 0, no_cache = 0, jobs = 0, opt;
+	struct pool_limits iso = { POOL_CHILD_TIMEOUT_SEC, POOL_MEM_LIMIT_MB };
+	int mem_mb = POOL_MEM_LIMIT_MB;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -149,6 +157,16 @@ int cmd_check(int argc, char **argv)
 				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
+			break;
+		case 'T':
+		case 'm':
+			if (cli_parse_int("check", opt == 'T' ? "--timeout" : "--memory-limit", optarg,
+					  opt == 'T' ? 1 : 64, opt == 'T' ? CLI_TIMEOUT_MAX : 1 << 24,
+					  opt == 'T' ? &iso.timeout_sec : &mem_mb)) {
+				fprintf(stderr, "%s\n", err_last());
+				return EXIT_USAGE;
+			}
+			iso.mem_limit_mb = mem_mb;
 			break;
 		case 'v': c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
@@ -269,7 +287,8 @@ int cmd_check(int argc, char **argv)
 		cache = xasprintf("%s%sgfpaudit-cache", cd, cd[strlen(cd) - 1] == '/' ? "" : "/");
 	}
 	struct change_opts co = { .workdir = workdir, .tree = tree, .want_old = json || c.verbose,
-				  .cache_dir = cache, .vcs = v, .jobs = jobs };
+				  .cache_dir = cache, .vcs = v, .jobs = jobs,
+				  .limits = iso };
 	if ((rc = change_run(e, &d, spec ? NULL : &u, &co, &cs))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
 		exit_code = tool_exit;

@@ -37,6 +37,11 @@ static void usage(FILE *f)
 "                       (default warning: a \"possible\" costly order, a note, is not\n"
 "                       worth a mail); fixed findings are reported at any severity\n"
 "  -q, --quiet          say nothing on stderr but errors\n"
+"  --timeout SEC        give up on one file after SEC seconds (default 300); each\n"
+"                       file is analyzed in a child process, so a file that crashes,\n"
+"                       hangs or exhausts the analyzer fails alone (exit 3)\n"
+"  --memory-limit MIB   address-space limit of that child (default 4096)\n"
+
 "\n"
 "The series is untrusted: it is applied in memory only (no checkout, no index,\n"
 "no refs), paths leaving the tree are refused, sizes are capped (10 MB a message,\n"
@@ -71,6 +76,8 @@ int cmd_review(int argc, char **argv)
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "severity", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "memory-limit", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -78,6 +85,8 @@ int cmd_review(int argc, char **argv)
 	struct cli_common c = { .format = "email", .severity = "warning" };
 	const char *output = NULL, *from = NULL, *base = NULL;
 	int opt;
+	struct pool_limits iso = { POOL_CHILD_TIMEOUT_SEC, POOL_MEM_LIMIT_MB };
+	int mem_mb = POOL_MEM_LIMIT_MB;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -91,6 +100,16 @@ int cmd_review(int argc, char **argv)
 		case 'S': c.severity = optarg; break;
 		case 'o': output = optarg; break;
 		case 'q': c.quiet = 1; break;
+		case 'T':
+		case 'm':
+			if (cli_parse_int("review", opt == 'T' ? "--timeout" : "--memory-limit", optarg,
+					  opt == 'T' ? 1 : 64, opt == 'T' ? CLI_TIMEOUT_MAX : 1 << 24,
+					  opt == 'T' ? &iso.timeout_sec : &mem_mb)) {
+				fprintf(stderr, "%s\n", err_last());
+				return EXIT_USAGE;
+			}
+			iso.mem_limit_mb = mem_mb;
+			break;
 		case 'v': c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
@@ -118,7 +137,7 @@ int cmd_review(int argc, char **argv)
 	struct review_opts ro = {
 		.mboxes = mboxes, .nmboxes = nmboxes, .repo = c.tree ? c.tree : ".", .base = base,
 		.limits = MAIL_LIMITS_INIT, .max_file = REVIEW_MAX_FILE_DEFAULT, .verbose = c.verbose,
-		.min_severity = sev,
+		.min_severity = sev, .isolation = iso,
 	};
 	c.tree = NULL; /* review decides: kbuild flags only for a prepared tree */
 	if (cli_engine_opts(&c, &ro.engine)) {

@@ -119,7 +119,8 @@ static int write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
-static void analyze_one(struct engine *e, const char *path, int fd, int cpu_sec)
+static void analyze_one(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
+			int fd, int cpu_sec)
 {
 	limit_cpu(cpu_sec);
 	struct file_result *r = NULL;
@@ -146,7 +147,7 @@ static void analyze_one(struct engine *e, const char *path, int fd, int cpu_sec)
 			memset(p, 1, 64u << 20);
 		}
 	}
-	int rc = pipeline_analyze_file(e, path, NULL, 0, &r);
+	int rc = pipeline_analyze_file(e, path, uf, nuf, &r);
 	if (rc) {
 		char *rep = engine_report_path(e, path);
 		file_result_free(r);
@@ -178,7 +179,7 @@ static void worker(struct engine *e, int req, int res, int cpu_sec)
 		if (fread(path, 1, len, in) != len)
 			_exit(4);
 		path[len] = 0;
-		analyze_one(e, path, res, cpu_sec);
+		analyze_one(e, path, NULL, 0, res, cpu_sec);
 		free(path);
 	}
 	_exit(0);
@@ -247,6 +248,20 @@ static void account(struct pool_stats *st, const struct rusage *ru)
 			  ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 }
 
+/* In a new child: die with the parent whatever kills it (even SIGKILL),
+ * default stop signals, the address-space limit. */
+static void child_setup(pid_t parent, long mem_limit_mb)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(4); /* it died before the line above */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	limit_memory(mem_limit_mb);
+}
+
 /* Start a worker in slot `i`; the child closes every other slot's pipes
  * (an inherited write end would keep another worker's requests open). */
 static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const struct pool_opts *o)
@@ -270,14 +285,7 @@ static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const st
 		return err_set(GA_ETOOL, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		/* die with the parent, whatever kills it (even SIGKILL) */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(4); /* it died before the line above */
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		limit_memory(o->mem_limit_mb);
+		child_setup(parent, o->mem_limit_mb);
 		for (int k = 0; k < jobs; k++)
 			if (k != i && slots[k].pid) {
 				close(slots[k].req);
@@ -285,7 +293,6 @@ static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const st
 			}
 		close(rq[1]);
 		close(rs[0]);
-		signal(SIGPIPE, SIG_DFL);
 		worker(e, rq[0], rs[1], o->timeout_sec);
 	}
 	close(rq[0]);
@@ -494,4 +501,129 @@ out:
 	if (o->stats)
 		*o->stats = st;
 	return rc;
+}
+
+/* ---- one file in a child of its own (check, review) ---- */
+
+int pool_child_start(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
+		     const struct pool_limits *lim, struct pool_child *c)
+{
+	int p[2];
+	memset(c, 0, sizeof(*c));
+	c->pid = -1;
+	c->fd = -1;
+	c->timeout_sec = lim ? lim->timeout_sec : 0;
+	if (pipe(p) < 0)
+		return err_set(GA_ETOOL, "pipe: %s", strerror(errno));
+	pid_t parent = getpid();
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return err_set(GA_ETOOL, "fork: %s", strerror(errno));
+	}
+	if (pid == 0) {
+		close(p[0]);
+		child_setup(parent, lim ? lim->mem_limit_mb : 0);
+		analyze_one(e, path, uf, nuf, p[1], c->timeout_sec);
+		_exit(0);
+	}
+	close(p[1]);
+	c->pid = pid;
+	c->fd = p[0];
+	c->path = xstrdup(path);
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	return 0;
+}
+
+void pool_child_cancel(struct pool_child *c)
+{
+	if (c->pid > 0) {
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+	}
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->path);
+	c->path = NULL;
+	c->pid = -1;
+	c->fd = -1;
+}
+
+int pool_child_finish(struct engine *e, struct pool_child *c, struct file_result **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *why = NULL;
+	int status = 0;
+	*out = NULL;
+	if (c->pid <= 0)
+		return err_set(GA_EINVAL, "no analysis running");
+	for (;;) {
+		int wait_ms = 200;
+		if (c->timeout_sec > 0) {
+			double left = c->timeout_sec - since(&c->start);
+			if (left <= 0) {
+				why = xasprintf("timed out after %d s (analysis killed)", c->timeout_sec);
+				kill(c->pid, SIGKILL);
+				break;
+			}
+			if (left * 1000 < wait_ms)
+				wait_ms = (int)(left * 1000) + 1;
+		}
+		struct pollfd pf = { .fd = c->fd, .events = POLLIN };
+		int pr = poll(&pf, 1, wait_ms);
+		if (pr < 0 && errno != EINTR) {
+			why = xasprintf("poll: %s", strerror(errno));
+			kill(c->pid, SIGKILL);
+			break;
+		}
+		if (pr <= 0)
+			continue;
+		char buf[65536];
+		ssize_t n = read(c->fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_add(&sb, buf, (size_t)n);
+	}
+	close(c->fd);
+	c->fd = -1;
+	waitpid(c->pid, &status, 0);
+	c->pid = -1;
+	char *nl = sb.len ? memchr(sb.buf, '\n', sb.len) : NULL;
+	if (!why && nl) {
+		json_t *j = json_loadb(sb.buf, (size_t)(nl - sb.buf), 0, NULL);
+		if (!j || file_result_from_json(j, out))
+			*out = NULL;
+		json_decref(j);
+		if (!*out)
+			why = xstrdup("the analysis returned no result");
+	} else if (!why) {
+		if (WIFSIGNALED(status))
+			why = xasprintf("analyzer crashed on this file (signal %d: %s)", WTERMSIG(status),
+					strsignal(WTERMSIG(status)));
+		else
+			why = xasprintf("the analysis exited (status %d) without a result", WEXITSTATUS(status));
+	}
+	if (why) {
+		file_result_free(*out);
+		*out = failed(e, c->path, why);
+		free(why);
+	}
+	strbuf_release(&sb);
+	free(c->path);
+	c->path = NULL;
+	return 0;
+}
+
+int pool_analyze_isolated(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
+			  const struct pool_limits *lim, struct file_result **out)
+{
+	struct pool_child c;
+	int rc = pool_child_start(e, path, uf, nuf, lim, &c);
+	if (rc)
+		return rc;
+	return pool_child_finish(e, &c, out);
 }

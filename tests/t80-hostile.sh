@@ -253,6 +253,49 @@ sec_cache() {
 	else fail "--cache FIFO: refused (exit 2)" "exit $rc $(cat "$T/err")"; fi
 }
 
+# ---- staged and mailed content is analyzed in a child: a crash or a hang
+# costs that file (exit 3, never a pass), not the commit check or the review ----
+# deep_c: a function clang's parser overflows its stack on, then a costly
+# allocation it hides
+deep_c() {
+	python3 -c 'print("int deep(int a) { return " + "+".join(["a"] * 200000) + "; }")'
+	bad_c
+}
+sec_isolation() {
+	local R=$T/isorepo
+	mkdir -p "$R"; git init -q "$R"
+	printf 'int x;\n' > "$R/deep.c"
+	git_ "$R" add -A && git_ "$R" commit -qm base
+	deep_c > "$R/deep.c"; git_ "$R" add deep.c
+	(cd "$R" && "$G" check --no-cache) >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 3 ] && grep -q "deep.c: failed: analyzer crashed" "$T/err"; then
+		ok "check: a staged file that crashes the parser fails alone (exit 3, says so)"
+	else fail "check: a staged file that crashes the parser fails alone (exit 3, says so)" "exit $rc $(cat "$T/err")"; fi
+	bad_c > "$R/deep.c"; git_ "$R" add deep.c
+	(cd "$R" && GFPAUDIT_TEST_HANG=deep.c "$G" check --no-cache --timeout 2) >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 3 ] && grep -q "timed out after 2 s" "$T/err"; then ok "check --timeout: a hung analysis is killed (exit 3)"
+	else fail "check --timeout: a hung analysis is killed (exit 3)" "exit $rc $(cat "$T/err")"; fi
+	(cd "$R" && "$G" check --no-cache) >"$T/out" 2>"$T/err"; rc=$?
+	expect_rc "check: the same file without the hook is analyzed (exit 1)" 1 $rc "$(cat "$T/err")"
+	"$G" check --timeout 5x >/dev/null 2>&1; rc=$?
+	expect_rc "check --timeout 5x: usage" 2 $rc
+	# review: a patch adding the file clang cannot parse
+	git_ "$R" reset -q --hard
+	local base; base=$(git_ "$R" rev-parse HEAD)
+	deep_c > "$R/deep.c"
+	git_ "$R" commit -qam "foo: deep" -m "Signed-off-by: Ann Author <ann@example.org>"
+	git_ "$R" format-patch -q --base="$base" --stdout -1 > "$T/deep.mbox"
+	git_ "$R" reset -q --hard "$base"
+	"$G" review --tree "$R" --format json "$T/deep.mbox" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc = 3 ] && grep -q "analyzer crashed" "$T/out" "$T/err"; then
+		ok "review: a mailed file that crashes the parser costs that file (exit 3), the review completes"
+	else fail "review: a mailed file that crashes the parser costs that file (exit 3), the review completes" "exit $rc $(cat "$T/err" | head -5)"; fi
+	"$G" review --tree "$R" --format b4 < "$T/deep.mbox" >"$T/out" 2>"$T/err"; rc=$?
+	if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d and all(x["status"] != "pass" for x in d), d' "$T/out" 2>"$T/py"; then
+		ok "review --format b4: a file that crashed the analysis is never a pass"
+	else fail "review --format b4: a file that crashed the analysis is never a pass" "exit $rc $(cat "$T/out" "$T/err" "$T/py" | head -5)"; fi
+}
+
 # ---- output errors: never a silent loss ----
 # small_series DIR: a repository with one patch mailed as DIR.mbox
 small_series() {

@@ -625,16 +625,25 @@ static struct file_result *side_cached(const struct change_opts *o, const char *
 	return s->cache_file ? cache_load(s->cache_file) : NULL;
 }
 
-static int side_run(struct engine *e, const struct side *s, struct file_result **out)
+/* The side's analysis starts in a child of its own (pool.h): a staged file
+ * that crashes or hangs the analyzer costs that file, not the commit. */
+static int side_start(struct engine *e, const struct change_opts *o, const struct side *s, struct pool_child *c)
 {
 	struct unsaved_list l = { 0 };
 	/* the file itself first: it wins over a header list entry of the same path */
 	unsaved_add(&l, xstrdup(s->abs), s->data, s->len);
 	for (size_t i = 0; i < s->headers->n; i++)
 		unsaved_add(&l, xstrdup(s->headers->v[i].path), s->headers->v[i].contents, s->headers->v[i].len);
-	int rc = engine_analyze_file(e, s->abs, l.v, l.n, out);
-	unsaved_release(&l);
+	int rc = pool_child_start(e, s->abs, l.v, l.n, &o->limits, c);
+	unsaved_release(&l); /* the child has its copy */
 	return rc;
+}
+
+static int side_run(struct engine *e, const struct change_opts *o, const struct side *s, struct file_result **out)
+{
+	struct pool_child c;
+	int rc = side_start(e, o, s, &c);
+	return rc ? rc : pool_child_finish(e, &c, out);
 }
 
 static void side_store(struct change_opts *o, const struct side *s, const struct file_result *r)
@@ -648,86 +657,6 @@ static void side_release(struct side *s)
 {
 	free(s->abs);
 	free(s->cache_file);
-}
-
-/* The old side parsed in a child while the parent parses the new one: the
- * hook's wall time is one parse instead of two when both are needed.  The
- * child answers with the result's JSON on a pipe, as the pool's workers. */
-struct spec {
-	pid_t pid;
-	int fd;
-};
-
-static bool spec_start(struct engine *e, const struct side *s, struct spec *sp)
-{
-	int p[2];
-	sp->pid = -1;
-	if (pipe(p) < 0)
-		return false;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return false;
-	}
-	if (pid == 0) {
-		close(p[0]);
-		struct file_result *r = NULL;
-		if (side_run(e, s, &r) == 0) {
-			json_t *j = file_result_to_json(r);
-			char *text = json_dumps(j, JSON_COMPACT);
-			size_t n = text ? strlen(text) : 0, off = 0;
-			while (off < n) {
-				ssize_t w = write(p[1], text + off, n - off);
-				if (w < 0 && errno == EINTR)
-					continue;
-				if (w <= 0)
-					break;
-				off += (size_t)w;
-			}
-		}
-		_exit(0);
-	}
-	close(p[1]);
-	sp->pid = pid;
-	sp->fd = p[0];
-	return true;
-}
-
-/* The child's result, or NULL (it died, or said nothing): analyze serially. */
-static struct file_result *spec_finish(struct spec *sp)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char buf[65536];
-	for (;;) {
-		ssize_t n = read(sp->fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		strbuf_add(&sb, buf, (size_t)n);
-	}
-	close(sp->fd);
-	waitpid(sp->pid, NULL, 0);
-	sp->pid = -1;
-	struct file_result *r = NULL;
-	json_t *j = sb.len ? json_loads(sb.buf, 0, NULL) : NULL;
-	if (!j || file_result_from_json(j, &r))
-		r = NULL;
-	json_decref(j);
-	strbuf_release(&sb);
-	return r;
-}
-
-static void spec_cancel(struct spec *sp)
-{
-	if (sp->pid <= 0)
-		return;
-	kill(sp->pid, SIGKILL);
-	close(sp->fd);
-	waitpid(sp->pid, NULL, 0);
-	sp->pid = -1;
 }
 
 /* Is the old side likely needed: does a function the change touches
@@ -790,7 +719,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		struct side sa = { .abs = abs_path(o, c->new_path), .rel = c->new_path, .data = c->new_data,
 				   .len = c->new_len, .headers = &after };
 		struct side sb = { 0 };
-		struct spec sp = { .pid = -1 };
+		struct pool_child sp = { .pid = -1, .fd = -1 };
 		char *rpa = NULL, *rpb = NULL;
 		bool old_possible = c->old_data && ends_with(c->old_path, ".c");
 		if (old_possible)
@@ -800,9 +729,9 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		rb = old_possible ? side_cached(o, salt.buf, &sb) : NULL;
 		ra ? o->cache_hits++ : o->cache_misses++;
 		if (!ra && old_possible && !rb && o->jobs > 1 && (o->want_old || likely_alloc(c)))
-			spec_start(e, &sb, &sp);
+			side_start(e, o, &sb, &sp); /* parsed while the new side is */
 		if (!ra) {
-			if ((rc = side_run(e, &sa, &ra)))
+			if ((rc = side_run(e, o, &sa, &ra)))
 				goto next;
 			side_store(o, &sa, ra);
 		}
@@ -821,10 +750,13 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 				o->cache_hits++;
 			} else {
 				o->cache_misses++;
-				if (sp.pid > 0 && (rb = spec_finish(&sp)))
+				if (sp.pid > 0) {
+					if ((rc = pool_child_finish(e, &sp, &rb)))
+						goto next;
 					o->spec_used++;
-				if (!rb && (rc = side_run(e, &sb, &rb)))
+				} else if ((rc = side_run(e, o, &sb, &rb))) {
 					goto next;
+				}
 				side_store(o, &sb, rb);
 			}
 			rpb = engine_report_path(e, sb.abs);
@@ -847,7 +779,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 next:
 		if (sp.pid > 0) {
 			o->spec_wasted++;
-			spec_cancel(&sp);
+			pool_child_cancel(&sp);
 		}
 		file_result_free(ra);
 		file_result_free(rb);
