@@ -1,6 +1,7 @@
 /* The facts passes (factpass.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 #include "gfpaudit/factpass.h"
 #include "gfpaudit/facts.h"
 #include "gfpaudit/provenance.h"
@@ -39,6 +40,60 @@ static bool publishes_open(const struct file_result *r)
 bool factpass_eligible(const struct file_result *r)
 {
 	return r->status == FILE_ANALYZED && r->facts_digest && (wants_facts(r) || publishes_open(r));
+}
+
+/* "field:S.f" -> "field:S.*"; "param:F#2" -> "param:F#*" (facts.h) */
+static char *wildcard_of(const char *key)
+{
+	const char *sep = !strncmp(key, "field:", 6) ? strrchr(key, '.') : strrchr(key, '#');
+	return sep ? xasprintf("%.*s%c*", (int)(sep - key), key, *sep) : NULL;
+}
+
+static void want_keys(GHashTable *keys, const struct file_result *r)
+{
+	for (size_t k = 0; k < r->nconsulted; k++) {
+		if (g_hash_table_contains(keys, r->consulted[k]))
+			continue;
+		g_hash_table_add(keys, xstrdup(r->consulted[k]));
+		char *w = wildcard_of(r->consulted[k]);
+		if (w && !g_hash_table_contains(keys, w))
+			g_hash_table_add(keys, w);
+		else
+			free(w);
+	}
+}
+
+/* Demand: the files the facts can change.  The ones with an open site, and
+ * the publishers of an open value into a key that one of those (or another
+ * such publisher, transitively) consults: a publisher nobody downstream
+ * reads from changes no finding.  wanted[i] is set for them. */
+static void demand(struct file_result **files, size_t n, bool *wanted)
+{
+	GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct file_result *r = files[i];
+		wanted[i] = r && r->status == FILE_ANALYZED && r->facts_digest && wants_facts(r);
+		if (wanted[i])
+			want_keys(keys, r);
+	}
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t i = 0; i < n; i++) {
+			const struct file_result *r = files[i];
+			if (wanted[i] || !r || !factpass_eligible(r))
+				continue;
+			for (size_t k = 0; k < r->nfacts; k++) {
+				const struct fact_obs *o = &r->facts[k];
+				bool open = !o->iv.known || (o->src & ~(SRCB(CONST) | SRCB(CONFIG)));
+				if (open && g_hash_table_contains(keys, o->key)) {
+					wanted[i] = more = true;
+					want_keys(keys, r);
+					break;
+				}
+			}
+		}
+	}
+	g_hash_table_destroy(keys);
 }
 
 /* The keys r consulted answer now as they did when r was judged. */
@@ -157,14 +212,17 @@ static void on_done(void *data, size_t i, struct file_result *r)
 static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 {
 	size_t m = 0;
+	bool *wanted = xcalloc(n + 1, sizeof(*wanted));
+	demand(run->files, n, wanted);
 	for (int publishers = 1; publishers >= 0; publishers--)
 		for (size_t i = 0; i < n; i++) {
 			struct file_result *r = run->files[i];
-			if (!r || !factpass_eligible(r) || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
+			if (!wanted[i] || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
 				continue;
 			run->idx[m] = i;
 			out[m++] = paths[i];
 		}
+	free(wanted);
 	return m;
 }
 

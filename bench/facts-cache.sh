@@ -31,7 +31,7 @@ run() {
 	/usr/bin/time -f "%e %U %S" -o "$OUT/$name.time" nice "$G" audit -v -q --tree "$tree" --cache "$cache" \
 		-j "$J" --format json "$@" "$tree/$SUB" > "$OUT/$name.json" 2> "$OUT/$name.err"
 	local rc=$?
-	read -r wall user sys < "$OUT/$name.time"
+	read -r wall user sys < <(tail -1 "$OUT/$name.time")
 	local wcpu=$(grep -o 'worker CPU [0-9.]*' "$OUT/$name.err" | awk '{s+=$3} END {print s+0}')
 	local facts=$(grep '^gfpaudit: facts:' "$OUT/$name.err" | sed 's/^gfpaudit: //')
 	local nf=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['findings']))" "$OUT/$name.json" 2>/dev/null)

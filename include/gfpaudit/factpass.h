@@ -4,9 +4,11 @@
  * After the first pass (every file on its own, recording what it stores and
  * passes: facts.h), the observations of all files are joined.  A file is
  * judged again when the answers to the keys it consulted (its result's
- * consulted/facts_digest) changed and the facts can change its result: it
- * has a site whose size is unknown or only "possible", or it publishes an
- * observation that is not a constant (a value that a fact may bound).
+ * consulted/facts_digest) changed and the facts can change a finding: it
+ * has a site whose size is unknown or only "possible" (a consumer), or it
+ * publishes an observation that is not a constant (a value a fact may
+ * bound) into a key that a consumer, or such a publisher feeding one,
+ * consults (demand-driven: a publisher nobody downstream reads is left).
  * Each judgement records the keys it consulted; after a pass the
  * observations are joined again and the next pass judges the files whose
  * keys now answer differently.  It stops when no file's keys changed
@@ -65,7 +67,8 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 struct factbase;
 struct factbase *factpass_join(struct file_result *const *a, size_t na, struct file_result *const *b, size_t nb);
 
-/* Does judging r with facts possibly change it or what it publishes? */
+/* Can judging r with facts change it or what it publishes (a consumer, or
+ * a publisher of an open value; the demand is decided per pass)? */
 bool factpass_eligible(const struct file_result *r);
 
 #endif
