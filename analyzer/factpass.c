@@ -13,6 +13,7 @@ struct fp_run {
 	const struct factpass_opts *o;
 	struct factbase *fb;
 	struct file_result **files;
+	struct file_result **first; /* each file's first-pass result */
 	size_t *idx;        /* position in files of each file of this pass */
 	char **content;     /* its content hash, when the cache knows it */
 	int pass;
@@ -107,28 +108,65 @@ static bool fresh(void *data, const struct file_result *r)
 	return !strcmp(d, r->facts_digest);
 }
 
-static int cmp_result_file(const void *a, const void *b)
+struct joined {
+	const struct file_result *r, *first; /* first: its first pass's result, or NULL */
+};
+
+static int cmp_joined(const void *a, const void *b)
 {
-	return strcmp((*(struct file_result *const *)a)->file, (*(struct file_result *const *)b)->file);
+	return strcmp(((const struct joined *)a)->r->file, ((const struct joined *)b)->r->file);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool consults(const struct file_result *r, const char *key)
+{
+	return r->nconsulted && bsearch(&key, r->consulted, r->nconsulted, sizeof(char *), cmp_key);
+}
+
+/* A file's observations, except that for the keys it reads itself its
+ * first pass's stay: a file does not feed itself from pass to pass (a
+ * `x -= 5` of a field it reads would shrink the field each pass). */
+static void add_file(struct factbase *fb, const struct joined *j)
+{
+	if (!j->first || j->first == j->r) {
+		factbase_add_result(fb, j->r);
+		return;
+	}
+	for (size_t k = 0; k < j->first->nfacts; k++)
+		if (consults(j->r, j->first->facts[k].key))
+			factbase_add_obs(fb, j->r->file, &j->first->facts[k]);
+	for (size_t k = 0; k < j->r->nfacts; k++)
+		if (!consults(j->r, j->r->facts[k].key))
+			factbase_add_obs(fb, j->r->file, &j->r->facts[k]);
+}
+
+static struct factbase *join_mixed(struct file_result *const *a, size_t na, struct file_result *const *b,
+				   struct file_result *const *first_b, size_t nb)
+{
+	struct joined *all = xcalloc(na + nb + 1, sizeof(*all));
+	size_t m = 0;
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct file_result *r = i < na ? a[i] : b[i - na];
+		if (r && r->status == FILE_ANALYZED)
+			all[m++] = (struct joined){ r, i < na || !first_b ? NULL : first_b[i - na] };
+	}
+	qsort(all, m, sizeof(*all), cmp_joined);
+	struct factbase *fb = factbase_new();
+	for (size_t i = 0; i < m; i++)
+		add_file(fb, &all[i]);
+	free(all);
+	return fb;
 }
 
 /* One join of every file's observations, in path order (the first
  * observation of a key is the one its value names). */
 struct factbase *factpass_join(struct file_result *const *a, size_t na, struct file_result *const *b, size_t nb)
 {
-	struct file_result **all = xcalloc(na + nb + 1, sizeof(*all));
-	size_t m = 0;
-	for (size_t i = 0; i < na + nb; i++) {
-		struct file_result *r = i < na ? a[i] : b[i - na];
-		if (r && r->status == FILE_ANALYZED)
-			all[m++] = r;
-	}
-	qsort(all, m, sizeof(*all), cmp_result_file);
-	struct factbase *fb = factbase_new();
-	for (size_t i = 0; i < m; i++)
-		factbase_add_result(fb, all[i]);
-	free(all);
-	return fb;
+	return join_mixed(a, na, b, NULL, nb);
 }
 
 static struct file_result *on_lookup(void *data, size_t i, const char *path)
@@ -204,7 +242,8 @@ static void on_done(void *data, size_t i, struct file_result *r)
 	r->not_in_config = (*slot)->not_in_config;
 	if (!same_findings(r, *slot))
 		run->st->changed++;
-	file_result_free(*slot);
+	if (*slot != run->first[run->idx[i]])
+		file_result_free(*slot);
 	*slot = r;
 }
 
@@ -232,12 +271,14 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	memset(st, 0, sizeof(*st));
 	struct fp_run run = { .o = o, .files = files, .st = st };
 	run.idx = xcalloc(n + 1, sizeof(*run.idx));
+	run.first = xcalloc(n + 1, sizeof(*run.first));
+	memcpy(run.first, files, n * sizeof(*files));
 	run.content = xcalloc(n + 1, sizeof(*run.content));
 	char **todo = xcalloc(n + 1, sizeof(*todo));
 	int rc = 0;
 	for (run.pass = 1;; run.pass++) {
 		factbase_free(run.fb);
-		run.fb = factpass_join(o->extra, o->nextra, files, n);
+		run.fb = join_mixed(o->extra, o->nextra, files, run.first, n);
 		st->keys = factbase_size(run.fb);
 		size_t m = pick(&run, n, paths, todo);
 		if (!m) {
@@ -270,6 +311,10 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 			break;
 	}
 	factbase_free(run.fb);
+	for (size_t i = 0; i < n; i++)
+		if (run.first[i] != files[i])
+			file_result_free(run.first[i]);
+	free(run.first);
 	free(todo);
 	free(run.content);
 	free(run.idx);

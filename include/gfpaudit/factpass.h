@@ -11,7 +11,9 @@
  * consults (demand-driven: a publisher nobody downstream reads is left).
  * Each judgement records the keys it consulted; after a pass the
  * observations are joined again and the next pass judges the files whose
- * keys now answer differently.  It stops when no file's keys changed
+ * keys now answer differently.  For the keys a file reads itself, the join
+ * keeps its first pass's observations: a file does not feed itself from
+ * pass to pass (a field it decrements and reads would shrink each pass).  It stops when no file's keys changed
  * (converged) or after max_passes passes.  Publishers go first in a pass.
  *
  * With a cache, a judgement is stored under the file's first-pass key and
