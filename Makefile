@@ -109,20 +109,42 @@ gfpaudit-asan: $(OBJS)
 build/asan-unit-tests: $(LIB_OBJS) $(UNIT_SRCS)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
 
-# libFuzzer over the mail/patch parsing of `review` (untrusted input); runs
-# FUZZ_TIME seconds from the seeds in tests/fuzz/seeds.  Not part of `make test`.
+# libFuzzer targets (tests/fuzz/, seeds in tests/fuzz/seeds/TARGET, crashes in
+# build/fuzz/TARGET/): fuzz_mbox (mail parsing), fuzz_apply (diff application
+# and hunk relocation on a tiny repository), fuzz_review (the whole review
+# path: mbox -> apply -> analysis -> printers), fuzz_engine (the C front end
+# and model, fix stage included, as a worker runs one file).  `make fuzz`
+# runs each for FUZZ_TIME seconds; FUZZ_TARGETS=... picks some.  Not part of
+# `make test`.  The library is built once more with clang, ASan/UBSan and
+# coverage under build/fuzz/obj.
 FUZZ_TIME ?= 60
+# seconds one input may take before libFuzzer calls it a hang (a loaded machine needs more)
+FUZZ_UNIT_TIMEOUT ?= 30
 FUZZ_CC ?= clang
-FUZZ_SRCS := tests/fuzz/fuzz_mbox.c $(sort $(wildcard analyzer/mail/*.c)) analyzer/vcs/apply.c \
-	analyzer/util/strbuf.c analyzer/util/err.c
-build/fuzz/fuzz_mbox: $(FUZZ_SRCS) include/gfpaudit/mail.h include/gfpaudit/apply.h
-	@mkdir -p build/fuzz/corpus
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-std=gnu11 -Iinclude $(shell pkg-config --cflags gmime-3.0 libgit2) -o $@ $(FUZZ_SRCS) \
-		$(shell pkg-config --libs gmime-3.0 libgit2)
-fuzz: build/fuzz/fuzz_mbox
-	cd build/fuzz && ./fuzz_mbox -max_total_time=$(FUZZ_TIME) -max_len=65536 -timeout=10 \
-		-rss_limit_mb=2048 -dict=$(CURDIR)/tests/fuzz/mbox.dict corpus $(CURDIR)/tests/fuzz/seeds
+FUZZ_CXX ?= clang++
+FUZZ_TARGETS ?= fuzz_mbox fuzz_apply fuzz_review fuzz_engine
+FUZZ_OBJ := build/fuzz/obj
+FUZZ_SAN := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_LIB := $(LIB_SRCS:%.c=$(FUZZ_OBJ)/%.o) $(CXX_SRCS:%.cc=$(FUZZ_OBJ)/%.o)
+.PHONY: fuzz-lib fuzz-lib-objs fuzz-build
+fuzz-lib-objs: $(LIB_OBJS)
+fuzz-lib:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_OBJ) CC=$(FUZZ_CC) CXX=$(FUZZ_CXX) \
+		OPT="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" fuzz-lib-objs
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_repo.h fuzz-lib
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -std=gnu11 -Iinclude -I$(LLVM_INC) $(PKG_CFLAGS) \
+		-o $@ $< $(FUZZ_LIB) $(LDLIBS) -lstdc++
+fuzz-build: $(FUZZ_TARGETS:%=build/fuzz/%)
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p build/fuzz/$$t.corpus build/fuzz/$$t.crashes; \
+		echo "fuzz: $$t for $(FUZZ_TIME) s"; \
+		( cd build/fuzz/$$t.crashes && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp ../$$t -max_total_time=$(FUZZ_TIME) \
+			-max_len=65536 -timeout=$(FUZZ_UNIT_TIMEOUT) -rss_limit_mb=4096 -print_final_stats=1 \
+			$$( [ -f $(CURDIR)/tests/fuzz/$$t.dict ] && echo -dict=$(CURDIR)/tests/fuzz/$$t.dict ) \
+			../$$t.corpus $(CURDIR)/tests/fuzz/seeds/$$t $$( [ $$t = fuzz_engine ] && echo $(CURDIR)/corpus ) ) || exit 1; \
+	done
 
 bench: all
 	bench/run.sh

@@ -398,7 +398,10 @@ static int run_setup(struct audit_run *r)
 	struct triage_opts to = { .engine = r->e, .eo = &r->eo, .cache_path = r->cache_path,
 				  .prefilter = prefilter && !c->compdb };
 	rc = triage_new(&to, &r->tri);
-	if (rc && a->cache) {
+	/* a cache the user named that is the wrong kind of file is a usage
+	 * error; one the disk cannot hold (full, read-only, I/O) costs speed,
+	 * not results */
+	if (rc && a->cache && rc != GA_EIO) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		return EXIT_USAGE;
 	} else if (rc) {
@@ -680,6 +683,10 @@ int audit_main(struct audit_args *a)
 			"worker CPU %.1f s, peak worker RSS %ld MiB, wall %.1f s\n",
 			r.fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
 			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, ps.wall);
+	if (ts.store_failed && !c->quiet)
+		fprintf(stderr, "gfpaudit audit: warning: the cache did not take %zu result%s (%s): the "
+			"results are whole, the next run parses those files again\n", ts.store_failed,
+			ts.store_failed == 1 ? "" : "s", ts.store_error);
 	if (!rc && a->use_facts)
 		rc = run_facts(&r, &po);
 	if (rc && (stop = pool_interrupted())) {

@@ -138,8 +138,8 @@ int cmd_check(int argc, char **argv)
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	const char *repo_dir = NULL, *spec = NULL;
 	int staged = 0, warn_only = 0, no_cache = 0, jobs = 0, opt;
-	struct pool_limits iso = { POOL_CHILD_TIMEOUT_SEC, POOL_MEM_LIMIT_MB };
-	int mem_mb = POOL_MEM_LIMIT_MB;
+	struct isolate_limits iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
+	int mem_mb = ISOLATE_MEM_LIMIT_MB;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
 		switch (opt) {

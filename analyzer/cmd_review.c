@@ -85,8 +85,8 @@ int cmd_review(int argc, char **argv)
 	struct cli_common c = { .format = "email", .severity = "warning" };
 	const char *output = NULL, *from = NULL, *base = NULL;
 	int opt;
-	struct pool_limits iso = { POOL_CHILD_TIMEOUT_SEC, POOL_MEM_LIMIT_MB };
-	int mem_mb = POOL_MEM_LIMIT_MB;
+	struct isolate_limits iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
+	int mem_mb = ISOLATE_MEM_LIMIT_MB;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
 		switch (opt) {

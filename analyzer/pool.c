@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <jansson.h>
 #include "gfpaudit/pool.h"
+#include "gfpaudit/isolate.h"
 #include "gfpaudit/pipeline.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -46,46 +47,6 @@ int pool_interrupted(void)
 	return stop_signal;
 }
 
-/* ASan reserves terabytes of address space: RLIMIT_AS would kill it */
-#if defined(__SANITIZE_ADDRESS__)
-#define POOL_NO_AS_LIMIT 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define POOL_NO_AS_LIMIT 1
-#endif
-#endif
-
-/* In the worker: the address-space limit, once. */
-static void limit_memory(long mb)
-{
-#ifndef POOL_NO_AS_LIMIT
-	if (mb > 0) {
-		struct rlimit rl = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
-		setrlimit(RLIMIT_AS, &rl);
-	}
-#else
-	(void)mb;
-#endif
-}
-
-/* In the worker, before each file: at most `sec` more seconds of CPU
- * (SIGXCPU), on top of what the worker used so far.  Only the soft limit
- * moves, so it can be raised again for the next file. */
-static void limit_cpu(int sec)
-{
-	if (sec <= 0)
-		return;
-	struct rusage ru;
-	struct rlimit rl;
-	if (getrusage(RUSAGE_SELF, &ru) < 0 || getrlimit(RLIMIT_CPU, &rl) < 0)
-		return;
-	rlim_t want = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec + (rlim_t)sec + 2;
-	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
-		want = rl.rlim_max;
-	rl.rlim_cur = want;
-	setrlimit(RLIMIT_CPU, &rl);
-}
-
 /* A worker is replaced after this many files: what libclang or the engine
  * keeps between files cannot grow without bound. */
 #define WORKER_FILES 64
@@ -105,68 +66,6 @@ static int test_hooked(const char *path)
 	       (hog && *hog && strstr(path, hog)) || (spin && *spin && strstr(path, spin));
 }
 
-static int write_all(int fd, const char *s, size_t len)
-{
-	size_t off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, s + off, len - off);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		off += (size_t)w;
-	}
-	return 0;
-}
-
-static void analyze_one(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
-			int fd, int cpu_sec)
-{
-	limit_cpu(cpu_sec);
-	struct file_result *r = NULL;
-	const char *crash = getenv("GFPAUDIT_TEST_CRASH");
-	const char *hang = getenv("GFPAUDIT_TEST_HANG");
-	/* test hooks: make the worker for a matching file die or hang */
-	if (crash && *crash && strstr(path, crash))
-		abort();
-	if (hang && *hang && strstr(path, hang))
-		for (;;)
-			pause();
-	const char *spin = getenv("GFPAUDIT_TEST_SPIN");
-	if (spin && *spin && strstr(path, spin))
-		for (volatile unsigned long i = 0;; i++)
-			; /* burns CPU until RLIMIT_CPU (or the parent) ends it */
-	const char *hog = getenv("GFPAUDIT_TEST_HOG");
-	if (hog && *hog && strstr(path, hog)) {
-		/* up to 1 GiB, touched: the worker's memory limit must stop it
-		 * first (malloc fails: xmalloc aborts) */
-		for (int i = 0; i < 16; i++) {
-			char *p = malloc(64u << 20);
-			if (!p)
-				abort();
-			memset(p, 1, 64u << 20);
-		}
-	}
-	int rc = pipeline_analyze_file(e, path, uf, nuf, &r);
-	if (rc) {
-		char *rep = engine_report_path(e, path);
-		file_result_free(r);
-		r = xcalloc(1, sizeof(*r));
-		file_result_init(r, rep);
-		r->status = FILE_FAILED;
-		r->reason = xstrdup(err_last());
-		free(rep);
-	}
-	json_t *j = file_result_to_json(r);
-	char *s = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
-	file_result_free(r);
-	/* compact JSON has no raw newline: it ends the answer */
-	if (!s || write_all(fd, s, strlen(s)) || write_all(fd, "\n", 1))
-		_exit(4);
-	free(s);
-}
-
 /* The worker's loop: until the parent closes the request pipe. */
 static void worker(struct engine *e, int req, int res, int cpu_sec)
 {
@@ -179,21 +78,10 @@ static void worker(struct engine *e, int req, int res, int cpu_sec)
 		if (fread(path, 1, len, in) != len)
 			_exit(4);
 		path[len] = 0;
-		analyze_one(e, path, NULL, 0, res, cpu_sec);
+		isolate_analyze_one(e, path, NULL, 0, res, cpu_sec);
 		free(path);
 	}
 	_exit(0);
-}
-
-static struct file_result *failed(struct engine *e, const char *path, const char *why)
-{
-	struct file_result *r = xcalloc(1, sizeof(*r));
-	char *rep = engine_report_path(e, path);
-	file_result_init(r, rep);
-	free(rep);
-	r->status = FILE_FAILED;
-	r->reason = xstrdup(why);
-	return r;
 }
 
 struct progress {
@@ -248,20 +136,6 @@ static void account(struct pool_stats *st, const struct rusage *ru)
 			  ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 }
 
-/* In a new child: die with the parent whatever kills it (even SIGKILL),
- * default stop signals, the address-space limit. */
-static void child_setup(pid_t parent, long mem_limit_mb)
-{
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(4); /* it died before the line above */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	limit_memory(mem_limit_mb);
-}
-
 /* Start a worker in slot `i`; the child closes every other slot's pipes
  * (an inherited write end would keep another worker's requests open). */
 static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const struct pool_opts *o)
@@ -285,7 +159,7 @@ static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const st
 		return err_set(GA_ETOOL, "fork: %s", strerror(errno));
 	}
 	if (pid == 0) {
-		child_setup(parent, o->mem_limit_mb);
+		isolate_child_setup(parent, o->mem_limit_mb);
 		for (int k = 0; k < jobs; k++)
 			if (k != i && slots[k].pid) {
 				close(slots[k].req);
@@ -376,8 +250,8 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 				goto out;
 			char head[32];
 			int hl = snprintf(head, sizeof(head), "%zu\n", strlen(paths[next]));
-			if (write_all(slots[i].req, head, (size_t)hl) ||
-			    write_all(slots[i].req, paths[next], strlen(paths[next]))) {
+			if (isolate_write_all(slots[i].req, head, (size_t)hl) ||
+			    isolate_write_all(slots[i].req, paths[next], strlen(paths[next]))) {
 				/* the worker is gone: a new one takes the file */
 				retire(&slots[i], 1, &st);
 				if ((rc = spawn(e, slots, jobs, i, o)))
@@ -440,7 +314,7 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 				size_t idx = s->index;
 				retire(s, 1, &st);
 				char *why = xasprintf("timed out after %d s (worker killed)", o->timeout_sec);
-				ready[idx] = failed(e, paths[idx], why);
+				ready[idx] = isolate_failed(e, paths[idx], why);
 				free(why);
 				done++;
 				st.timed_out++;
@@ -463,14 +337,14 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 				} else {
 					why = xasprintf("worker exited (status %d) without a result", WEXITSTATUS(status));
 				}
-				res = failed(e, paths[idx], why);
+				res = isolate_failed(e, paths[idx], why);
 				free(why);
 			} else {
 				s->busy = 0;
 				json_error_t jerr;
 				json_t *j = json_loadb(s->out.buf, (size_t)(nl - s->out.buf), 0, &jerr);
 				if (!j || file_result_from_json(j, &res))
-					res = failed(e, paths[idx], "worker returned no result");
+					res = isolate_failed(e, paths[idx], "worker returned no result");
 				json_decref(j);
 				if (o->store)
 					o->store(o->data, idx, paths[idx], res);
@@ -503,127 +377,3 @@ out:
 	return rc;
 }
 
-/* ---- one file in a child of its own (check, review) ---- */
-
-int pool_child_start(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
-		     const struct pool_limits *lim, struct pool_child *c)
-{
-	int p[2];
-	memset(c, 0, sizeof(*c));
-	c->pid = -1;
-	c->fd = -1;
-	c->timeout_sec = lim ? lim->timeout_sec : 0;
-	if (pipe(p) < 0)
-		return err_set(GA_ETOOL, "pipe: %s", strerror(errno));
-	pid_t parent = getpid();
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(p[0]);
-		close(p[1]);
-		return err_set(GA_ETOOL, "fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		close(p[0]);
-		child_setup(parent, lim ? lim->mem_limit_mb : 0);
-		analyze_one(e, path, uf, nuf, p[1], c->timeout_sec);
-		_exit(0);
-	}
-	close(p[1]);
-	c->pid = pid;
-	c->fd = p[0];
-	c->path = xstrdup(path);
-	clock_gettime(CLOCK_MONOTONIC, &c->start);
-	return 0;
-}
-
-void pool_child_cancel(struct pool_child *c)
-{
-	if (c->pid > 0) {
-		kill(c->pid, SIGKILL);
-		waitpid(c->pid, NULL, 0);
-	}
-	if (c->fd >= 0)
-		close(c->fd);
-	free(c->path);
-	c->path = NULL;
-	c->pid = -1;
-	c->fd = -1;
-}
-
-int pool_child_finish(struct engine *e, struct pool_child *c, struct file_result **out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *why = NULL;
-	int status = 0;
-	*out = NULL;
-	if (c->pid <= 0)
-		return err_set(GA_EINVAL, "no analysis running");
-	for (;;) {
-		int wait_ms = 200;
-		if (c->timeout_sec > 0) {
-			double left = c->timeout_sec - since(&c->start);
-			if (left <= 0) {
-				why = xasprintf("timed out after %d s (analysis killed)", c->timeout_sec);
-				kill(c->pid, SIGKILL);
-				break;
-			}
-			if (left * 1000 < wait_ms)
-				wait_ms = (int)(left * 1000) + 1;
-		}
-		struct pollfd pf = { .fd = c->fd, .events = POLLIN };
-		int pr = poll(&pf, 1, wait_ms);
-		if (pr < 0 && errno != EINTR) {
-			why = xasprintf("poll: %s", strerror(errno));
-			kill(c->pid, SIGKILL);
-			break;
-		}
-		if (pr <= 0)
-			continue;
-		char buf[65536];
-		ssize_t n = read(c->fd, buf, sizeof(buf));
-		if (n < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (n <= 0)
-			break;
-		strbuf_add(&sb, buf, (size_t)n);
-	}
-	close(c->fd);
-	c->fd = -1;
-	waitpid(c->pid, &status, 0);
-	c->pid = -1;
-	char *nl = sb.len ? memchr(sb.buf, '\n', sb.len) : NULL;
-	if (!why && nl) {
-		json_t *j = json_loadb(sb.buf, (size_t)(nl - sb.buf), 0, NULL);
-		if (!j || file_result_from_json(j, out))
-			*out = NULL;
-		json_decref(j);
-		if (!*out)
-			why = xstrdup("the analysis returned no result");
-	} else if (!why) {
-		if (WIFSIGNALED(status))
-			why = xasprintf("analyzer crashed on this file (signal %d: %s)", WTERMSIG(status),
-					strsignal(WTERMSIG(status)));
-		else
-			why = xasprintf("the analysis exited (status %d) without a result", WEXITSTATUS(status));
-	}
-	if (why) {
-		file_result_free(*out);
-		*out = failed(e, c->path, why);
-		free(why);
-	}
-	strbuf_release(&sb);
-	free(c->path);
-	c->path = NULL;
-	return 0;
-}
-
-int pool_analyze_isolated(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
-			  const struct pool_limits *lim, struct file_result **out)
-{
-	struct pool_child c;
-	int rc = pool_child_start(e, path, uf, nuf, lim, &c);
-	if (rc)
-		return rc;
-	return pool_child_finish(e, &c, out);
-}

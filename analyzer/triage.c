@@ -139,6 +139,15 @@ fail:
 	return rc;
 }
 
+/* A cache that cannot be written costs speed, not results: counted, the
+ * first reason kept for the summary, the run goes on. */
+static void store_failed(struct triage *t)
+{
+	if (!t->st.store_failed++)
+		snprintf(t->st.store_error, sizeof(t->st.store_error), "%s", err_last());
+	err_clear();
+}
+
 void triage_free(struct triage *t)
 {
 	if (!t)
@@ -243,6 +252,8 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 		t->st.prefiltered++;
 		if (t->store && store_put(t->store, &k, NULL, 0, r) == 0)
 			t->st.stored++;
+		else if (t->store)
+			store_failed(t);
 		goto out;
 	}
 	if (t->store) {
@@ -276,6 +287,6 @@ void triage_store(struct triage *t, size_t index, const char *path, const struct
 	if (store_put(t->store, &k, inc, ninc, r) == 0 && store_commit(t->store) == 0)
 		t->st.stored++;
 	else
-		err_clear(); /* a cache that cannot be written costs speed, not results */
+		store_failed(t);
 	g_hash_table_remove(t->pending, path);
 }

@@ -296,6 +296,74 @@ sec_isolation() {
 	else fail "review --format b4: a file that crashed the analysis is never a pass" "exit $rc $(cat "$T/out" "$T/err" "$T/py" | head -5)"; fi
 }
 
+# ---- faults: a worker killed mid-file, a disk too full for the cache ----
+sec_faults() {
+	local i
+	mkdir -p "$T/fl"
+	for i in $(seq 1 12); do bad_c | sed "s/ring_/ring${i}_/g" > "$T/fl/f$i.c"; done
+	"$G" audit --no-cache -q --format json "$T"/fl/f*.c > "$T/fl.ref" 2>/dev/null
+	# kill -9 the worker of one file while it is on it (-j 1: one worker; it
+	# sleeps, in pause(), only once it reaches the hooked file)
+	GFPAUDIT_TEST_HANG=f7.c "$G" audit --no-cache -q -j 1 --format json "$T"/fl/f*.c >"$T/out" 2>"$T/err" &
+	local P=$! w= st asleep=0
+	for i in $(seq 600); do
+		w=$(pgrep -P "$P" | head -1)
+		st=$([ -n "$w" ] && awk '{ print $3 }' "/proc/$w/stat" 2>/dev/null)
+		[ "$st" = S ] && asleep=$((asleep + 1)) || asleep=0
+		[ $asleep -ge 10 ] && break
+		sleep 0.1
+	done
+	[ -n "$w" ] && kill -KILL "$w"
+	wait "$P"; rc=$?
+	if [ $rc = 1 ] && grep -q "f7.c: failed: analyzer crashed on this file (signal 9" "$T/err" &&
+		[ "$(grep -c ': failed: ' "$T/err")" = 1 ] && python3 - "$T/out" <<'PY' 2>"$T/py"
+import json, sys
+d = json.load(open(sys.argv[1]))
+files = {f["file"].rsplit("/", 1)[-1] for f in d["findings"]}
+assert files == {"f%d.c" % i for i in range(1, 13) if i != 7}, sorted(files)
+PY
+	then ok "a worker killed (-9) mid-file costs that file, the other eleven results are whole"
+	else fail "a worker killed (-9) mid-file costs that file, the other eleven results are whole" "exit $rc $(cat "$T/err" "$T/py" | head -5)"; fi
+	# the disk cannot even hold a new cache: warn, go on without it
+	rm -f "$T/full.sqlite"*
+	(trap '' XFSZ; ulimit -f 1; "$G" audit -j 2 --cache "$T/full.sqlite" --format json "$T"/fl/f*.c 2>"$T/err"; echo $? > "$T/rc") | cat > "$T/out"
+	rc=$(cat "$T/rc")
+	if [ "$rc" = 1 ] && grep -q "going on without a cache" "$T/err" && cmp -s <(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/out") \
+		<(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/fl.ref"); then
+		ok "full disk: a cache that cannot be created costs speed, not results (warning, exit 1)"
+	else fail "full disk: a cache that cannot be created costs speed, not results (warning, exit 1)" "exit $rc $(head -3 "$T/err")"; fi
+	# the cache opens (schema written) but fills up during the run
+	rm -f "$T/full.sqlite"*
+	"$G" audit -q --cache "$T/full.sqlite" "$T/fl/f1.c" >/dev/null 2>&1
+	local kb=$(( $(du -k "$T/full.sqlite" | cut -f1) + 2 ))
+	(trap '' XFSZ; ulimit -f $kb; "$G" audit -j 2 --cache "$T/full.sqlite" --format json "$T"/fl/f*.c 2>"$T/err"; echo $? > "$T/rc") | cat > "$T/out"
+	rc=$(cat "$T/rc")
+	if [ "$rc" = 1 ] && grep -q "the cache did not take" "$T/err" && cmp -s <(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/out") \
+		<(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/fl.ref"); then
+		ok "full disk mid-run: the results are whole, the lost cache rows are reported (exit 1)"
+	else fail "full disk mid-run: the results are whole, the lost cache rows are reported (exit 1)" "exit $rc kb $kb $(head -3 "$T/err")"; fi
+	"$G" audit -v --cache "$T/full.sqlite" "$T"/fl/f*.c >/dev/null 2>"$T/err"; rc=$?
+	expect_rc "full disk mid-run: the cache is still usable afterwards" 1 $rc "$(tail -2 "$T/err")"
+	# a read-only cache (root writes anything: run as nobody then)
+	local as=
+	if [ "$(id -u)" = 0 ]; then
+		command -v setpriv >/dev/null && as="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	fi
+	if [ "$(id -u)" = 0 ] && { [ -z "$as" ] || ! $as "$G" --version >/dev/null 2>&1; }; then
+		skip "read-only cache: root cannot be refused a write, and nobody cannot run $G here"
+	else
+		rm -f "$T/ro.sqlite"*
+		"$G" audit -q --cache "$T/ro.sqlite" "$T/fl/f1.c" >/dev/null 2>&1
+		chmod 444 "$T/ro.sqlite"*; chmod 755 "$T" "$T/fl"; chmod 644 "$T"/fl/*.c
+		$as env XDG_CACHE_HOME="$T/xdg-ro" "$G" audit -j 2 --cache "$T/ro.sqlite" --format json "$T"/fl/f*.c >"$T/out" 2>"$T/err"; rc=$?
+		if [ $rc = 1 ] && grep -q "going on without a cache" "$T/err" && cmp -s <(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/out") \
+			<(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$T/fl.ref"); then
+			ok "read-only cache: a warning, the results whole (exit 1)"
+		else fail "read-only cache: a warning, the results whole (exit 1)" "exit $rc $(head -3 "$T/err")"; fi
+		chmod 700 "$T"
+	fi
+}
+
 # ---- output errors: never a silent loss ----
 # small_series DIR: a repository with one patch mailed as DIR.mbox
 small_series() {

@@ -98,7 +98,18 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 	}
 	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
-	if (opts->compdb) {
+	if (opts->cc_argv) {
+		/* one entry, as a compilation database would hold the command */
+		json_t *args = json_array(), *ent = json_object();
+		json_array_append_new(args, json_string("cc"));
+		for (size_t i = 0; i < opts->cc_argc; i++)
+			json_array_append_new(args, json_string(opts->cc_argv[i]));
+		json_object_set_new(ent, "directory", json_string(opts->cc_dir ? opts->cc_dir : "."));
+		json_object_set_new(ent, "file", json_string(opts->cc_file ? opts->cc_file : ""));
+		json_object_set_new(ent, "arguments", args);
+		e->compdb = json_array();
+		json_array_append_new(e->compdb, ent);
+	} else if (opts->compdb) {
 		json_error_t jerr;
 		e->compdb = json_load_file(opts->compdb, 0, &jerr);
 		if (!e->compdb || !json_is_array(e->compdb)) {

@@ -544,7 +544,7 @@ static int keep_single(const char *s)
 	       !strncmp(s, "-std=", 5) || !strcmp(s, "-m64") || !strcmp(s, "-m32") ||
 	       !strncmp(s, "-mcmodel=", 9) || !strcmp(s, "-nostdinc") ||
 	       !strcmp(s, "-fshort-wchar") || !strcmp(s, "-funsigned-char") ||
-	       !strncmp(s, "-isystem", 8) || !strncmp(s, "-iquote", 7);
+	       !strncmp(s, "-isystem", 8) || !strncmp(s, "-iquote", 7) || !strncmp(s, "--target=", 9);
 }
 
 static char *absolutize(const char *dir, const char *p)

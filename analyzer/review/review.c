@@ -167,7 +167,7 @@ static int analyze(struct ctx *c, const struct apply_tree *t, const char *path, 
 	struct file_result *fr = NULL;
 	/* in a child of its own: mailed content that crashes or hangs the
 	 * analyzer costs this file (reported, never a pass), not the review */
-	rc = pool_analyze_isolated(c->e, uf[0].path, uf, nuf, &c->o->isolation, &fr);
+	rc = isolate_analyze(c->e, uf[0].path, uf, nuf, &c->o->isolation, &fr);
 	if (rc) {
 		file_result_free(fr);
 		goto cleanup;

@@ -155,12 +155,21 @@ void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const
 int store_open(const char *path, struct store **out)
 {
 	*out = NULL;
+	/* GA_EINVAL: the path cannot be a cache (a special file, a directory
+	 * that cannot be made, a file that cannot be opened); GA_EIO: it can,
+	 * but the disk does not take what goes in (full, I/O errors) */
 	int rc = regular_or_absent(path);
-	if (rc || (rc = mkdirs(path)))
+	if (rc)
 		return rc;
+	if ((rc = mkdirs(path))) {
+		char *why = xstrdup(err_last());
+		rc = err_set(GA_EINVAL, "%s", why);
+		free(why);
+		return rc;
+	}
 	struct store *s = xcalloc(1, sizeof(*s));
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		rc = err_set(GA_EIO, "cache: cannot open '%s': %s", path,
+		rc = err_set(GA_EINVAL, "cache: cannot open '%s': %s", path,
 			     s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;
 	}
@@ -241,8 +250,13 @@ int store_i_commit(struct store *s)
 	int rc = 0;
 	if (s->in_tx) {
 		rc = store_i_exec(s, "COMMIT");
-		if (rc)
+		if (rc && sqlite3_get_autocommit(s->db) == 0) {
+			/* keep COMMIT's reason (disk full), not ROLLBACK's */
+			char *why = xstrdup(err_last());
 			store_i_exec(s, "ROLLBACK");
+			err_set(rc, "%s", why);
+			free(why);
+		}
 		s->in_tx = 0;
 		s->pending = 0;
 	}
@@ -352,7 +366,7 @@ static void add_dir_hash(struct strbuf *ctx, const char *dir)
 /* Every engine option that can change a result must be hashed below: a
  * new field in struct engine_opts trips this until store_context() covers
  * it (then update the size).  verbose only changes stderr. */
-_Static_assert(sizeof(struct engine_opts) == 64,
+_Static_assert(sizeof(struct engine_opts) == 104,
 	       "struct engine_opts changed: hash the new option in store_context() (analyzer/store/cache.c)");
 
 int store_context(const struct engine_opts *o, const char *pch_identity, char out[STORE_HASH_HEX])
@@ -393,6 +407,12 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 	}
 	for (const char **a = o->allocator_files; a && *a; a++)
 		add_file_hash(&ctx, "allocators", *a);
+	if (o->cc_argv) {
+		strbuf_addf(&ctx, "cc %s %s", o->cc_dir ? o->cc_dir : ".", o->cc_file ? o->cc_file : "");
+		for (size_t i = 0; i < o->cc_argc; i++)
+			strbuf_addf(&ctx, " %s", o->cc_argv[i]);
+		strbuf_addc(&ctx, '\n');
+	}
 	store_hash_buf(ctx.buf, ctx.len, out);
 	strbuf_release(&ctx);
 	return 0;

@@ -396,7 +396,7 @@ static void collect_hunks(git_diff *diff, struct apply_result *res)
 			if (git_patch_get_hunk(&gh, &nl, patch, h) < 0)
 				break;
 			struct apply_hunk *ah = &fh->hunks[fh->nhunks++];
-			size_t hl = strnlen(gh->header, gh->header_len);
+			size_t hl = strnlen(gh->header, gh->header_len < sizeof(gh->header) ? gh->header_len : sizeof(gh->header));
 			while (hl && (gh->header[hl - 1] == '\n' || gh->header[hl - 1] == '\r'))
 				hl--;
 			ah->header = xstrndup(gh->header, hl);
@@ -412,7 +412,7 @@ static void collect_hunks(git_diff *diff, struct apply_result *res)
 				if (gl->origin != ' ' && gl->origin != '+' && gl->origin != '-')
 					continue;
 				struct apply_hunk_line *al = &ah->lines[ah->nlines++];
-				size_t cl = gl->content_len;
+				size_t cl = strnlen(gl->content, gl->content_len);
 				while (cl && (gl->content[cl - 1] == '\n' || gl->content[cl - 1] == '\r'))
 					cl--;
 				al->text = xstrndup(gl->content, cl);
@@ -713,6 +713,13 @@ int apply_patch(struct apply_repo *r, const struct apply_tree *pre, const char *
 
 	if (!check_text_paths(text, len, res))
 		goto cleanup;
+	/* libgit2 (1.5) copies a line up to its first NUL but keeps the line's
+	 * full length: what reads the line then reads past the copy.  A text
+	 * patch has no NUL byte; git itself calls such a file binary. */
+	if (memchr(text, '\0', len)) {
+		set_error(res, xstrdup("the diff holds a NUL byte: not a text patch"));
+		goto cleanup;
+	}
 	if (git_diff_from_buffer(&diff, text, len) < 0 || git_diff_num_deltas(diff) == 0) {
 		/* libgit2 reads only git-format patches: retry plain diffs in git form */
 		char *first = xstrdup(git_msg());

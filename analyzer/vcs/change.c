@@ -625,25 +625,25 @@ static struct file_result *side_cached(const struct change_opts *o, const char *
 	return s->cache_file ? cache_load(s->cache_file) : NULL;
 }
 
-/* The side's analysis starts in a child of its own (pool.h): a staged file
+/* The side's analysis starts in a child of its own (isolate.h): a staged file
  * that crashes or hangs the analyzer costs that file, not the commit. */
-static int side_start(struct engine *e, const struct change_opts *o, const struct side *s, struct pool_child *c)
+static int side_start(struct engine *e, const struct change_opts *o, const struct side *s, struct isolate_child *c)
 {
 	struct unsaved_list l = { 0 };
 	/* the file itself first: it wins over a header list entry of the same path */
 	unsaved_add(&l, xstrdup(s->abs), s->data, s->len);
 	for (size_t i = 0; i < s->headers->n; i++)
 		unsaved_add(&l, xstrdup(s->headers->v[i].path), s->headers->v[i].contents, s->headers->v[i].len);
-	int rc = pool_child_start(e, s->abs, l.v, l.n, &o->limits, c);
+	int rc = isolate_start(e, s->abs, l.v, l.n, &o->limits, c);
 	unsaved_release(&l); /* the child has its copy */
 	return rc;
 }
 
 static int side_run(struct engine *e, const struct change_opts *o, const struct side *s, struct file_result **out)
 {
-	struct pool_child c;
+	struct isolate_child c;
 	int rc = side_start(e, o, s, &c);
-	return rc ? rc : pool_child_finish(e, &c, out);
+	return rc ? rc : isolate_finish(e, &c, out);
 }
 
 static void side_store(struct change_opts *o, const struct side *s, const struct file_result *r)
@@ -719,7 +719,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		struct side sa = { .abs = abs_path(o, c->new_path), .rel = c->new_path, .data = c->new_data,
 				   .len = c->new_len, .headers = &after };
 		struct side sb = { 0 };
-		struct pool_child sp = { .pid = -1, .fd = -1 };
+		struct isolate_child sp = { .pid = -1, .fd = -1 };
 		char *rpa = NULL, *rpb = NULL;
 		bool old_possible = c->old_data && ends_with(c->old_path, ".c");
 		if (old_possible)
@@ -751,7 +751,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 			} else {
 				o->cache_misses++;
 				if (sp.pid > 0) {
-					if ((rc = pool_child_finish(e, &sp, &rb)))
+					if ((rc = isolate_finish(e, &sp, &rb)))
 						goto next;
 					o->spec_used++;
 				} else if ((rc = side_run(e, o, &sb, &rb))) {
@@ -779,7 +779,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 next:
 		if (sp.pid > 0) {
 			o->spec_wasted++;
-			pool_child_cancel(&sp);
+			isolate_cancel(&sp);
 		}
 		file_result_free(ra);
 		file_result_free(rb);

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gfpaudit/engine.h"
-#include "gfpaudit/pool.h"
+#include "gfpaudit/isolate.h"
 #include "gfpaudit/result.h"
 #include "gfpaudit/vcs.h"
 
@@ -90,8 +90,8 @@ struct change_opts {
 	 * parsed, when it will be needed (want_old) or likely (a touched
 	 * function mentions an allocation). */
 	int jobs;
-	/* Each side is analyzed in a child process with these limits (pool.h). */
-	struct pool_limits limits;
+	/* Each side is analyzed in a child process with these limits (isolate.h). */
+	struct isolate_limits limits;
 	size_t cache_hits, cache_misses; /* out: analyses answered / not answered by the cache */
 	size_t spec_used, spec_wasted;   /* out: parallel old-side parses used / cancelled */
 };

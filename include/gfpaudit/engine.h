@@ -26,6 +26,12 @@ struct engine_opts {
 				 * parse without it (engine_pch_problem says why) */
 	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
 	bool collect_facts;     /* record what each file stores and passes (facts.h) */
+	/* A compiler command line for one file (`gfpaudit cc`, kbuild's
+	 * CHECK): taken as that file's compile_commands.json entry (compdb
+	 * must be NULL); cc_dir is the directory it runs in. */
+	const char *const *cc_argv;
+	size_t cc_argc;
+	const char *cc_file, *cc_dir;
 	int verbose;
 };
 

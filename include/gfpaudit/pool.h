@@ -11,9 +11,8 @@
 #ifndef GFPAUDIT_POOL_H
 #define GFPAUDIT_POOL_H
 #include <stddef.h>
-#include <time.h>
-#include <sys/types.h>
 #include "gfpaudit/engine.h"
+#include "gfpaudit/isolate.h"
 
 struct pool_opts {
 	int jobs;            /* worker processes at once (>= 1) */
@@ -56,38 +55,7 @@ struct pool_stats {
 int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_opts *o);
 int pool_interrupted(void);
 
-/* One file analyzed in a forked child of its own, under the limits the
- * pool's workers have (dies with the parent, RLIMIT_AS, RLIMIT_CPU and a
- * wall-clock timeout): what `check` and `review` do with staged or mailed
- * content, so a file that crashes, hangs or exhausts the analyzer costs
- * that file (a FILE_FAILED result with the reason), never the run.  The
- * child inherits `uf` (unsaved contents) and the engine.  The test hooks
- * above apply.  A negative code only when it cannot fork. */
-struct pool_limits {
-	int timeout_sec;     /* 0: none */
-	long mem_limit_mb;   /* 0: none */
-};
-struct pool_child {
-	pid_t pid;
-	int fd;
-	int timeout_sec;
-	struct timespec start;
-	char *path;
-};
-int pool_analyze_isolated(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
-			  const struct pool_limits *lim, struct file_result **out);
-/* The same in two steps, to run one child while the caller does something
- * else (the old side of a change beside its new side): start, then finish
- * (waits; always fills *out on 0) or cancel (kills it). */
-int pool_child_start(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
-		     const struct pool_limits *lim, struct pool_child *c);
-int pool_child_finish(struct engine *e, struct pool_child *c, struct file_result **out);
-void pool_child_cancel(struct pool_child *c);
-/* Defaults for check and review (audit: --timeout, 300 s). */
-#define POOL_CHILD_TIMEOUT_SEC 300
-
-/* Default RLIMIT_AS of a worker: the largest 6.12 file needs about 450 MiB
- * resident, libclang maps more than it touches. */
-#define POOL_MEM_LIMIT_MB 4096
+/* Default RLIMIT_AS of a worker (isolate.h). */
+#define POOL_MEM_LIMIT_MB ISOLATE_MEM_LIMIT_MB
 
 #endif

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include "gfpaudit/apply.h"
 #include "gfpaudit/engine.h"
-#include "gfpaudit/pool.h"
+#include "gfpaudit/isolate.h"
 #include "gfpaudit/mail.h"
 
 struct review_opts {
@@ -28,7 +28,7 @@ struct review_opts {
 	 * order is a note: noise on a list); fixed ones always are.  The zero
 	 * value is SEV_NOTE: everything. */
 	int min_severity;
-	struct pool_limits isolation; /* each analysis runs in a child with these (pool.h) */
+	struct isolate_limits isolation; /* each analysis runs in a child with these (isolate.h) */
 	int verbose;
 };
 #define REVIEW_MAX_FILE_DEFAULT ((size_t)10 << 20)

@@ -24,6 +24,8 @@ struct triage_stats {
 	size_t cached;        /* answered by the cache */
 	size_t prefiltered;   /* answered (fresh or cached) as "no allocation call" */
 	size_t stored;        /* fresh results written to the cache */
+	size_t store_failed;  /* results the cache could not take (disk full, I/O) */
+	char store_error[160]; /* the first such error */
 	size_t learned;       /* wrapper names the prefilter learned from headers */
 	double learn_sec;     /* time to learn them */
 	double lookup_sec;    /* reading, hashing, cache lookups, prefiltering */
@@ -32,7 +34,9 @@ struct triage_stats {
 struct triage;
 struct store;
 
-/* GA_EIO/GA_EINVAL when the cache cannot be opened (err_last() says why). */
+/* GA_EINVAL when the path cannot be a cache (special file, cannot be
+ * created or opened), GA_EIO when the disk does not take it (full, I/O);
+ * err_last() says why. */
 int triage_new(const struct triage_opts *o, struct triage **out);
 void triage_free(struct triage *t);
 

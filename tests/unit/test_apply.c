@@ -460,3 +460,18 @@ TEST(apply_relocation_is_linear_and_capped)
 	rm_rf(dir);
 	strbuf_release(&text);
 }
+
+/* Found by fuzz_apply: libgit2 copies a line up to a NUL byte but reports
+ * its full length, and collect_hunks read past the copy.  A diff with a NUL
+ * byte is refused before libgit2 sees it. */
+TEST(apply_refuses_nul_bytes)
+{
+	struct fixture fx;
+	REQUIRE(fixture_open(&fx));
+	static const char patch[] = "--- mm/a.c.orig\n+++ mm/a.c\n@@ -1,3 +1,3 @@\n one\n-tw\0o\n+2\n three\n";
+	struct apply_result res;
+	CHECK_EQ_INT(apply_patch(fx.r, fx.base, patch, sizeof(patch) - 1, &res), 0);
+	CHECK(!res.applied && res.error && strstr(res.error, "NUL byte"));
+	apply_result_release(&res);
+	fixture_close(&fx);
+}
