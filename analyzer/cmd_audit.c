@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfpaudit/cmd.h"
+#include "gfpaudit/audit.h"
+#include "gfpaudit/factpass.h"
+#include "gfpaudit/treefacts.h"
+#include <limits.h>
 #include "gfpaudit/cocci.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/engine.h"
@@ -84,9 +88,15 @@ static void usage(FILE *f)
 "                       audited whatever the configuration says\n"
 "  --no-facts           judge every file on its own: no tree-wide fact base.  By default\n"
 "                       each file also records what it stores into struct fields and passes\n"
-"                       to functions; the joined facts of the files audited bound the\n"
-"                       fields and parameters a site reads, and the files with \"possible\"\n"
-"                       or unknown sizes are judged again with them (a second pass)\n"
+"                       to functions, and which of those keys it reads; the joined facts of\n"
+"                       the files audited (and, for part of a tree, the tree's facts in the\n"
+"                       cache: 'gfpaudit facts') bound the fields and parameters a site\n"
+"                       reads.  Files with \"possible\" or unknown sizes, and files that pass\n"
+"                       on values a fact may bound, are judged again when the keys they read\n"
+"                       changed, until nothing changes; the cache keeps those judgements\n"
+"  --facts-passes N     judge again at most N times (1 to 16, default 3): a value stored in\n"
+"                       one file, copied into a call in a second and allocated in a third\n"
+"                       needs 2\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        evidence notes under each finding; parse errors per file\n"
 "\n"
@@ -147,79 +157,6 @@ static void on_done(void *data, size_t index, struct file_result *r)
 	report_add(&st->rep, r);
 }
 
-/* ---- the second pass: files re-judged with the tree's facts ---- */
-
-struct rejudge {
-	struct audit_state *st;
-	size_t *index;   /* position in st->rep.files of each re-judged file */
-	size_t changed;  /* files whose findings changed */
-};
-
-static void on_rejudged(void *data, size_t i, struct file_result *r)
-{
-	struct rejudge *rj = data;
-	struct file_result **slot = &rj->st->rep.files[rj->index[i]];
-	if (r->status != FILE_ANALYZED || strcmp(r->file, (*slot)->file)) {
-		file_result_free(r); /* keep the first pass's answer */
-		return;
-	}
-	r->not_in_config = (*slot)->not_in_config;
-	if (r->nfindings != (*slot)->nfindings)
-		rj->changed++;
-	file_result_free(*slot);
-	*slot = r;
-}
-
-/* A file the facts can change: a site whose order is unknown or only
- * "possible" (made of fields and parameters the file does not bound). */
-static bool wants_facts(const struct file_result *r)
-{
-	for (size_t i = 0; r->status == FILE_ANALYZED && i < r->nsites; i++)
-		if (r->sites[i].conf == CONF_POSSIBLE || !r->sites[i].order.known)
-			return true;
-	return false;
-}
-
-/* Join the observations of every analyzed file into the fact base and run
- * the files it can change again with it.  Returns pool_run's code. */
-static int facts_pass(struct engine *e, struct file_list *fl, struct audit_state *st,
-		      const struct pool_opts *po1, size_t *nkeys, size_t *nrejudged, size_t *nchanged)
-{
-	*nkeys = *nrejudged = *nchanged = 0;
-	if (st->rep.n != fl->n)
-		return 0;
-	struct factbase *fb = factbase_new();
-	for (size_t i = 0; i < st->rep.n; i++)
-		factbase_add_result(fb, st->rep.files[i]);
-	*nkeys = factbase_size(fb);
-	char **paths = xcalloc(fl->n + 1, sizeof(*paths));
-	struct rejudge rj = { .st = st, .index = xcalloc(fl->n + 1, sizeof(size_t)) };
-	size_t n = 0;
-	for (size_t i = 0; i < fl->n; i++)
-		if (wants_facts(st->rep.files[i])) {
-			rj.index[n] = i;
-			paths[n++] = fl->paths[i];
-		}
-	int rc = 0;
-	if (n && *nkeys) {
-		struct pool_opts po = *po1;
-		po.done = on_rejudged;
-		po.data = &rj;
-		po.lookup = NULL; /* the answers depend on the facts: not the cache's */
-		po.store = NULL;
-		po.idle = NULL;
-		engine_set_facts(e, fb);
-		rc = pool_run(e, paths, n, &po);
-		engine_set_facts(e, NULL);
-	}
-	*nrejudged = n;
-	*nchanged = rj.changed;
-	free(rj.index);
-	free(paths);
-	factbase_free(fb);
-	return rc;
-}
-
 /* Add PATH's files to fl: a file named on the command line always (marked
  * in not_built when the configuration does not build it), a directory's
  * files when the configuration builds them (with --all-files also the
@@ -248,6 +185,20 @@ static void select_files(struct engine *e, struct file_list *fl, const char *pat
 		fl->paths[fl->n++] = xstrdup(one.paths[i]);
 	}
 	file_list_release(&one);
+}
+
+void audit_args_init(struct audit_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->c.format = "text";
+	a->c.severity = "warning";
+	a->jobs = cli_default_jobs();
+	a->timeout = 300;
+	a->mem_mb = POOL_MEM_LIMIT_MB;
+	a->want_pch = 1;
+	a->prefilter = 1;
+	a->use_facts = 1;
+	a->facts_passes = FACTPASS_DEFAULT_PASSES;
 }
 
 int cmd_audit(int argc, char **argv)
@@ -279,83 +230,77 @@ int cmd_audit(int argc, char **argv)
 		{ "all-files", no_argument, NULL, 'a' },
 		{ "facts", no_argument, NULL, 'G' },
 		{ "no-facts", no_argument, NULL, 'g' },
+		{ "facts-passes", required_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_common c = { .format = "text", .severity = "warning" };
-	int jobs = cli_default_jobs(), sites = 0, timeout = 300, mem_mb = POOL_MEM_LIMIT_MB, opt;
-	const char *fix_dir = NULL;
-	int want_fixes = 0, want_pch = 1; /* 0 off, 1 if it can be built, 2 required */
-	const char *cache = NULL, *baseline_path = NULL;
-	int no_cache = 0, prefilter = 1, shard_k = 0, shard_n = 0, candidates = 0;
-	int cocci = 0, all_files = 0, use_facts = 1;
-	const char *cocci_rules = NULL;
+	struct audit_args a;
+	audit_args_init(&a);
+	struct cli_common *c = &a.c;
+	int opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
-		case 't': c.tree = optarg; break;
-		case 'p': c.compdb = optarg; break;
-		case 'f': c.format = optarg; break;
-		case 's': sites = 1; break;
-		case 'F': fix_dir = optarg; break;
-		case 'X': want_fixes = 1; break;
-		case 'E': c.enable = optarg; break;
-		case 'D': c.disable = optarg; break;
-		case 'S': c.severity = optarg; break;
-		case 'A': cli_add_allocator(&c, optarg); break;
+		case 't': c->tree = optarg; break;
+		case 'p': c->compdb = optarg; break;
+		case 'f': c->format = optarg; break;
+		case 's': a.sites = 1; break;
+		case 'F': a.fix_dir = optarg; break;
+		case 'X': a.want_fixes = 1; break;
+		case 'E': c->enable = optarg; break;
+		case 'D': c->disable = optarg; break;
+		case 'S': c->severity = optarg; break;
+		case 'A': cli_add_allocator(c, optarg); break;
 		case 'T':
-			if (cli_parse_int("audit", "--timeout", optarg, 1, CLI_TIMEOUT_MAX, &timeout)) {
-				fprintf(stderr, "%s\n", err_last());
-				return EXIT_USAGE;
-			}
+			if (cli_parse_int("audit", "--timeout", optarg, 1, CLI_TIMEOUT_MAX, &a.timeout))
+				goto bad_number;
 			break;
 		case 'm':
-			if (cli_parse_int("audit", "--memory-limit", optarg, 64, 1 << 24, &mem_mb)) {
-				fprintf(stderr, "%s\n", err_last());
-				return EXIT_USAGE;
-			}
+			if (cli_parse_int("audit", "--memory-limit", optarg, 64, 1 << 24, &a.mem_mb))
+				goto bad_number;
 			break;
-		case 'M': c.allocator_model = optarg; break;
-		case 'W': want_pch = 2; break;
-		case 'w': want_pch = 0; break;
-		case 'C': cache = optarg; break;
-		case 'N': no_cache = 1; break;
-		case 'P': prefilter = 0; break;
-		case 'Q': prefilter = 2; break;
-		case 'L': candidates = 1; no_cache = 1; break;
-		case 'B': baseline_path = optarg; break;
+		case 'M': c->allocator_model = optarg; break;
+		case 'W': a.want_pch = 2; break;
+		case 'w': a.want_pch = 0; break;
+		case 'C': a.cache = optarg; break;
+		case 'N': a.no_cache = 1; break;
+		case 'P': a.prefilter = 0; break;
+		case 'Q': a.prefilter = 2; break;
+		case 'L': a.candidates = 1; a.no_cache = 1; break;
+		case 'B': a.baseline_path = optarg; break;
 		case 'H':
-			if (shard_parse(optarg, &shard_k, &shard_n)) {
+			if (shard_parse(optarg, &a.shard_k, &a.shard_n)) {
 				fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 				return EXIT_USAGE;
 			}
 			break;
-		case 'G': use_facts = 1; break;
-		case 'g': use_facts = 0; break;
-		case 'K': cocci = 1; break;
-		case 'R': cocci = 1; cocci_rules = optarg; break;
-		case 'j':
-			if (cli_parse_int("audit", "-j", optarg, 1, 256, &jobs)) {
-				fprintf(stderr, "%s\n", err_last());
-				return EXIT_USAGE;
-			}
+		case 'G': a.use_facts = 1; break;
+		case 'g': a.use_facts = 0; break;
+		case 'I':
+			if (cli_parse_int("audit", "--facts-passes", optarg, 1, 16, &a.facts_passes))
+				goto bad_number;
 			break;
-		case 'a': all_files = 1; break;
-		case 'q': c.quiet = 1; break;
-		case 'v': c.verbose++; break;
+		case 'K': a.cocci = 1; break;
+		case 'R': a.cocci = 1; a.cocci_rules = optarg; break;
+		case 'j':
+			if (cli_parse_int("audit", "-j", optarg, 1, 256, &a.jobs))
+				goto bad_number;
+			break;
+		case 'a': a.all_files = 1; break;
+		case 'q': c->quiet = 1; break;
+		case 'v': c->verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	if (strcmp(c.format, "text") && strcmp(c.format, "json") && strcmp(c.format, "sarif")) {
-		fprintf(stderr, "gfpaudit audit: unknown format '%s' (text, json, sarif)\n", c.format);
+	if (strcmp(c->format, "text") && strcmp(c->format, "json") && strcmp(c->format, "sarif")) {
+		fprintf(stderr, "gfpaudit audit: unknown format '%s' (text, json, sarif)\n", c->format);
 		return EXIT_USAGE;
 	}
-	int sev = severity_lookup(c.severity);
-	if (sev < 0) {
-		fprintf(stderr, "gfpaudit audit: unknown severity '%s' (note, warning, error)\n", c.severity);
+	if (severity_lookup(c->severity) < 0) {
+		fprintf(stderr, "gfpaudit audit: unknown severity '%s' (note, warning, error)\n", c->severity);
 		return EXIT_USAGE;
 	}
 	if (optind >= argc) {
@@ -363,233 +308,407 @@ int cmd_audit(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (c.tree && c.compdb) {
+	a.paths = argv + optind;
+	a.npaths = argc - optind;
+	return audit_main(&a);
+bad_number:
+	fprintf(stderr, "%s\n", err_last());
+	return EXIT_USAGE;
+}
+
+/* Everything an audit run holds, released in one place. */
+struct audit_run {
+	struct audit_args *a;
+	struct engine_opts eo;
+	struct engine *e;
+	struct file_list fl;
+	GHashTable *not_built;
+	char *cache_path;
+	struct triage *tri;
+	struct baseline *base;
+	struct audit_state st;
+	struct factbase *empty;   /* the first pass's: records the keys files consult */
+	struct treefacts tf;
+	size_t listed;            /* files the paths gave, before configuration and shard */
+	int sev;
+	char *facts_note;         /* the summary's word on the tree's facts */
+};
+
+static void run_release(struct audit_run *r)
+{
+	if (r->e)
+		engine_set_facts(r->e, NULL);
+	factbase_free(r->empty);
+	treefacts_release(&r->tf);
+	triage_free(r->tri); /* commits what the workers answered: the cache stays whole */
+	free(r->cache_path);
+	report_release(&r->st.rep);
+	if (r->not_built)
+		g_hash_table_destroy(r->not_built);
+	file_list_release(&r->fl);
+	engine_free(r->e);
+	baseline_free(r->base);
+	free(r->facts_note);
+}
+
+/* Engine, files, cache and baseline.  0 or an exit code. */
+static int run_setup(struct audit_run *r)
+{
+	struct audit_args *a = r->a;
+	struct cli_common *c = &a->c;
+	if (c->tree && c->compdb) {
 		fprintf(stderr, "gfpaudit audit: --tree and -p exclude each other\n");
 		return EXIT_USAGE;
 	}
-	struct engine_opts eo;
-	if (cli_engine_opts(&c, &eo)) {
+	if (cli_engine_opts(c, &r->eo)) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		return EXIT_USAGE;
 	}
-	eo.fixes = fix_dir != NULL || want_fixes;
-	eo.pch = want_pch && c.tree && !candidates;
-	eo.pch_optional = want_pch == 1;
-	eo.collect_facts = use_facts;
-	struct engine *e = NULL;
-	int rc = engine_new(&eo, &e);
+	r->eo.fixes = a->fix_dir != NULL || a->want_fixes;
+	r->eo.pch = a->want_pch && c->tree && !a->candidates;
+	r->eo.pch_optional = a->want_pch == 1;
+	r->eo.collect_facts = a->use_facts;
+	int rc = engine_new(&r->eo, &r->e);
 	if (rc) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		return rc == GA_ETREE || rc == GA_EINVAL ? EXIT_USAGE : EXIT_TOOL;
 	}
-	if (engine_pch_problem(e))
-		fprintf(stderr, "gfpaudit audit: warning: parsing without a PCH: %s\n", engine_pch_problem(e));
+	if (engine_pch_problem(r->e))
+		fprintf(stderr, "gfpaudit audit: warning: parsing without a PCH: %s\n", engine_pch_problem(r->e));
 
-	struct file_list fl;
-	file_list_init(&fl);
-	GHashTable *not_built = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	size_t left_out = 0, left_other_arch = 0;
-	for (int i = optind; i < argc; i++)
-		select_files(e, &fl, argv[i], all_files, not_built, &left_out, &left_other_arch);
-	for (size_t i = 0; i < fl.nproblems; i++)
-		fprintf(stderr, "gfpaudit: %s\n", fl.problems[i]);
-	if ((left_out || left_other_arch) && (!c.quiet || c.verbose))
+	for (int i = 0; i < a->npaths; i++)
+		select_files(r->e, &r->fl, a->paths[i], a->all_files, r->not_built, &left_out, &left_other_arch);
+	for (size_t i = 0; i < r->fl.nproblems; i++)
+		fprintf(stderr, "gfpaudit: %s\n", r->fl.problems[i]);
+	if ((left_out || left_other_arch) && (!c->quiet || c->verbose))
 		fprintf(stderr, "gfpaudit: %zu files of the directories given are not built by the tree's "
 			"configuration (%zu of them under another architecture's arch/): left out%s\n",
-			left_out + left_other_arch, left_other_arch, all_files ? "" : " (--all-files audits them)");
-	size_t listed = fl.n + left_out + left_other_arch;
-	if (shard_n)
-		shard_filter(&fl, e, shard_k, shard_n);
+			left_out + left_other_arch, left_other_arch, a->all_files ? "" : " (--all-files audits them)");
+	r->listed = r->fl.n + left_out + left_other_arch;
+	if (a->shard_n)
+		shard_filter(&r->fl, r->e, a->shard_k, a->shard_n);
 
 	/* the default cache is a convenience: without it the run goes on */
-	char *cache_path = no_cache ? NULL : cache ? xstrdup(cache) : store_default_path();
+	r->cache_path = a->no_cache ? NULL : a->cache ? xstrdup(a->cache) : store_default_path();
 	/* the prefilter pays for its wrapper learning only on bigger runs */
-	if (prefilter == 1 && fl.n < 32 && !candidates)
+	int prefilter = a->prefilter;
+	if (prefilter == 1 && r->fl.n < 32 && !a->candidates)
 		prefilter = 0;
-	struct triage_opts to = { .engine = e, .eo = &eo, .cache_path = cache_path,
-				  .prefilter = prefilter && !c.compdb };
-	struct triage *tri = NULL;
-	rc = triage_new(&to, &tri);
+	struct triage_opts to = { .engine = r->e, .eo = &r->eo, .cache_path = r->cache_path,
+				  .prefilter = prefilter && !c->compdb };
+	rc = triage_new(&to, &r->tri);
 	/* a cache the user named that is the wrong kind of file is a usage
 	 * error; one the disk cannot hold (full, read-only, I/O) costs speed,
 	 * not results */
-	if (rc && cache && rc != GA_EIO) {
+	if (rc && a->cache && rc != GA_EIO) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
-		free(cache_path);
-		file_list_release(&fl);
-		engine_free(e);
 		return EXIT_USAGE;
 	} else if (rc) {
 		fprintf(stderr, "gfpaudit audit: warning: %s; going on without a cache\n", err_last());
 		to.cache_path = NULL;
-		triage_new(&to, &tri);
+		triage_new(&to, &r->tri);
 	}
-
-	if (candidates) {
-		/* the prefilter's verdict alone: feeds other tools and benchmarks */
-		for (size_t i = 0; i < fl.n; i++) {
-			struct file_result *r = triage_lookup(tri, i, fl.paths[i]);
-			if (!r)
-				printf("%s\n", fl.paths[i]);
-			file_result_free(r);
-		}
-		triage_free(tri);
-		file_list_release(&fl);
-		engine_free(e);
-		return EXIT_CLEAN;
-	}
-
-	struct baseline *base = NULL;
-	if (baseline_path && baseline_load(baseline_path, &base)) {
+	if (a->baseline_path && baseline_load(a->baseline_path, &r->base)) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
-		triage_free(tri);
-		free(cache_path);
-		file_list_release(&fl);
-		engine_free(e);
 		return EXIT_USAGE;
 	}
+	return 0;
+}
 
-	struct audit_state st = { .quiet = c.quiet, .verbose = c.verbose, .not_built = not_built };
-	report_init(&st.rep);
-	st.rep.with_sites = sites;
-	st.rep.with_evidence = c.verbose > 0;
-	st.rep.with_fixes = want_fixes || fix_dir;
-	st.rep.tree = c.tree;
-	st.tri = tri;
+static void print_candidates(struct audit_run *r)
+{
+	/* the prefilter's verdict alone: feeds other tools and benchmarks */
+	for (size_t i = 0; i < r->fl.n; i++) {
+		struct file_result *fr = triage_lookup(r->tri, i, r->fl.paths[i]);
+		if (!fr)
+			printf("%s\n", r->fl.paths[i]);
+		file_result_free(fr);
+	}
+}
+
+static void on_parsed(void *data, int pass, const char *path)
+{
+	(void)data;
+	char *p = xprintable(path);
+	fprintf(stderr, "gfpaudit: facts pass %d: judged %s\n", pass, p);
+	free(p);
+}
+
+/* Do the audited files all lie below the root the tree's facts are of? */
+static bool below_root(const struct file_list *fl, const char *root)
+{
+	size_t len = strlen(root);
+	char real[PATH_MAX];
+	for (size_t i = 0; i < fl->n; i++)
+		if (!realpath(fl->paths[i], real) || strncmp(real, root, len) || (real[len] && real[len] != '/'))
+			return false;
+	return true;
+}
+
+/* Is the audit the whole tree's (it then builds the tree's facts)? */
+static bool whole_tree(const struct audit_args *a)
+{
+	char real[PATH_MAX], treal[PATH_MAX];
+	return a->c.tree && a->npaths == 1 && !a->shard_n && realpath(a->paths[0], real) &&
+	       realpath(a->c.tree, treal) && !strcmp(real, treal);
+}
+
+/* The tree's facts of the files not audited, when they are in the cache. */
+static int load_tree_facts(struct audit_run *r)
+{
+	struct store *s = triage_cache(r->tri);
+	const char *how = r->a->c.tree ? r->a->c.tree : "KDIR";
+	if (!s) {
+		if (r->a->c.tree)
+			r->facts_note = xstrdup("tree facts: not read (no cache)");
+		return 0;
+	}
+	char **own = xcalloc(r->fl.n + 1, sizeof(*own));
+	size_t nown = 0;
+	for (size_t i = 0; i < r->fl.n; i++) {
+		char real[PATH_MAX];
+		if (realpath(r->fl.paths[i], real))
+			own[nown++] = xstrdup(real);
+	}
+	int rc = treefacts_load(s, triage_context(r->tri), own, nown, &r->tf);
+	for (size_t i = 0; i < nown; i++)
+		free(own[i]);
+	free(own);
+	if (rc)
+		return rc;
+	if (r->tf.built && !below_root(&r->fl, r->tf.root)) {
+		r->facts_note = xasprintf("tree facts: built for %s, not for these files", r->tf.root);
+		treefacts_release(&r->tf);
+	} else if (r->tf.built) {
+		r->facts_note = xasprintf("tree facts: %zu files from the cache", r->tf.n);
+		if (r->tf.stale) {
+			char *more = xasprintf("%s (%zu changed since they were built: left out; "
+					       "'gfpaudit facts --tree %s' rebuilds them)", r->facts_note, r->tf.stale, how);
+			free(r->facts_note);
+			r->facts_note = more;
+		}
+	} else if (r->a->c.tree && !r->a->build_tree_facts && !whole_tree(r->a)) {
+		r->facts_note = xasprintf("tree facts: not built; run 'gfpaudit facts --tree %s'", how);
+	}
+	return 0;
+}
+
+/* Join the observations and judge again what they change (factpass.h);
+ * keep the tree's facts in the cache up to date.  Returns pool_run's code. */
+static int run_facts(struct audit_run *r, const struct pool_opts *po1)
+{
+	struct audit_args *a = r->a;
+	if (r->st.rep.n != r->fl.n)
+		return 0;
+	int rc = load_tree_facts(r);
+	if (rc) {
+		fprintf(stderr, "gfpaudit audit: warning: tree facts: %s\n", err_last());
+		err_clear();
+	}
+	struct store *s = triage_cache(r->tri);
+	struct factpass_opts fo = { .engine = r->e, .store = s, .context = triage_context(r->tri),
+				    .pool = *po1, .max_passes = a->facts_passes,
+				    .extra = r->tf.files, .nextra = r->tf.n,
+				    .on_parsed = a->c.verbose > 1 ? on_parsed : NULL };
+	struct factpass_stats fs;
+	rc = factpass_run(&fo, r->st.rep.files, r->fl.paths, r->fl.n, &fs);
+	if (rc)
+		return rc;
+	/* an audit of the whole tree builds the tree's facts as `facts` would */
+	char treal[PATH_MAX];
+	bool whole = whole_tree(a) && realpath(a->c.tree, treal);
+	bool rebuild = a->build_tree_facts || whole;
+	if (s && (rebuild || r->tf.built)) {
+		const char *root = a->facts_root ? a->facts_root : whole ? treal : r->tf.root;
+		if (treefacts_save(s, triage_context(r->tri), root ? root : "", rebuild,
+				   r->st.rep.files, r->fl.paths, r->fl.n)) {
+			fprintf(stderr, "gfpaudit audit: warning: tree facts not saved: %s\n", err_last());
+			err_clear();
+		} else if (a->build_tree_facts) {
+			free(r->facts_note);
+			r->facts_note = xasprintf("tree facts: built for %s: %zu files, %zu keys", root ? root : "?",
+						  r->fl.n, fs.keys);
+		}
+	} else if (a->build_tree_facts) {
+		free(r->facts_note);
+		r->facts_note = xstrdup("tree facts: not built: no cache to keep them in");
+	}
+	if (a->c.verbose)
+		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; %zu passes%s, %zu files re-judged "
+			"(%zu parsed, %zu from the cache; %zu changed), worker CPU %.1f s, wall %.1f s\n",
+			fs.keys, r->fl.n, r->facts_note ? ", " : "", r->facts_note ? r->facts_note : "",
+			fs.passes, fs.converged ? " (converged)" : " (the limit, --facts-passes)", fs.judged,
+			fs.parsed, fs.cached, fs.changed, fs.worker_cpu, fs.wall);
+	return 0;
+}
+
+static void run_cocci(struct audit_run *r, int *exit_code)
+{
+	struct audit_args *a = r->a;
+	/* the same prefilter: a file it answered names no API, so no rule
+	 * can match there (results come back in input order) */
+	char **cf = xcalloc(r->fl.n + 1, sizeof(*cf));
+	size_t ncf = 0;
+	for (size_t i = 0; i < r->fl.n; i++)
+		if (r->st.rep.n != r->fl.n || !triage_is_prefiltered(r->st.rep.files[i]))
+			cf[ncf++] = r->fl.paths[i];
+	struct cocci_opts co = { .rules_dir = a->cocci_rules, .jobs = a->jobs, .rules = r->eo.rules,
+				 .report_path = cocci_path, .data = r->e, .verbose = a->c.verbose };
+	if (cocci_run(&co, cf, ncf, &r->st.rep)) {
+		fprintf(stderr, "gfpaudit audit: --cocci: %s\n", err_last());
+		*exit_code = EXIT_TOOL;
+	} else if (a->c.verbose) {
+		fprintf(stderr, "gfpaudit: --cocci: spatch over %zu of %zu files\n", ncf, r->fl.n);
+	}
+	free(cf);
+}
+
+/* Print the report and the summary; the exit code. */
+static int run_report(struct audit_run *r, int exit_code)
+{
+	struct audit_args *a = r->a;
+	struct cli_common *c = &a->c;
+	struct report *rep = &r->st.rep;
+	if (r->base) {
+		struct baseline_stats bs;
+		baseline_apply(r->base, rep, &bs);
+		if (!c->quiet || c->verbose)
+			fprintf(stderr, "gfpaudit: baseline: %zu new, %zu unchanged, %zu resolved\n",
+				bs.fresh, bs.unchanged, bs.resolved);
+	}
+	if (a->build_tree_facts)
+		;
+	else if (!strcmp(c->format, "json"))
+		report_json(rep, stdout);
+	else if (!strcmp(c->format, "sarif"))
+		report_sarif(rep, stdout);
+	else {
+		rep->min_show = (enum severity)r->sev;
+		report_text(rep, stdout);
+	}
+	if (a->fix_dir) {
+		struct fix_mail_opts mo = { .tree = c->tree, .date = -1 };
+		size_t nmail = 0;
+		if (fix_mail_write_dir(a->fix_dir, &mo, rep->files, rep->n, &nmail)) {
+			fprintf(stderr, "gfpaudit audit: %s\n", err_last());
+			exit_code = EXIT_TOOL;
+		} else if (!c->quiet || c->verbose) {
+			fprintf(stderr, "gfpaudit: %zu fix mail%s written to %s\n", nmail, nmail == 1 ? "" : "s", a->fix_dir);
+		}
+	}
+	size_t an, s, f;
+	report_counts(rep, &an, &s, &f);
+	size_t nf = report_findings_at_least(rep, (enum severity)r->sev);
+	size_t np = report_partial(rep);
+	if (a->build_tree_facts && (!c->quiet || c->verbose || np)) {
+		fprintf(stderr, "gfpaudit: %zu files analyzed (%zu partially), %zu skipped, %zu failed\n", an, np,
+			s + r->fl.nproblems, f);
+		if (r->facts_note)
+			fprintf(stderr, "gfpaudit: %s\n", r->facts_note);
+	} else if (!c->quiet || c->verbose || np) {
+		fprintf(stderr, "gfpaudit: %zu files analyzed (%zu with parse errors%s, %zu partially analyzed), "
+			"%zu skipped, %zu failed; %zu findings at or above %s\n", an, r->st.with_errors,
+			r->st.with_errors && !c->verbose ? ", -v says which" : "", np, s + r->fl.nproblems, f, nf,
+			c->severity);
+		size_t nall = report_findings_at_least(rep, SEV_NOTE);
+		if (nall > nf && !a->build_tree_facts)
+			fprintf(stderr, "gfpaudit: %zu more below %s (likely or possible costly orders: notes)%s\n",
+				nall - nf, c->severity, strcmp(c->format, "text") ? "" : ": --severity note shows them");
+		char *causes = report_error_causes(rep, 3);
+		if (causes)
+			fprintf(stderr, "gfpaudit: top parse errors: %s\n", causes);
+		free(causes);
+		if (r->facts_note)
+			fprintf(stderr, "gfpaudit: %s\n", r->facts_note);
+	}
+	if (exit_code == EXIT_TOOL)
+		return exit_code;
+	if (a->build_tree_facts)
+		return f || r->fl.nproblems || r->listed == 0 ? EXIT_TOOL : EXIT_CLEAN;
+	if (nf)
+		return EXIT_FINDINGS;
+	if (f || s || np || r->fl.nproblems || r->listed == 0)
+		return EXIT_TOOL;
+	return EXIT_CLEAN;
+}
+
+int audit_main(struct audit_args *a)
+{
+	struct cli_common *c = &a->c;
+	struct audit_run r = { .a = a };
+	file_list_init(&r.fl);
+	report_init(&r.st.rep);
+	r.not_built = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	int exit_code = EXIT_CLEAN, stop = 0;
+	r.sev = severity_lookup(c->severity);
+	if (r.sev < 0) {
+		fprintf(stderr, "gfpaudit audit: unknown severity '%s' (note, warning, error)\n", c->severity);
+		exit_code = EXIT_USAGE;
+		goto out;
+	}
+	if ((exit_code = run_setup(&r)))
+		goto out;
+	if (a->candidates) {
+		print_candidates(&r);
+		goto out;
+	}
+
+	r.st.quiet = c->quiet;
+	r.st.verbose = c->verbose;
+	r.st.not_built = r.not_built;
+	r.st.rep.with_sites = a->sites;
+	r.st.rep.with_evidence = c->verbose > 0;
+	r.st.rep.with_fixes = a->want_fixes || a->fix_dir;
+	r.st.rep.tree = c->tree;
+	r.st.tri = r.tri;
+	if (a->use_facts) {
+		/* nothing joined yet: the files record which keys they consult */
+		r.empty = factbase_new();
+		engine_set_facts(r.e, r.empty);
+	}
 	struct pool_stats ps;
-	struct pool_opts po = { .jobs = jobs, .timeout_sec = timeout, .mem_limit_mb = mem_mb, .quiet = c.quiet,
-				.done = on_done, .data = &st, .stats = &ps,
+	struct pool_opts po = { .jobs = a->jobs, .timeout_sec = a->timeout, .mem_limit_mb = a->mem_mb,
+				.quiet = c->quiet, .done = on_done, .data = &r.st, .stats = &ps,
 				.lookup = on_lookup, .store = on_store, .idle = on_idle };
-	rc = pool_run(e, fl.paths, fl.n, &po);
+	int rc = pool_run(r.e, r.fl.paths, r.fl.n, &po);
+	engine_set_facts(r.e, NULL);
 	struct triage_stats ts;
-	triage_get_stats(tri, &ts);
-	st.rep.cached = ts.cached;
-	st.rep.prefiltered = ts.prefiltered;
-	if (c.verbose)
+	triage_get_stats(r.tri, &ts);
+	r.st.rep.cached = ts.cached;
+	r.st.rep.prefiltered = ts.prefiltered;
+	if (c->verbose)
 		fprintf(stderr, "gfpaudit: %zu files: %zu from the cache, %zu prefiltered (%zu wrapper names "
 			"learned in %.2f s), %zu parsed by workers (%zu crashed, %zu timed out); triage %.2f s, "
 			"worker CPU %.1f s, peak worker RSS %ld MiB, wall %.1f s\n",
-			fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
+			r.fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
 			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, ps.wall);
-	if (ts.store_failed && !c.quiet)
+	if (ts.store_failed && !c->quiet)
 		fprintf(stderr, "gfpaudit audit: warning: the cache did not take %zu result%s (%s): the "
 			"results are whole, the next run parses those files again\n", ts.store_failed,
 			ts.store_failed == 1 ? "" : "s", ts.store_error);
-	triage_free(tri); /* commits what the workers answered: the cache stays whole */
-	free(cache_path);
-	int stop = pool_interrupted();
-	if (rc && stop) {
+	if (!rc && a->use_facts)
+		rc = run_facts(&r, &po);
+	if (rc && (stop = pool_interrupted())) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
-		report_release(&st.rep);
-		file_list_release(&fl);
-		engine_free(e);
-		baseline_free(base);
-		fflush(NULL);
-		/* die of the signal, as the shell that sent it expects */
-		signal(stop, SIG_DFL);
-		raise(stop);
-		return 128 + stop;
+		exit_code = 128 + stop;
+		goto out;
 	}
-	if (!rc && use_facts) {
-		size_t nkeys, nrej, nchg;
-		struct pool_stats ps2;
-		po.stats = &ps2;
-		rc = facts_pass(e, &fl, &st, &po, &nkeys, &nrej, &nchg);
-		if (rc && pool_interrupted()) {
-			int sig = pool_interrupted();
-			fprintf(stderr, "gfpaudit audit: %s\n", err_last());
-			report_release(&st.rep);
-			file_list_release(&fl);
-			engine_free(e);
-			baseline_free(base);
-			fflush(NULL);
-			signal(sig, SIG_DFL);
-			raise(sig);
-			return 128 + sig;
-		}
-		if (c.verbose)
-			fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files; %zu files re-judged with them "
-				"(%zu changed), wall %.1f s\n", nkeys, fl.n, nrej, nchg, nrej ? ps2.wall : 0.0);
-	}
-	int exit_code = EXIT_CLEAN;
-	if (!rc && cocci) {
-		/* the same prefilter: a file it answered names no API, so no rule
-		 * can match there (results come back in input order) */
-		char **cf = xcalloc(fl.n + 1, sizeof(*cf));
-		size_t ncf = 0;
-		for (size_t i = 0; i < fl.n; i++)
-			if (st.rep.n != fl.n || !triage_is_prefiltered(st.rep.files[i]))
-				cf[ncf++] = fl.paths[i];
-		struct cocci_opts co = { .rules_dir = cocci_rules, .jobs = jobs, .rules = eo.rules,
-					 .report_path = cocci_path, .data = e, .verbose = c.verbose };
-		if (cocci_run(&co, cf, ncf, &st.rep)) {
-			fprintf(stderr, "gfpaudit audit: --cocci: %s\n", err_last());
-			exit_code = EXIT_TOOL;
-		} else if (c.verbose) {
-			fprintf(stderr, "gfpaudit: --cocci: spatch over %zu of %zu files\n", ncf, fl.n);
-		}
-		free(cf);
-	}
+	if (!rc && a->cocci)
+		run_cocci(&r, &exit_code);
 	if (rc) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		exit_code = EXIT_TOOL;
 	} else {
-		if (base) {
-			struct baseline_stats bs;
-			baseline_apply(base, &st.rep, &bs);
-			if (!c.quiet || c.verbose)
-				fprintf(stderr, "gfpaudit: baseline: %zu new, %zu unchanged, %zu resolved\n",
-					bs.fresh, bs.unchanged, bs.resolved);
-		}
-		if (!strcmp(c.format, "json"))
-			report_json(&st.rep, stdout);
-		else if (!strcmp(c.format, "sarif"))
-			report_sarif(&st.rep, stdout);
-		else {
-			st.rep.min_show = (enum severity)sev;
-			report_text(&st.rep, stdout);
-		}
-		if (fix_dir) {
-			struct fix_mail_opts mo = { .tree = c.tree, .date = -1 };
-			size_t nmail = 0;
-			if (fix_mail_write_dir(fix_dir, &mo, st.rep.files, st.rep.n, &nmail)) {
-				fprintf(stderr, "gfpaudit audit: %s\n", err_last());
-				exit_code = EXIT_TOOL;
-			} else if (!c.quiet || c.verbose) {
-				fprintf(stderr, "gfpaudit: %zu fix mail%s written to %s\n", nmail,
-					nmail == 1 ? "" : "s", fix_dir);
-			}
-		}
-		size_t a, s, f;
-		report_counts(&st.rep, &a, &s, &f);
-		size_t nf = report_findings_at_least(&st.rep, (enum severity)sev);
-		size_t np = report_partial(&st.rep);
-		if (!c.quiet || c.verbose || np) {
-			fprintf(stderr, "gfpaudit: %zu files analyzed (%zu with parse errors%s, %zu partially analyzed), "
-				"%zu skipped, %zu failed; %zu findings at or above %s\n", a, st.with_errors,
-				st.with_errors && !c.verbose ? ", -v says which" : "", np, s + fl.nproblems, f, nf,
-				c.severity);
-			size_t nall = report_findings_at_least(&st.rep, SEV_NOTE);
-			if (nall > nf)
-				fprintf(stderr, "gfpaudit: %zu more below %s (likely or possible costly orders: notes)%s\n",
-					nall - nf, c.severity,
-					strcmp(c.format, "text") ? "" : ": --severity note shows them");
-			char *causes = report_error_causes(&st.rep, 3);
-			if (causes)
-				fprintf(stderr, "gfpaudit: top parse errors: %s\n", causes);
-			free(causes);
-		}
-		if (exit_code == EXIT_TOOL)
-			;
-		else if (nf)
-			exit_code = EXIT_FINDINGS;
-		else if (f || s || np || fl.nproblems || listed == 0)
-			exit_code = EXIT_TOOL;
+		exit_code = run_report(&r, exit_code);
 	}
-	report_release(&st.rep);
-	g_hash_table_destroy(not_built);
-	file_list_release(&fl);
-	engine_free(e);
-	baseline_free(base);
+out:
+	run_release(&r);
+	if (stop) {
+		/* die of the signal, as the shell that sent it expects */
+		fflush(NULL);
+		signal(stop, SIG_DFL);
+		raise(stop);
+	}
 	return exit_code;
 }

@@ -169,6 +169,16 @@ void triage_get_stats(const struct triage *t, struct triage_stats *out)
 	*out = t->st;
 }
 
+struct store *triage_cache(const struct triage *t)
+{
+	return t->store;
+}
+
+const char *triage_context(const struct triage *t)
+{
+	return t->context;
+}
+
 bool triage_is_prefiltered(const struct file_result *r)
 {
 	return r->status == FILE_ANALYZED && r->nsites == 0 && r->reason &&

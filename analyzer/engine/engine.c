@@ -26,12 +26,17 @@ struct engine {
 	char *pch_problem;         /* why there is none although opts.pch asked */
 	char *pch_identity;        /* what the PCH holds (frontend.h) */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
-	const struct factbase *facts; /* engine_set_facts */
+	struct factbase *facts;    /* engine_set_facts */
 };
 
-void engine_set_facts(struct engine *e, const struct factbase *fb)
+void engine_set_facts(struct engine *e, struct factbase *fb)
 {
 	e->facts = fb;
+}
+
+struct factbase *engine_facts(const struct engine *e)
+{
+	return e->facts;
 }
 
 const struct engine_opts *engine_opts(const struct engine *e) { return &e->o; }

@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 #include "gfpaudit/facts.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/provenance.h"
@@ -14,6 +15,8 @@ struct entry {
 struct factbase {
 	struct entry *slot;
 	size_t cap, n;
+	GHashTable *reads;  /* keys factbase_get() was asked for, or NULL */
+	GHashTable *texts;  /* key -> fact_value_text(), memo for digests */
 };
 
 static uint64_t hash_key(const char *s)
@@ -42,6 +45,10 @@ void factbase_free(struct factbase *fb)
 		free((char *)fb->slot[i].v.cmax_where);
 	}
 	free(fb->slot);
+	if (fb->reads)
+		g_hash_table_destroy(fb->reads);
+	if (fb->texts)
+		g_hash_table_destroy(fb->texts);
 	free(fb);
 }
 
@@ -82,6 +89,10 @@ static bool obs_const(const struct fact_obs *o)
 
 static void add(struct factbase *fb, const char *file, const struct fact_obs *o)
 {
+	if (fb->texts) { /* the answers may change */
+		g_hash_table_destroy(fb->texts);
+		fb->texts = NULL;
+	}
 	if (2 * (fb->n + 1) > fb->cap)
 		grow(fb);
 	struct entry *e = find(fb, o->key);
@@ -105,6 +116,11 @@ static void add(struct factbase *fb, const char *file, const struct fact_obs *o)
 	}
 }
 
+void factbase_add_obs(struct factbase *fb, const char *file, const struct fact_obs *o)
+{
+	add(fb, file, o);
+}
+
 void factbase_add_result(struct factbase *fb, const struct file_result *r)
 {
 	for (size_t i = 0; i < r->nfacts; i++)
@@ -124,6 +140,8 @@ bool factbase_get(const struct factbase *fb, const char *key, struct fact_value 
 {
 	if (!fb || !key)
 		return false;
+	if (fb->reads && !g_hash_table_contains(fb->reads, key))
+		g_hash_table_add(fb->reads, xstrdup(key));
 	const struct entry *e = find(fb, key);
 	char *w = wildcard(key);
 	const struct entry *x = w && strcmp(w, key) ? find(fb, w) : NULL;
@@ -145,4 +163,67 @@ bool factbase_get(const struct factbase *fb, const char *key, struct fact_value 
 		}
 	}
 	return true;
+}
+
+void factbase_track(struct factbase *fb, bool on)
+{
+	if (fb->reads)
+		g_hash_table_destroy(fb->reads);
+	fb->reads = on ? g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL) : NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **factbase_reads(const struct factbase *fb, size_t *n)
+{
+	*n = fb && fb->reads ? g_hash_table_size(fb->reads) : 0;
+	if (!*n)
+		return NULL;
+	char **keys = xcalloc(*n, sizeof(*keys));
+	GHashTableIter it;
+	gpointer k;
+	size_t i = 0;
+	g_hash_table_iter_init(&it, fb->reads);
+	while (g_hash_table_iter_next(&it, &k, NULL))
+		keys[i++] = xstrdup(k);
+	qsort(keys, *n, sizeof(*keys), cmp_str);
+	return keys;
+}
+
+/* Everything factbase_get() answers for `key`, as text: the digest of a
+ * judged file covers it.  Keep it in step with struct fact_value. */
+static char *fact_value_text(struct factbase *fb, const char *key)
+{
+	struct fact_value v;
+	GHashTable *reads = fb->reads;
+	fb->reads = NULL; /* a digest is no read */
+	bool have = factbase_get(fb, key, &v);
+	fb->reads = reads;
+	if (!have)
+		return xasprintf("%s -", key);
+	return xasprintf("%s %d %lld %lld %u %u %s", key, v.iv.known ? 1 : 0, v.iv.known ? (long long)v.iv.lo : 0,
+			 v.iv.known ? (long long)v.iv.hi : 0, v.src, v.nobs, v.where ? v.where : "");
+}
+
+void factbase_digest(struct factbase *fb, char *const *keys, size_t n, char out[FACTBASE_DIGEST_HEX + 1])
+{
+	GChecksum *ck = g_checksum_new(G_CHECKSUM_SHA1);
+	struct factbase *w = fb;
+	if (!w->texts)
+		w->texts = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
+	for (size_t i = 0; i < n; i++) {
+		const char *t = g_hash_table_lookup(w->texts, keys[i]);
+		if (!t) {
+			char *nt = fact_value_text(fb, keys[i]);
+			g_hash_table_insert(w->texts, xstrdup(keys[i]), nt);
+			t = nt;
+		}
+		g_checksum_update(ck, (const guchar *)t, (gssize)strlen(t));
+		g_checksum_update(ck, (const guchar *)"\n", 1);
+	}
+	snprintf(out, FACTBASE_DIGEST_HEX + 1, "%s", g_checksum_get_string(ck));
+	g_checksum_free(ck);
 }

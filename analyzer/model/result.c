@@ -34,6 +34,10 @@ void file_result_release(struct file_result *r)
 	free(r->facts);
 	if (r->fact_index)
 		g_hash_table_destroy(r->fact_index);
+	for (size_t i = 0; i < r->nconsulted; i++)
+		free(r->consulted[i]);
+	free(r->consulted);
+	free(r->facts_digest);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -409,6 +413,13 @@ json_t *file_result_to_json(const struct file_result *r)
 		}
 		json_object_set_new(o, "facts", fa);
 	}
+	if (r->facts_digest) {
+		json_t *ca = json_array();
+		for (size_t i = 0; i < r->nconsulted; i++)
+			json_array_append_new(ca, json_string(r->consulted[i]));
+		json_object_set_new(o, "consulted", ca);
+		json_object_set_new(o, "facts_digest", json_string(r->facts_digest));
+	}
 	return o;
 }
 
@@ -461,6 +472,14 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			? iv_range(json_integer_value(lo), json_integer_value(hi)) : iv_unknown();
 		file_result_add_fact(r, key, iv, (unsigned)json_integer_value(json_array_get(v, 3)),
 				     (int)json_integer_value(json_array_get(v, 4)));
+	}
+	r->facts_digest = get_str(j, "facts_digest");
+	const json_t *ca = json_object_get(j, "consulted");
+	if (r->facts_digest && json_is_array(ca) && json_array_size(ca)) {
+		r->consulted = xcalloc(json_array_size(ca), sizeof(*r->consulted));
+		json_array_foreach(ca, i, v)
+			if (json_is_string(v))
+				r->consulted[r->nconsulted++] = xstrdup(json_string_value(v));
 	}
 	*out = r;
 	return 0;

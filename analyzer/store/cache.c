@@ -15,6 +15,7 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/fs.h"
+#include "store_impl.h"
 
 /* Bump when the table layout or the meaning of a column changes. */
 #define STORE_SCHEMA "1"
@@ -27,19 +28,8 @@
  * waits for the write lock no longer than that. */
 #define STORE_TX_SEC 0.25
 
-struct store {
-	sqlite3 *db;
-	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;
-	sqlite3_stmt *origin_put, *origin_prune;
-	int in_tx;
-	size_t pending;
-	struct timespec tx_start;
-	GHashTable *header_hash;  /* path -> hex hash ("" when unreadable) */
-	GHashTable *incset_ok;    /* incset id -> GINT_TO_POINTER(1 ok / 2 stale) */
-	struct store_stats st;
-};
 
-static int db_err(struct store *s, const char *what)
+int store_i_db_err(struct store *s, const char *what)
 {
 	return err_set(GA_EIO, "cache: %s: %s", what, sqlite3_errmsg(s->db));
 }
@@ -72,7 +62,7 @@ static int mkdirs(const char *file)
 	return rc;
 }
 
-static int exec(struct store *s, const char *sql)
+int store_i_exec(struct store *s, const char *sql)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
@@ -83,9 +73,9 @@ static int exec(struct store *s, const char *sql)
 	return 0;
 }
 
-static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+int store_i_prepare(struct store *s, const char *sql, sqlite3_stmt **st)
 {
-	return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : db_err(s, "prepare");
+	return sqlite3_prepare_v2(s->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : store_i_db_err(s, "prepare");
 }
 
 /* How long a statement waits for another process's write lock, in ms
@@ -151,7 +141,7 @@ static int regular_or_absent(const char *path)
  * rows have no origin that matches, and are analyzed again.  The checksum
  * catches corruption and rows edited or written by anything else; it is no
  * signature (whoever can write the file can recompute it). */
-static void row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
+void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
 			 char out[STORE_HASH_HEX])
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -187,7 +177,7 @@ int store_open(const char *path, struct store **out)
 	sqlite3_busy_timeout(s->db, busy_ms());
 	/* the schema goes in under the write lock taken up front, so two
 	 * processes creating a fresh cache at once take turns */
-	if ((rc = exec_retry(s, "PRAGMA journal_mode=WAL")) || (rc = exec(s, "PRAGMA synchronous=NORMAL")) ||
+	if ((rc = exec_retry(s, "PRAGMA journal_mode=WAL")) || (rc = store_i_exec(s, "PRAGMA synchronous=NORMAL")) ||
 	    (rc = exec_retry(s, "BEGIN IMMEDIATE;"
 		"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);"
 		"CREATE TABLE IF NOT EXISTS incsets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE NOT NULL,"
@@ -202,11 +192,22 @@ int store_open(const char *path, struct store **out)
 		"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
 		"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
 		"  content TEXT NOT NULL, PRIMARY KEY(dev, ino));"
+		/* judged.c: results judged with the tree's facts, and the
+		 * tree's facts (older builds sharing the file ignore both) */
+		"CREATE TABLE IF NOT EXISTS judged(path TEXT NOT NULL, context TEXT NOT NULL,"
+		"  content TEXT NOT NULL, incset INTEGER NOT NULL, digest TEXT NOT NULL, result TEXT NOT NULL,"
+		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+		"  PRIMARY KEY(path, context, content, incset, digest));"
+		"CREATE TABLE IF NOT EXISTS treefacts(context TEXT NOT NULL, path TEXT NOT NULL,"
+		"  abs TEXT NOT NULL, content TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL,"
+		"  facts TEXT NOT NULL, PRIMARY KEY(context, path));"
+		"CREATE TABLE IF NOT EXISTS treefacts_built(context TEXT PRIMARY KEY, root TEXT NOT NULL,"
+		"  files INTEGER NOT NULL, built INTEGER NOT NULL);"
 		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
 		"COMMIT;")))
 		goto fail;
 	sqlite3_stmt *v = NULL;
-	if ((rc = prepare(s, "SELECT v FROM meta WHERE k='schema'", &v)))
+	if ((rc = store_i_prepare(s, "SELECT v FROM meta WHERE k='schema'", &v)))
 		goto fail;
 	if (sqlite3_step(v) != SQLITE_ROW || strcmp((const char *)sqlite3_column_text(v, 0), STORE_SCHEMA)) {
 		sqlite3_finalize(v);
@@ -215,24 +216,25 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	}
 	sqlite3_finalize(v);
-	if ((rc = prepare(s, "SELECT r.incset, r.result, o.producer, o.checksum FROM results r LEFT JOIN origins o "
+	if ((rc = store_i_prepare(s, "SELECT r.incset, r.result, o.producer, o.checksum FROM results r LEFT JOIN origins o "
 			  "ON o.path=r.path AND o.context=r.context AND o.content=r.content AND o.incset=r.incset "
 			  "WHERE r.path=?1 AND r.context=?2 AND r.content=?3 ORDER BY r.stored DESC", &s->get)) ||
-	    (rc = prepare(s, "INSERT OR REPLACE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->put)) ||
-	    (rc = prepare(s, "INSERT OR REPLACE INTO origins VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->origin_put)) ||
-	    (rc = prepare(s, "DELETE FROM results WHERE path=?1 AND context=?2 AND rowid NOT IN "
+	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->put)) ||
+	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO origins VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->origin_put)) ||
+	    (rc = store_i_prepare(s, "DELETE FROM results WHERE path=?1 AND context=?2 AND rowid NOT IN "
 			  "(SELECT rowid FROM results WHERE path=?1 AND context=?2 ORDER BY stored DESC "
 			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ");"
 			  , &s->prune)) ||
-	    (rc = prepare(s, "DELETE FROM origins WHERE path=?1 AND context=?2 AND NOT EXISTS (SELECT 1 FROM results r "
+	    (rc = store_i_prepare(s, "DELETE FROM origins WHERE path=?1 AND context=?2 AND NOT EXISTS (SELECT 1 FROM results r "
 			  "WHERE r.path=origins.path AND r.context=origins.context AND r.content=origins.content "
 			  "AND r.incset=origins.incset)", &s->origin_prune)) ||
-	    (rc = prepare(s, "SELECT body FROM incsets WHERE id=?1", &s->incset_get)) ||
-	    (rc = prepare(s, "INSERT INTO incsets(digest, body) VALUES(?1, ?2) "
+	    (rc = store_i_prepare(s, "SELECT body FROM incsets WHERE id=?1", &s->incset_get)) ||
+	    (rc = store_i_prepare(s, "INSERT INTO incsets(digest, body) VALUES(?1, ?2) "
 			  "ON CONFLICT(digest) DO UPDATE SET digest=digest RETURNING id", &s->incset_put)) ||
-	    (rc = prepare(s, "SELECT content FROM stats WHERE dev=?1 AND ino=?2 AND size=?3 AND mtime=?4 "
+	    (rc = store_i_prepare(s, "SELECT content FROM stats WHERE dev=?1 AND ino=?2 AND size=?3 AND mtime=?4 "
 			  "AND ctime=?5", &s->stat_get)) ||
-	    (rc = prepare(s, "INSERT OR REPLACE INTO stats VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->stat_put)))
+	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO stats VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->stat_put)) ||
+	    (rc = store_i_judged_prepare(s)))
 		goto fail;
 	s->header_hash = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 	s->incset_ok = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -243,15 +245,15 @@ fail:
 	return rc;
 }
 
-static int commit(struct store *s)
+int store_i_commit(struct store *s)
 {
 	int rc = 0;
 	if (s->in_tx) {
-		rc = exec(s, "COMMIT");
+		rc = store_i_exec(s, "COMMIT");
 		if (rc && sqlite3_get_autocommit(s->db) == 0) {
 			/* keep COMMIT's reason (disk full), not ROLLBACK's */
 			char *why = xstrdup(err_last());
-			exec(s, "ROLLBACK");
+			store_i_exec(s, "ROLLBACK");
 			err_set(rc, "%s", why);
 			free(why);
 		}
@@ -265,7 +267,7 @@ int store_close(struct store *s)
 {
 	if (!s)
 		return 0;
-	int rc = commit(s);
+	int rc = store_i_commit(s);
 	sqlite3_finalize(s->get);
 	sqlite3_finalize(s->put);
 	sqlite3_finalize(s->prune);
@@ -275,6 +277,7 @@ int store_close(struct store *s)
 	sqlite3_finalize(s->incset_put);
 	sqlite3_finalize(s->stat_get);
 	sqlite3_finalize(s->stat_put);
+	store_i_judged_finalize(s);
 	sqlite3_close(s->db);
 	if (s->header_hash)
 		g_hash_table_destroy(s->header_hash);
@@ -376,6 +379,9 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 	/* a file's include list leaves out the headers the PCH supplied: what
 	 * they hold is in the PCH's identity */
 	strbuf_addf(&ctx, "pch %s\n", pch_identity ? pch_identity : "-");
+	/* a run with the fact base records observations and the keys each
+	 * file consulted; one without does not: they share no row */
+	strbuf_addf(&ctx, "facts %d\n", o->collect_facts ? 1 : 0);
 	strbuf_addf(&ctx, "rules %016llx fixes %d model %s\n", (unsigned long long)o->rules, o->fixes ? 1 : 0,
 		    o->allocator_model && strcmp(o->allocator_model, "auto") ? o->allocator_model : "auto");
 	if (o->tree) {
@@ -428,7 +434,7 @@ static const char *header_hash(struct store *s, const char *path)
 }
 
 /* body: one "HASH PATH" line per header */
-static int incset_valid(struct store *s, sqlite3_int64 id)
+int store_i_incset_valid(struct store *s, sqlite3_int64 id)
 {
 	if (id == 0)
 		return 1;
@@ -457,7 +463,7 @@ static int incset_valid(struct store *s, sqlite3_int64 id)
 	return ok;
 }
 
-static int incset_store(struct store *s, const char *const *inc, size_t n, sqlite3_int64 *id)
+int store_i_incset_store(struct store *s, const char *const *inc, size_t n, sqlite3_int64 *id)
 {
 	*id = 0;
 	if (!n)
@@ -476,22 +482,20 @@ static int incset_store(struct store *s, const char *const *inc, size_t n, sqlit
 	if (sqlite3_step(s->incset_put) == SQLITE_ROW)
 		*id = sqlite3_column_int64(s->incset_put, 0);
 	else
-		rc = db_err(s, "store include set");
+		rc = store_i_db_err(s, "store include set");
 	sqlite3_reset(s->incset_put);
 	strbuf_release(&body);
 	return rc;
 }
 
-static int begin(struct store *s);
-
 int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 {
 	sqlite3_stmt *q = NULL;
-	int rc = prepare(s, "INSERT OR REPLACE INTO contexts VALUES(?1, ?2)", &q);
+	int rc = store_i_prepare(s, "INSERT OR REPLACE INTO contexts VALUES(?1, ?2)", &q);
 	if (rc)
 		return rc;
 	/* a write transaction from the start: never a read that must upgrade */
-	if ((rc = begin(s))) {
+	if ((rc = store_i_begin(s))) {
 		sqlite3_finalize(q);
 		return rc;
 	}
@@ -499,18 +503,23 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 2, now);
 	if (sqlite3_step(q) != SQLITE_DONE)
-		rc = db_err(s, "mark context");
+		rc = store_i_db_err(s, "mark context");
 	sqlite3_finalize(q);
 	if (rc)
 		return rc;
 	char *sql = xasprintf(
 		"DELETE FROM results WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM origins WHERE context NOT IN (SELECT context FROM results);"
+		"DELETE FROM judged WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM treefacts WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM treefacts_built WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM contexts WHERE used < %lld;",
-		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL));
-	rc = exec(s, sql);
+		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL),
+		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL),
+		(long long)(now - STORE_KEEP_DAYS * 86400LL));
+	rc = store_i_exec(s, sql);
 	free(sql);
-	int crc = commit(s);
+	int crc = store_i_commit(s);
 	return rc ? rc : crc;
 }
 
@@ -553,7 +562,7 @@ int store_stat_hash(struct store *s, const struct stat *st, char out[STORE_HASH_
 	return rc;
 }
 
-static int begin(struct store *s)
+int store_i_begin(struct store *s)
 {
 	if (s->in_tx)
 		return 0;
@@ -571,7 +580,7 @@ void store_stat_remember(struct store *s, const struct stat *st, const char hash
 	/* "racily clean": a change within the same tick would not show */
 	if (st->st_mtim.tv_sec >= now - 2)
 		return;
-	if (begin(s))
+	if (store_i_begin(s))
 		return;
 	sqlite3_reset(s->stat_put);
 	bind_stat(s->stat_put, st);
@@ -580,12 +589,12 @@ void store_stat_remember(struct store *s, const struct stat *st, const char hash
 	sqlite3_reset(s->stat_put);
 	s->pending++;
 	if (s->pending >= STORE_BATCH || elapsed(&s->tx_start) > STORE_TX_SEC)
-		commit(s);
+		store_i_commit(s);
 }
 
 int store_commit(struct store *s)
 {
-	return s ? commit(s) : 0;
+	return s ? store_i_commit(s) : 0;
 }
 
 /* ---- results ---- */
@@ -605,12 +614,12 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 		const char *producer = (const char *)sqlite3_column_text(s->get, 2);
 		const char *sum = (const char *)sqlite3_column_text(s->get, 3);
 		char want[STORE_HASH_HEX];
-		row_checksum(k, inc, txt, want);
+		store_i_row_checksum(k, inc, txt, want);
 		if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
 			s->st.untrusted++; /* analyzed again, and the row replaced */
 			continue;
 		}
-		if (!incset_valid(s, inc)) {
+		if (!store_i_incset_valid(s, inc)) {
 			s->st.stale_includes++;
 			continue;
 		}
@@ -623,7 +632,7 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 			break;
 	}
 	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		rc = db_err(s, "lookup");
+		rc = store_i_db_err(s, "lookup");
 	sqlite3_reset(s->get);
 	if (rc == 0)
 		s->st.hits++;
@@ -635,11 +644,11 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 int store_put(struct store *s, const struct store_key *k, const char *const *includes,
 	      size_t nincludes, const struct file_result *r)
 {
-	int rc = begin(s);
+	int rc = store_i_begin(s);
 	if (rc)
 		return rc;
 	sqlite3_int64 inc = 0;
-	if ((rc = incset_store(s, includes, nincludes, &inc)))
+	if ((rc = store_i_incset_store(s, includes, nincludes, &inc)))
 		return rc;
 	json_t *j = file_result_to_json(r);
 	char *txt = json_dumps(j, JSON_COMPACT);
@@ -650,11 +659,11 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 	sqlite3_bind_text(s->put, 3, k->content, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s->put, 4, inc);
 	char sum[STORE_HASH_HEX];
-	row_checksum(k, inc, txt, sum);
+	store_i_row_checksum(k, inc, txt, sum);
 	sqlite3_bind_text(s->put, 5, txt, -1, free);
 	sqlite3_bind_int64(s->put, 6, (sqlite3_int64)time(NULL));
 	if (sqlite3_step(s->put) != SQLITE_DONE)
-		rc = db_err(s, "store");
+		rc = store_i_db_err(s, "store");
 	sqlite3_reset(s->put);
 	if (!rc) {
 		sqlite3_reset(s->origin_put);
@@ -665,7 +674,7 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 		sqlite3_bind_text(s->origin_put, 5, GFPAUDIT_VERSION, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s->origin_put, 6, sum, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(s->origin_put) != SQLITE_DONE)
-			rc = db_err(s, "store");
+			rc = store_i_db_err(s, "store");
 		sqlite3_reset(s->origin_put);
 	}
 	if (!rc) {
@@ -673,18 +682,35 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 		sqlite3_bind_text(s->prune, 1, k->path, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(s->prune, 2, k->context, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(s->prune) != SQLITE_DONE)
-			rc = db_err(s, "prune");
+			rc = store_i_db_err(s, "prune");
 		sqlite3_reset(s->prune);
 		sqlite3_reset(s->origin_prune);
 		sqlite3_bind_text(s->origin_prune, 1, k->path, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(s->origin_prune, 2, k->context, -1, SQLITE_TRANSIENT);
 		if (!rc && sqlite3_step(s->origin_prune) != SQLITE_DONE)
-			rc = db_err(s, "prune");
+			rc = store_i_db_err(s, "prune");
 		sqlite3_reset(s->origin_prune);
 	}
 	s->st.puts++;
+	store_i_batch(s);
+	return rc;
+}
+
+void store_i_batch(struct store *s)
+{
 	/* short transactions let other processes on the same file go on */
 	if (++s->pending >= STORE_BATCH || elapsed(&s->tx_start) > STORE_TX_SEC)
-		commit(s);
+		store_i_commit(s);
+}
+
+int store_content_hash(struct store *s, const char *path, char out[STORE_HASH_HEX])
+{
+	struct stat st;
+	int have_stat = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (have_stat && store_stat_hash(s, &st, out) == 0)
+		return 0;
+	int rc = store_hash_file(path, out);
+	if (!rc && have_stat)
+		store_stat_remember(s, &st, out);
 	return rc;
 }

@@ -66,9 +66,12 @@ int engine_analyze_source(struct engine *e, const char *path,
 
 /* From now on, reads of fields and parameters consult this fact base
  * (facts.h; NULL: none).  The engine does not own it; forked workers
- * inherit it. */
+ * inherit it.  pipeline_analyze_file records in each result the keys it
+ * consulted and a digest of their answers (an empty fact base: the keys a
+ * file would consult). */
 struct factbase;
-void engine_set_facts(struct engine *e, const struct factbase *fb);
+void engine_set_facts(struct engine *e, struct factbase *fb);
+struct factbase *engine_facts(const struct engine *e);
 
 /* With opts.pch and opts.pch_optional: why the engine parses without a PCH
  * (NULL when it has one, or was not asked). */

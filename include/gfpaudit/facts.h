@@ -12,6 +12,13 @@
  * of a field nothing in the file stored, or of a parameter, then takes the
  * joined value instead of "unknown" -- when every observation was bounded
  * (one unbounded store makes the whole key unbounded).
+ *
+ * Caching the judgements made with joined facts (factpass.h): a factbase
+ * can record the keys factbase_get() is asked for (factbase_track), and
+ * digest what it answers for a list of keys (factbase_digest).  A file
+ * judged with the facts is judged the same again as long as the digest of
+ * the keys it consulted is unchanged: so everything factbase_get() hands
+ * out must be covered by fact_value_text() (facts.c).
  */
 #ifndef GFPAUDIT_FACTS_H
 #define GFPAUDIT_FACTS_H
@@ -44,5 +51,21 @@ struct fact_value {
 /* The joined value of `key` (with its ".*" / "#*" wildcard joined in); false
  * when the tree shows nothing for it. */
 bool factbase_get(const struct factbase *fb, const char *key, struct fact_value *out);
+
+/* Add one observation made in `file` (tree facts read back from the cache). */
+void factbase_add_obs(struct factbase *fb, const char *file, const struct fact_obs *o);
+
+/* Start (on) or stop recording the keys factbase_get() is asked for; either
+ * way the record starts empty.  The factbase is const to its readers: the
+ * record is kept beside it. */
+void factbase_track(struct factbase *fb, bool on);
+/* The keys asked for since factbase_track(fb, true), sorted, each once
+ * (new array of new strings, *n of them; NULL when none). */
+char **factbase_reads(const struct factbase *fb, size_t *n);
+/* A hex digest (FACTBASE_DIGEST_HEX chars + NUL) of what factbase_get()
+ * answers for each of keys[0..n) (absent keys included), so two digests are
+ * equal when every one of those answers is. */
+#define FACTBASE_DIGEST_HEX 40
+void factbase_digest(struct factbase *fb, char *const *keys, size_t n, char out[FACTBASE_DIGEST_HEX + 1]);
 
 #endif

@@ -44,6 +44,13 @@ struct file_result {
 	struct fact_obs *facts;
 	size_t nfacts, facts_alloc;
 	void *fact_index;       /* "line key" -> index + 1 (a GHashTable), built lazily */
+	/* The fact-base keys the analysis asked for (sorted) and a digest of
+	 * the answers it got (facts.h factbase_digest; NULL: analyzed without
+	 * a fact base).  Wire form and cache only: the result is the same
+	 * while that digest is. */
+	char **consulted;
+	size_t nconsulted;
+	char *facts_digest;
 };
 
 void file_result_init(struct file_result *r, const char *file);

@@ -23,6 +23,7 @@
  */
 #ifndef GFPAUDIT_STORE_H
 #define GFPAUDIT_STORE_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "gfpaudit/engine.h"
 #include "gfpaudit/result.h"
@@ -78,6 +79,41 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 struct stat;
 int store_stat_hash(struct store *s, const struct stat *st, char out[STORE_HASH_HEX]); /* 0 or GA_ENOTFOUND */
 void store_stat_remember(struct store *s, const struct stat *st, const char hash[STORE_HASH_HEX]);
+
+/* Hash of a file's bytes, by its inode and times when remembered
+ * (store_stat_hash), else read and remembered. */
+int store_content_hash(struct store *s, const char *path, char out[STORE_HASH_HEX]);
+
+/* Results judged with the tree's facts (factpass.h).  Keyed like results
+ * (path, context, content, include set) and by the digest of the fact-base
+ * answers the judgement consulted (file_result.consulted/facts_digest).
+ * store_judged_get asks `fresh` about each stored judgement of the file,
+ * newest first; the first it accepts (its consulted keys still answer as
+ * they did) is returned.  Same returns as store_get / store_put. */
+int store_judged_get(struct store *s, const struct store_key *k,
+		     bool (*fresh)(void *data, const struct file_result *r), void *data,
+		     struct file_result **out);
+int store_judged_put(struct store *s, const struct store_key *k, const struct file_result *r);
+
+/* The tree's facts (`gfpaudit facts`): per file of a tree and context, the
+ * observations it publishes, with the content and the size and mtime they
+ * were made from.  store_tree_begin drops the context's rows and marks it
+ * built from `root`; store_tree_finish counts and commits.  store_tree_info
+ * is GA_ENOTFOUND when the context was never built.  store_tree_each calls
+ * fn for every row in path order (stops at its first non-zero return). */
+struct store_tree_file {
+	const char *path;                /* as reported */
+	const char *abs;                 /* real path, to check it is unchanged */
+	char content[STORE_HASH_HEX];
+	long long size, mtime;           /* mtime in ns */
+	const char *facts;               /* file_result JSON (file and facts) */
+};
+int store_tree_begin(struct store *s, const char context[STORE_HASH_HEX], const char *root);
+int store_tree_put(struct store *s, const char context[STORE_HASH_HEX], const struct store_tree_file *f);
+int store_tree_finish(struct store *s, const char context[STORE_HASH_HEX]);
+int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **root, size_t *files);
+int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
+		    int (*fn)(void *data, const struct store_tree_file *f), void *data);
 
 struct store_stats {
 	size_t hits, misses, puts;

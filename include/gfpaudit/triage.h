@@ -32,6 +32,7 @@ struct triage_stats {
 };
 
 struct triage;
+struct store;
 
 /* GA_EINVAL when the path cannot be a cache (special file, cannot be
  * created or opened), GA_EIO when the disk does not take it (full, I/O);
@@ -46,6 +47,10 @@ void triage_store(struct triage *t, size_t index, const char *path, const struct
 /* Commit what the cache holds uncommitted (pool_opts.idle). */
 void triage_idle(struct triage *t);
 void triage_get_stats(const struct triage *t, struct triage_stats *out);
+/* The cache it reads and writes (NULL: none) and the context of this
+ * run's rows in it (lent, for the facts pass: factpass.h). */
+struct store *triage_cache(const struct triage *t);
+const char *triage_context(const struct triage *t);
 /* Count prefiltered results in an already built list (for merged reports). */
 bool triage_is_prefiltered(const struct file_result *r);
 

@@ -1,0 +1,322 @@
+/* The facts passes (factpass.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <glib.h>
+#include "gfpaudit/factpass.h"
+#include "gfpaudit/facts.h"
+#include "gfpaudit/provenance.h"
+#include "gfpaudit/store.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+struct fp_run {
+	const struct factpass_opts *o;
+	struct factbase *fb;
+	struct file_result **files;
+	struct file_result **first; /* each file's first-pass result */
+	size_t *idx;        /* position in files of each file of this pass */
+	char **content;     /* its content hash, when the cache knows it */
+	int pass;
+	struct factpass_stats *st;
+};
+
+/* A site whose size is unknown or only "possible": the facts can bound it. */
+static bool wants_facts(const struct file_result *r)
+{
+	for (size_t i = 0; i < r->nsites; i++)
+		if (r->sites[i].conf == CONF_POSSIBLE || !r->sites[i].order.known)
+			return true;
+	return false;
+}
+
+/* An observation a fact may bound: not a constant. */
+static bool publishes_open(const struct file_result *r)
+{
+	for (size_t i = 0; i < r->nfacts; i++)
+		if (!r->facts[i].iv.known || (r->facts[i].src & ~(SRCB(CONST) | SRCB(CONFIG))))
+			return true;
+	return false;
+}
+
+bool factpass_eligible(const struct file_result *r)
+{
+	return r->status == FILE_ANALYZED && r->facts_digest && (wants_facts(r) || publishes_open(r));
+}
+
+/* "field:S.f" -> "field:S.*"; "param:F#2" -> "param:F#*" (facts.h) */
+static char *wildcard_of(const char *key)
+{
+	const char *sep = !strncmp(key, "field:", 6) ? strrchr(key, '.') : strrchr(key, '#');
+	return sep ? xasprintf("%.*s%c*", (int)(sep - key), key, *sep) : NULL;
+}
+
+static void want_keys(GHashTable *keys, const struct file_result *r)
+{
+	for (size_t k = 0; k < r->nconsulted; k++) {
+		if (g_hash_table_contains(keys, r->consulted[k]))
+			continue;
+		g_hash_table_add(keys, xstrdup(r->consulted[k]));
+		char *w = wildcard_of(r->consulted[k]);
+		if (w && !g_hash_table_contains(keys, w))
+			g_hash_table_add(keys, w);
+		else
+			free(w);
+	}
+}
+
+/* Demand: the files the facts can change.  The ones with an open site, and
+ * the publishers of an open value into a key that one of those (or another
+ * such publisher, transitively) consults: a publisher nobody downstream
+ * reads from changes no finding.  wanted[i] is set for them. */
+static void demand(struct file_result **files, size_t n, bool *wanted)
+{
+	GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	for (size_t i = 0; i < n; i++) {
+		const struct file_result *r = files[i];
+		wanted[i] = r && r->status == FILE_ANALYZED && r->facts_digest && wants_facts(r);
+		if (wanted[i])
+			want_keys(keys, r);
+	}
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t i = 0; i < n; i++) {
+			const struct file_result *r = files[i];
+			if (wanted[i] || !r || !factpass_eligible(r))
+				continue;
+			for (size_t k = 0; k < r->nfacts; k++) {
+				const struct fact_obs *o = &r->facts[k];
+				bool open = !o->iv.known || (o->src & ~(SRCB(CONST) | SRCB(CONFIG)));
+				if (open && g_hash_table_contains(keys, o->key)) {
+					wanted[i] = more = true;
+					want_keys(keys, r);
+					break;
+				}
+			}
+		}
+	}
+	g_hash_table_destroy(keys);
+}
+
+/* The keys r consulted answer now as they did when r was judged. */
+static bool fresh(void *data, const struct file_result *r)
+{
+	struct fp_run *run = data;
+	if (!r->facts_digest)
+		return false;
+	char d[FACTBASE_DIGEST_HEX + 1];
+	factbase_digest(run->fb, r->consulted, r->nconsulted, d);
+	return !strcmp(d, r->facts_digest);
+}
+
+struct joined {
+	const struct file_result *r, *first; /* first: its first pass's result, or NULL */
+};
+
+static int cmp_joined(const void *a, const void *b)
+{
+	return strcmp(((const struct joined *)a)->r->file, ((const struct joined *)b)->r->file);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool consults(const struct file_result *r, const char *key)
+{
+	return r->nconsulted && bsearch(&key, r->consulted, r->nconsulted, sizeof(char *), cmp_key);
+}
+
+/* A file's observations, except that for the keys it reads itself its
+ * first pass's stay: a file does not feed itself from pass to pass (a
+ * `x -= 5` of a field it reads would shrink the field each pass). */
+static void add_file(struct factbase *fb, const struct joined *j)
+{
+	if (!j->first || j->first == j->r) {
+		factbase_add_result(fb, j->r);
+		return;
+	}
+	for (size_t k = 0; k < j->first->nfacts; k++)
+		if (consults(j->r, j->first->facts[k].key))
+			factbase_add_obs(fb, j->r->file, &j->first->facts[k]);
+	for (size_t k = 0; k < j->r->nfacts; k++)
+		if (!consults(j->r, j->r->facts[k].key))
+			factbase_add_obs(fb, j->r->file, &j->r->facts[k]);
+}
+
+static struct factbase *join_mixed(struct file_result *const *a, size_t na, struct file_result *const *b,
+				   struct file_result *const *first_b, size_t nb)
+{
+	struct joined *all = xcalloc(na + nb + 1, sizeof(*all));
+	size_t m = 0;
+	for (size_t i = 0; i < na + nb; i++) {
+		const struct file_result *r = i < na ? a[i] : b[i - na];
+		if (r && r->status == FILE_ANALYZED)
+			all[m++] = (struct joined){ r, i < na || !first_b ? NULL : first_b[i - na] };
+	}
+	qsort(all, m, sizeof(*all), cmp_joined);
+	struct factbase *fb = factbase_new();
+	for (size_t i = 0; i < m; i++)
+		add_file(fb, &all[i]);
+	free(all);
+	return fb;
+}
+
+/* One join of every file's observations, in path order (the first
+ * observation of a key is the one its value names). */
+struct factbase *factpass_join(struct file_result *const *a, size_t na, struct file_result *const *b, size_t nb)
+{
+	return join_mixed(a, na, b, NULL, nb);
+}
+
+static struct file_result *on_lookup(void *data, size_t i, const char *path)
+{
+	struct fp_run *run = data;
+	const struct factpass_opts *o = run->o;
+	if (!o->store)
+		return NULL;
+	char content[STORE_HASH_HEX];
+	if (store_content_hash(o->store, path, content)) {
+		err_clear(); /* the worker reports what is wrong with the file */
+		return NULL;
+	}
+	run->content[i] = xstrdup(content);
+	struct store_key k = { .path = run->files[run->idx[i]]->file };
+	snprintf(k.context, sizeof(k.context), "%s", o->context);
+	memcpy(k.content, content, sizeof(k.content));
+	struct file_result *r = NULL;
+	if (store_judged_get(o->store, &k, fresh, run, &r)) {
+		err_clear();
+		r = NULL;
+		store_commit(o->store); /* a worker takes the file: hold no write lock */
+	}
+	return r;
+}
+
+static void on_store(void *data, size_t i, const char *path, const struct file_result *r)
+{
+	struct fp_run *run = data;
+	const struct factpass_opts *o = run->o;
+	if (o->on_parsed)
+		o->on_parsed(o->data, run->pass, run->files[run->idx[i]]->file);
+	if (!o->store || !run->content[i] || r->status != FILE_ANALYZED || !r->facts_digest)
+		return;
+	struct store_key k = { .path = run->files[run->idx[i]]->file };
+	snprintf(k.context, sizeof(k.context), "%s", o->context);
+	memcpy(k.content, run->content[i], sizeof(k.content));
+	if (store_judged_put(o->store, &k, r) || store_commit(o->store))
+		err_clear(); /* a cache that cannot be written costs speed, not results */
+	(void)path;
+}
+
+static void on_idle(void *data)
+{
+	struct fp_run *run = data;
+	if (run->o->store && store_commit(run->o->store))
+		err_clear();
+}
+
+/* Do two results of a file report the same findings? */
+static bool same_findings(const struct file_result *a, const struct file_result *b)
+{
+	if (a->nfindings != b->nfindings)
+		return false;
+	for (size_t i = 0; i < a->nfindings; i++) {
+		const struct finding *x = &a->findings[i], *y = &b->findings[i];
+		if (strcmp(x->rule, y->rule) || x->severity != y->severity || x->site.line != y->site.line ||
+		    strcmp(x->message ? x->message : "", y->message ? y->message : ""))
+			return false;
+	}
+	return true;
+}
+
+static void on_done(void *data, size_t i, struct file_result *r)
+{
+	struct fp_run *run = data;
+	struct file_result **slot = &run->files[run->idx[i]];
+	if (r->status != FILE_ANALYZED || strcmp(r->file, (*slot)->file)) {
+		file_result_free(r); /* keep the answer it had */
+		return;
+	}
+	run->st->judged++;
+	r->not_in_config = (*slot)->not_in_config;
+	if (!same_findings(r, *slot))
+		run->st->changed++;
+	if (*slot != run->first[run->idx[i]])
+		file_result_free(*slot);
+	*slot = r;
+}
+
+/* The files of the next pass, publishers first; their count. */
+static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
+{
+	size_t m = 0;
+	bool *wanted = xcalloc(n + 1, sizeof(*wanted));
+	demand(run->files, n, wanted);
+	for (int publishers = 1; publishers >= 0; publishers--)
+		for (size_t i = 0; i < n; i++) {
+			struct file_result *r = run->files[i];
+			if (!wanted[i] || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
+				continue;
+			run->idx[m] = i;
+			out[m++] = paths[i];
+		}
+	free(wanted);
+	return m;
+}
+
+int factpass_run(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
+		 struct factpass_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	struct fp_run run = { .o = o, .files = files, .st = st };
+	run.idx = xcalloc(n + 1, sizeof(*run.idx));
+	run.first = xcalloc(n + 1, sizeof(*run.first));
+	memcpy(run.first, files, n * sizeof(*files));
+	run.content = xcalloc(n + 1, sizeof(*run.content));
+	char **todo = xcalloc(n + 1, sizeof(*todo));
+	int rc = 0;
+	for (run.pass = 1;; run.pass++) {
+		factbase_free(run.fb);
+		run.fb = join_mixed(o->extra, o->nextra, files, run.first, n);
+		st->keys = factbase_size(run.fb);
+		size_t m = pick(&run, n, paths, todo);
+		if (!m) {
+			st->converged = true;
+			break;
+		}
+		if (run.pass > o->max_passes)
+			break;
+		struct pool_stats ps = { 0 };
+		struct pool_opts po = o->pool;
+		po.done = on_done;
+		po.lookup = on_lookup;
+		po.store = on_store;
+		po.idle = on_idle;
+		po.data = &run;
+		po.stats = &ps;
+		engine_set_facts(o->engine, run.fb);
+		rc = pool_run(o->engine, todo, m, &po);
+		engine_set_facts(o->engine, NULL);
+		for (size_t i = 0; i < m; i++) {
+			free(run.content[i]);
+			run.content[i] = NULL;
+		}
+		st->passes++;
+		st->parsed += ps.forked;
+		st->cached += ps.answered;
+		st->wall += ps.wall;
+		st->worker_cpu += ps.worker_cpu;
+		if (rc)
+			break;
+	}
+	factbase_free(run.fb);
+	for (size_t i = 0; i < n; i++)
+		if (run.first[i] != files[i])
+			file_result_free(run.first[i]);
+	free(run.first);
+	free(todo);
+	free(run.content);
+	free(run.idx);
+	return rc;
+}

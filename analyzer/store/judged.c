@@ -1,0 +1,243 @@
+/* The result cache's fact tables (store.h): results judged with the tree's
+ * facts, and the tree's facts themselves. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <jansson.h>
+#include "gfpaudit/store.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+#include "store_impl.h"
+
+/* Versions kept per (path, context): each facts pass of a run may judge a
+ * file once, and a warm run replays them. */
+#define JUDGED_KEEP 8
+
+int store_i_judged_prepare(struct store *s)
+{
+	int rc;
+	if ((rc = store_i_prepare(s, "SELECT incset, digest, result, producer, checksum FROM judged "
+				  "WHERE path=?1 AND context=?2 AND content=?3 ORDER BY stored DESC, rowid DESC",
+				  &s->judged_get)) ||
+	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO judged VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+				  &s->judged_put)) ||
+	    (rc = store_i_prepare(s, "DELETE FROM judged WHERE path=?1 AND context=?2 AND rowid NOT IN "
+				  "(SELECT rowid FROM judged WHERE path=?1 AND context=?2 "
+				  "ORDER BY stored DESC, rowid DESC LIMIT " G_STRINGIFY(JUDGED_KEEP) ")",
+				  &s->judged_prune)))
+		return rc;
+	return 0;
+}
+
+void store_i_judged_finalize(struct store *s)
+{
+	sqlite3_finalize(s->judged_get);
+	sqlite3_finalize(s->judged_put);
+	sqlite3_finalize(s->judged_prune);
+}
+
+/* the row checksum covers the digest too: it is part of the key */
+static void judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *txt,
+			    char out[STORE_HASH_HEX])
+{
+	char *body = xasprintf("judged %s\n%s", digest, txt ? txt : "");
+	store_i_row_checksum(k, inc, body, out);
+	free(body);
+}
+
+int store_judged_get(struct store *s, const struct store_key *k,
+		     bool (*fresh)(void *data, const struct file_result *r), void *data,
+		     struct file_result **out)
+{
+	*out = NULL;
+	int rc = GA_ENOTFOUND, step;
+	sqlite3_stmt *q = s->judged_get;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, k->path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, k->context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, k->content, -1, SQLITE_TRANSIENT);
+	while (rc == GA_ENOTFOUND && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		sqlite3_int64 inc = sqlite3_column_int64(q, 0);
+		const char *digest = (const char *)sqlite3_column_text(q, 1);
+		const char *txt = (const char *)sqlite3_column_text(q, 2);
+		const char *producer = (const char *)sqlite3_column_text(q, 3);
+		const char *sum = (const char *)sqlite3_column_text(q, 4);
+		char want[STORE_HASH_HEX];
+		judged_checksum(k, inc, digest, txt, want);
+		if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
+			s->st.untrusted++;
+			continue;
+		}
+		if (!store_i_incset_valid(s, inc)) {
+			s->st.stale_includes++;
+			continue;
+		}
+		json_error_t jerr;
+		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
+		struct file_result *r = NULL;
+		if (j && file_result_from_json(j, &r) == 0 && r->facts_digest && !strcmp(r->facts_digest, digest) &&
+		    fresh(data, r)) {
+			*out = r;
+			rc = 0;
+		} else {
+			file_result_free(r);
+		}
+		json_decref(j);
+	}
+	if (rc && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = store_i_db_err(s, "lookup");
+	sqlite3_reset(q);
+	if (rc == 0)
+		s->st.hits++;
+	else if (rc == GA_ENOTFOUND)
+		s->st.misses++;
+	return rc == GA_ENOTFOUND ? err_set(GA_ENOTFOUND, "not in the cache") : rc;
+}
+
+int store_judged_put(struct store *s, const struct store_key *k, const struct file_result *r)
+{
+	if (!r->facts_digest)
+		return err_set(GA_EINVAL, "cache: a judged result without its facts digest");
+	int rc = store_i_begin(s);
+	if (rc)
+		return rc;
+	sqlite3_int64 inc = 0;
+	if ((rc = store_i_incset_store(s, (const char *const *)r->includes, r->nincludes, &inc)))
+		return rc;
+	json_t *j = file_result_to_json(r);
+	char *txt = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	char sum[STORE_HASH_HEX];
+	judged_checksum(k, inc, r->facts_digest, txt, sum);
+	sqlite3_stmt *q = s->judged_put;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, k->path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, k->context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, k->content, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 4, inc);
+	sqlite3_bind_text(q, 5, r->facts_digest, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 6, txt, -1, free);
+	sqlite3_bind_int64(q, 7, (sqlite3_int64)time(NULL));
+	sqlite3_bind_text(q, 8, GFPAUDIT_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 9, sum, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		rc = store_i_db_err(s, "store");
+	sqlite3_reset(q);
+	if (!rc) {
+		q = s->judged_prune;
+		sqlite3_reset(q);
+		sqlite3_bind_text(q, 1, k->path, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 2, k->context, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = store_i_db_err(s, "prune");
+		sqlite3_reset(q);
+	}
+	s->st.puts++;
+	store_i_batch(s);
+	return rc;
+}
+
+/* ---- the tree's facts ---- */
+
+int store_tree_begin(struct store *s, const char context[STORE_HASH_HEX], const char *root)
+{
+	int rc = store_i_begin(s);
+	sqlite3_stmt *q = NULL;
+	if (rc || (rc = store_i_prepare(s, "DELETE FROM treefacts WHERE context=?1", &q)))
+		return rc;
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		rc = store_i_db_err(s, "tree facts");
+	sqlite3_finalize(q);
+	if (rc || (rc = store_i_prepare(s, "INSERT OR REPLACE INTO treefacts_built VALUES(?1, ?2, 0, ?3)", &q)))
+		return rc;
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, root, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 3, (sqlite3_int64)time(NULL));
+	if (sqlite3_step(q) != SQLITE_DONE)
+		rc = store_i_db_err(s, "tree facts");
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int store_tree_put(struct store *s, const char context[STORE_HASH_HEX], const struct store_tree_file *f)
+{
+	int rc = store_i_begin(s);
+	sqlite3_stmt *q = NULL;
+	if (rc || (rc = store_i_prepare(s, "INSERT OR REPLACE INTO treefacts VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", &q)))
+		return rc;
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, f->path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, f->abs, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 4, f->content, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 5, f->size);
+	sqlite3_bind_int64(q, 6, f->mtime);
+	sqlite3_bind_text(q, 7, f->facts ? f->facts : "", -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		rc = store_i_db_err(s, "tree facts");
+	sqlite3_finalize(q);
+	store_i_batch(s);
+	return rc;
+}
+
+int store_tree_finish(struct store *s, const char context[STORE_HASH_HEX])
+{
+	int rc = store_i_begin(s);
+	sqlite3_stmt *q = NULL;
+	if (rc || (rc = store_i_prepare(s, "UPDATE treefacts_built SET files=(SELECT count(*) FROM treefacts "
+					"WHERE context=?1) WHERE context=?1", &q)))
+		return rc;
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		rc = store_i_db_err(s, "tree facts");
+	sqlite3_finalize(q);
+	int crc = store_i_commit(s);
+	return rc ? rc : crc;
+}
+
+int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **root, size_t *files)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = store_i_prepare(s, "SELECT root, files FROM treefacts_built WHERE context=?1", &q);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	int step = sqlite3_step(q);
+	if (step == SQLITE_ROW) {
+		if (root)
+			*root = xstrdup((const char *)sqlite3_column_text(q, 0));
+		if (files)
+			*files = (size_t)sqlite3_column_int64(q, 1);
+	} else {
+		rc = step == SQLITE_DONE ? err_set(GA_ENOTFOUND, "tree facts not built") : store_i_db_err(s, "tree facts");
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
+int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
+		    int (*fn)(void *data, const struct store_tree_file *f), void *data)
+{
+	sqlite3_stmt *q = NULL;
+	int rc = store_i_prepare(s, "SELECT path, abs, content, size, mtime, facts FROM treefacts "
+				 "WHERE context=?1 ORDER BY path", &q);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	int step;
+	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_tree_file f = {
+			.path = (const char *)sqlite3_column_text(q, 0),
+			.abs = (const char *)sqlite3_column_text(q, 1),
+			.size = sqlite3_column_int64(q, 3),
+			.mtime = sqlite3_column_int64(q, 4),
+			.facts = (const char *)sqlite3_column_text(q, 5),
+		};
+		snprintf(f.content, sizeof(f.content), "%s", (const char *)sqlite3_column_text(q, 2));
+		rc = fn(data, &f);
+	}
+	if (!rc && step != SQLITE_DONE)
+		rc = store_i_db_err(s, "tree facts");
+	sqlite3_finalize(q);
+	return rc;
+}

@@ -1,0 +1,42 @@
+/* Inside the result cache (analyzer/store/): what its files share.  Not
+ * for the rest of the analyzer, which goes through store.h. */
+#ifndef GFPAUDIT_STORE_IMPL_H
+#define GFPAUDIT_STORE_IMPL_H
+#include <time.h>
+#include <glib.h>
+#include <sqlite3.h>
+#include "gfpaudit/store.h"
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;
+	sqlite3_stmt *origin_put, *origin_prune;
+	sqlite3_stmt *judged_get, *judged_put, *judged_prune; /* judged.c */
+	int in_tx;
+	size_t pending;
+	struct timespec tx_start;
+	GHashTable *header_hash;  /* path -> hex hash ("" when unreadable) */
+	GHashTable *incset_ok;    /* incset id -> GINT_TO_POINTER(1 ok / 2 stale) */
+	struct store_stats st;
+};
+
+/* set err_last() to "cache: WHAT: sqlite's message"; returns GA_EIO */
+int store_i_db_err(struct store *s, const char *what);
+int store_i_prepare(struct store *s, const char *sql, sqlite3_stmt **st);
+int store_i_exec(struct store *s, const char *sql);
+/* the write transaction: begun on the first write, committed in batches */
+int store_i_begin(struct store *s);
+int store_i_commit(struct store *s);
+/* the include set of a row: stored once, checked against header hashes */
+int store_i_incset_valid(struct store *s, sqlite3_int64 id);
+int store_i_incset_store(struct store *s, const char *const *inc, size_t n, sqlite3_int64 *id);
+/* the checksum of a row (key, include set, result text) */
+void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
+			  char out[STORE_HASH_HEX]);
+/* judged.c: its statements, prepared with the others / finalized */
+int store_i_judged_prepare(struct store *s);
+void store_i_judged_finalize(struct store *s);
+/* commit when the batch is big or old enough */
+void store_i_batch(struct store *s);
+
+#endif

@@ -1,0 +1,76 @@
+/* The facts passes: judge files again with the tree's joined facts, to a
+ * bounded fixed point, answering from the cache what did not change.
+ *
+ * After the first pass (every file on its own, recording what it stores and
+ * passes: facts.h), the observations of all files are joined.  A file is
+ * judged again when the answers to the keys it consulted (its result's
+ * consulted/facts_digest) changed and the facts can change a finding: it
+ * has a site whose size is unknown or only "possible" (a consumer), or it
+ * publishes an observation that is not a constant (a value a fact may
+ * bound) into a key that a consumer, or such a publisher feeding one,
+ * consults (demand-driven: a publisher nobody downstream reads is left).
+ * Each judgement records the keys it consulted; after a pass the
+ * observations are joined again and the next pass judges the files whose
+ * keys now answer differently.  For the keys a file reads itself, the join
+ * keeps its first pass's observations: a file does not feed itself from
+ * pass to pass (a field it decrements and reads would shrink each pass).  It stops when no file's keys changed
+ * (converged) or after max_passes passes.  Publishers go first in a pass.
+ *
+ * With a cache, a judgement is stored under the file's first-pass key and
+ * the digest of the answers it consulted; a file whose consulted keys
+ * answer as they did is taken from the cache without parsing, so a warm
+ * run replays the passes of the cold one without a worker.
+ */
+#ifndef GFPAUDIT_FACTPASS_H
+#define GFPAUDIT_FACTPASS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "gfpaudit/engine.h"
+#include "gfpaudit/pool.h"
+#include "gfpaudit/result.h"
+
+struct store;
+
+#define FACTPASS_DEFAULT_PASSES 3
+
+struct factpass_opts {
+	struct engine *engine;
+	struct store *store;                 /* judged results; NULL: no cache */
+	const char *context;                 /* the run's cache context (store_context) */
+	struct pool_opts pool;               /* jobs, limits, quiet, stats; its callbacks are the pass's */
+	int max_passes;                      /* >= 1 */
+	struct file_result *const *extra;    /* observations of files not audited (tree facts) */
+	size_t nextra;
+	/* Optional: each file a worker judges in pass `pass` (1-based). */
+	void (*on_parsed)(void *data, int pass, const char *path);
+	void *data;
+};
+
+struct factpass_stats {
+	size_t keys;        /* keys of the last join */
+	size_t passes;      /* passes that judged at least one file */
+	size_t judged;      /* judgements (a file judged in two passes counts twice) */
+	size_t parsed;      /* of them by a worker */
+	size_t cached;      /* of them from the cache */
+	size_t changed;     /* judgements whose findings differ from the file's result before */
+	bool converged;     /* the last join left nothing to judge */
+	double wall, worker_cpu;
+};
+
+/* files[0..n) are the results of paths[0..n) (analyzed or not); a file
+ * judged again has its result replaced (the old one freed).  The engine's
+ * fact base is set during the passes and NULL after.  Returns 0 or
+ * pool_run's code (interrupted: pool_interrupted()). */
+int factpass_run(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
+		 struct factpass_stats *st);
+
+/* The join of the analyzed results of a[] and b[], in path order (the
+ * first observation of a key is the one its value names).  New factbase. */
+struct factbase;
+struct factbase *factpass_join(struct file_result *const *a, size_t na, struct file_result *const *b, size_t nb);
+
+/* Can judging r with facts change it or what it publishes (a consumer, or
+ * a publisher of an open value; the demand is decided per pass)? */
+bool factpass_eligible(const struct file_result *r);
+
+#endif

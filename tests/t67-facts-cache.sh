@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The facts passes, cached and iterated (factpass.h), and the tree's facts
+# for partial audits (treefacts.h), on tests/data/facts-chain/: q_init.c
+# stores 4096 into q_cfg.depth, q_setup.c passes that field to
+# q_ring_alloc() in q_ring.c, which allocates 64 bytes an entry: an order-6
+# request, seen only when the facts go two files deep (2 passes).  d_buf.c
+# bounds a field of its own and consults none of the chain's keys.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+. "$here/lib/assert.sh"
+G=${GFPAUDIT:-$root/gfpaudit}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cp -r "$root/tests/data/facts-chain" "$T/chain"
+cd "$T/chain" || exit 1
+FILES="d_buf.c q_init.c q_ring.c q_setup.c"
+# the chain starts at a field store in another file: a likely order, a note (--severity note shows it)
+RING='q_ring\.c:9:12: note: .kmalloc_array. can request order 6 .*\[costly-no-fallback\]'
+
+# json_core FILE: the report without what differs between runs by design
+json_core() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("files",None); d.pop("version",None); print(json.dumps(d,sort_keys=True))' "$1"
+}
+# judged ERRFILE: the files a worker judged in the facts passes (-vv), sorted
+judged() { sed -n 's/^gfpaudit: facts pass [0-9]*: judged //p' "$1" | sort -u | tr '\n' ' '; }
+
+# --- passes: the chain needs two ---
+out=$("$G" audit --severity note --no-cache --facts-passes 1 -v $FILES 2>&1)
+expect_nogrep "one pass: the parameter still holds the caller's unknown field" "$RING" "$out"
+expect_grep "one pass: -v says the limit stopped it" '1 passes \(the limit, --facts-passes\)' "$out"
+out=$("$G" audit --severity note --no-cache --facts-passes 2 $FILES 2>&1)
+expect_grep "two passes: the field's constant reaches the allocation" "$RING" "$out"
+"$G" audit --severity note --no-cache --facts-passes 0 $FILES > /dev/null 2>&1
+expect_rc "--facts-passes 0 is a usage error" 2 $?
+"$G" audit --severity note --no-cache --no-facts $FILES > "$T/nofacts.txt" 2>&1
+expect_nogrep "--no-facts: the size is the parameter's, no finding" "$RING" "$(cat "$T/nofacts.txt")"
+
+# --- cold, warm ---
+C="$T/cache.sqlite"
+"$G" audit --severity note --cache "$C" -vv --format json --sites $FILES > "$T/cold.json" 2> "$T/cold.err"
+expect_rc "cold: exit 1 (the finding)" 1 $? "$(cat "$T/cold.err")"
+expect_grep "cold: the finding" '"function": "q_ring_alloc"' "$(cat "$T/cold.json")"
+expect_grep "cold: converged, files parsed in the facts passes" 'passes \(converged\), [1-9][0-9]* files re-judged \([1-9][0-9]* parsed, 0 from the cache' "$(cat "$T/cold.err")"
+expect_grep "cold: two passes reach the fixed point (no file feeds itself)" 'facts: [0-9]+ keys from 4 files; 2 passes \(converged\)' "$(cat "$T/cold.err")"
+"$G" audit --severity note --cache "$C" -vv --format json --sites $FILES > "$T/warm.json" 2> "$T/warm.err"
+expect_grep "warm: every file from the cache" "4 files: 4 from the cache" "$(cat "$T/warm.err")"
+expect_grep "warm: no file judged again by a worker" 'files re-judged \(0 parsed, [1-9][0-9]* from the cache' "$(cat "$T/warm.err")"
+expect_nogrep "warm: no 'judged' line" 'facts pass [0-9]+: judged' "$(cat "$T/warm.err")"
+if [ "$(json_core "$T/cold.json")" = "$(json_core "$T/warm.json")" ]; then ok "warm: the same JSON as cold (but the file counts)"
+else fail "warm: the same JSON as cold" "$(diff <(json_core "$T/cold.json") <(json_core "$T/warm.json"))"; fi
+
+# --- --no-facts and facts runs share no row ---
+"$G" audit --severity note --cache "$C" --no-facts -v $FILES > "$T/nf1.txt" 2> "$T/nf1.err"
+expect_grep "--no-facts after facts runs: nothing from their rows" "4 files: 0 from the cache" "$(cat "$T/nf1.err")"
+expect_nogrep "--no-facts after facts runs: no facts-judged finding" "$RING" "$(cat "$T/nf1.txt")"
+expect_nogrep "--no-facts: no facts pass" 'facts:' "$(cat "$T/nf1.err")"
+"$G" audit --severity note --cache "$C" --no-facts -v $FILES > /dev/null 2> "$T/nf2.err"
+expect_grep "--no-facts warm: its own rows" "4 files: 4 from the cache" "$(cat "$T/nf2.err")"
+out=$("$G" audit --severity note --cache "$C" -v $FILES 2>&1)
+expect_grep "facts after --no-facts runs: still its own rows and finding" "4 files: 4 from the cache.*" "$out"
+expect_grep "facts after --no-facts runs: the finding" "$RING" "$out"
+
+# --- one file changes ---
+printf '/* touched */\n' >> d_buf.c
+"$G" audit --severity note --cache "$C" -vv $FILES > /dev/null 2> "$T/t1.err"
+expect_grep "comment in d_buf.c: only it is parsed again" "4 files: 3 from the cache" "$(cat "$T/t1.err")"
+got=$(judged "$T/t1.err")
+if [ "$got" = "d_buf.c " ]; then ok "comment in d_buf.c: only d_buf.c judged again"; else fail "comment in d_buf.c: only d_buf.c judged again" "judged: $got"; fi
+sed -i 's/4096/8/' q_init.c
+"$G" audit --severity note --cache "$C" -vv $FILES > "$T/t2.txt" 2> "$T/t2.err"
+got=$(judged "$T/t2.err")
+if [ "$got" = "q_ring.c q_setup.c " ]; then ok "q_init.c stores 8: its readers (q_setup.c, then q_ring.c) judged again, d_buf.c not"
+else fail "q_init.c stores 8: its readers judged again, d_buf.c not" "judged: $got" "$(cat "$T/t2.err")"; fi
+expect_nogrep "q_init.c stores 8: 512 bytes, no finding" "$RING" "$(cat "$T/t2.txt")"
+"$G" audit --severity note --cache "$C" -vv $FILES > /dev/null 2> "$T/t3.err"
+expect_grep "and warm again" 'files re-judged \(0 parsed' "$(cat "$T/t3.err")"
+sed -i 's/= 8;/= 4096;/' q_init.c
+
+# --- the tree's facts for part of the tree ---
+P="$T/part.sqlite"
+out=$("$G" audit --severity note --cache "$P" q_ring.c 2>&1)
+expect_nogrep "q_ring.c alone, no tree facts: its parameter is unknown" "$RING" "$out"
+"$G" facts --cache "$P" --key field:q_cfg.depth > "$T/k0.txt" 2>&1
+expect_rc "facts --key before they are built: exit 2" 2 $? "$(cat "$T/k0.txt")"
+expect_grep "facts --key before they are built: says how to build them" "run 'gfpaudit facts" "$(cat "$T/k0.txt")"
+out=$("$G" facts --cache "$P" "$T/chain" 2>&1)
+expect_rc "facts: built" 0 $? "$out"
+expect_grep "facts: says what it built" 'tree facts: built for .*/chain: 4 files, [0-9]+ keys' "$out"
+out=$("$G" audit --severity note --cache "$P" q_ring.c 2>&1)
+expect_grep "q_ring.c alone with the tree's facts: the finding" "$RING" "$out"
+expect_grep "q_ring.c alone: the summary says the tree's facts were read" 'tree facts: 3 files from the cache' "$out"
+out=$("$G" facts --cache "$P" --key field:q_cfg.depth 2>&1)
+expect_grep "facts --key: value and provenance" '^field:q_cfg\.depth: 4096 \(const; 1 observation\)' "$out"
+expect_grep "facts --key: where it is stored" '^  (.*/)?q_init\.c:6: 4096 \(const\)' "$out"
+out=$("$G" facts --cache "$P" --key param:q_ring_alloc#1 --format json 2>&1)
+expect_grep "facts --key json: the caller's store" '"file": "(.*/)?q_setup.c"' "$out"
+out=$("$G" facts --cache "$P" --key field:q_cfg.nothing 2>&1)
+expect_grep "facts --key: a key nothing stores" 'nothing in the tree.s facts' "$out"
+sed -i 's/4096/8/' q_init.c
+out=$("$G" audit --severity note --cache "$P" q_ring.c 2>&1)
+expect_grep "a file changed since: left out, and said" '1 changed since they were built: left out' "$out"
+"$G" facts --cache "$P" "$T/chain" > /dev/null 2>&1
+out=$("$G" audit --severity note --cache "$P" q_ring.c 2>&1)
+expect_nogrep "rebuilt: the new constant (8) gives no finding" "$RING" "$out"
+expect_grep "rebuilt: the tree's facts read again" 'tree facts: 3 files from the cache' "$out"
+out=$("$G" audit --severity note --cache "$P" d_buf.c "$root/tests/data/facts/alloc.c" 2>&1)
+expect_grep "files outside the facts' root: not used, and said" 'tree facts: built for .*, not for these files' "$out"
+
+# --- with a kernel tree: the summary says when the facts are not built ---
+KDIR=${KDIR:-$root/build/linux-6.12}
+if [ -f "$KDIR/include/generated/autoconf.h" ]; then
+	out=$("$G" audit --severity note --tree "$KDIR" --cache "$T/k.sqlite" q_ring.c 2>&1)
+	expect_grep "--tree, facts not built: the summary says how to build them" "tree facts: not built; run 'gfpaudit facts --tree $KDIR'" "$out"
+else
+	skip "--tree summary" "no prepared tree at $KDIR"
+fi
+"$G" facts --help | grep -q -- '--key KEY' && ok "facts --help lists --key" || fail "facts --help lists --key"
+"$G" audit --severity note --help | grep -q -- '--facts-passes N' && ok "audit --help lists --facts-passes" || fail "audit --help lists --facts-passes"
+finish

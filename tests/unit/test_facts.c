@@ -1,0 +1,205 @@
+/* The fact base's read record and digests (facts.h), the judged rows and
+ * the tree's facts in the cache (store.h), what the facts passes judge
+ * again (factpass.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "harness.h"
+#include <jansson.h>
+#include <sqlite3.h>
+#include "gfpaudit/facts.h"
+#include "gfpaudit/factpass.h"
+#include "gfpaudit/provenance.h"
+#include "gfpaudit/store.h"
+#include "gfpaudit/strbuf.h"
+#include "gfpaudit/err.h"
+
+static struct file_result *result_with_fact(const char *file, const char *key, long long v, unsigned src)
+{
+	struct file_result *r = xcalloc(1, sizeof(*r));
+	file_result_init(r, file);
+	r->status = FILE_ANALYZED;
+	file_result_add_fact(r, key, iv_const(v), src, 7);
+	return r;
+}
+
+TEST(facts_track_records_each_key_asked_once_sorted)
+{
+	struct factbase *fb = factbase_new();
+	struct file_result *a = result_with_fact("a.c", "field:s.x", 8, SRCB(CONST));
+	factbase_add_result(fb, a);
+	struct fact_value v;
+	CHECK(!factbase_get(fb, "field:s.y", &v)); /* not tracked yet */
+	factbase_track(fb, true);
+	CHECK(factbase_get(fb, "field:s.x", &v));
+	CHECK(!factbase_get(fb, "field:s.absent", &v));
+	CHECK(factbase_get(fb, "field:s.x", &v));
+	size_t n;
+	char **keys = factbase_reads(fb, &n);
+	REQUIRE_EQ_INT(n, 2);
+	CHECK_EQ_STR(keys[0], "field:s.absent");
+	CHECK_EQ_STR(keys[1], "field:s.x");
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	factbase_track(fb, false);
+	factbase_get(fb, "field:s.z", &v);
+	CHECK(factbase_reads(fb, &n) == NULL && n == 0);
+	factbase_free(fb);
+	file_result_free(a);
+}
+
+TEST(facts_digest_changes_with_the_answers_only)
+{
+	char *keys[] = { "field:s.x", "field:s.absent" };
+	char d1[FACTBASE_DIGEST_HEX + 1], d2[FACTBASE_DIGEST_HEX + 1], d3[FACTBASE_DIGEST_HEX + 1];
+	struct file_result *a = result_with_fact("a.c", "field:s.x", 8, SRCB(CONST));
+	struct file_result *b = result_with_fact("b.c", "field:t.other", 99, SRCB(CONST));
+	struct file_result *a16 = result_with_fact("a.c", "field:s.x", 16, SRCB(CONST));
+	struct factbase *fb = factbase_new();
+	factbase_add_result(fb, a);
+	factbase_digest(fb, keys, 2, d1);
+	factbase_add_result(fb, b); /* a key nobody asked for */
+	factbase_digest(fb, keys, 2, d2);
+	CHECK_EQ_STR(d1, d2);
+	factbase_free(fb);
+	fb = factbase_new();
+	factbase_add_result(fb, a16);
+	factbase_digest(fb, keys, 2, d3);
+	CHECK(strcmp(d1, d3) != 0);
+	/* an absent key that appears changes it too */
+	struct file_result *c = result_with_fact("c.c", "field:s.absent", 1, SRCB(CONST));
+	factbase_add_result(fb, c);
+	char d4[FACTBASE_DIGEST_HEX + 1];
+	factbase_digest(fb, keys, 2, d4);
+	CHECK(strcmp(d3, d4) != 0);
+	/* a digest is no read */
+	factbase_track(fb, true);
+	factbase_digest(fb, keys, 2, d4);
+	size_t n;
+	CHECK(factbase_reads(fb, &n) == NULL);
+	factbase_free(fb);
+	file_result_free(a);
+	file_result_free(a16);
+	file_result_free(b);
+	file_result_free(c);
+}
+
+TEST(facts_consulted_keys_survive_the_wire_form)
+{
+	struct file_result *r = result_with_fact("a.c", "param:f#1", 3, SRCB(CONST));
+	r->consulted = xcalloc(2, sizeof(char *));
+	r->consulted[r->nconsulted++] = xstrdup("field:s.x");
+	r->facts_digest = xstrdup("abc");
+	json_t *j = file_result_to_json(r);
+	struct file_result *back = NULL;
+	REQUIRE_EQ_INT(file_result_from_json(j, &back), 0);
+	REQUIRE_EQ_INT(back->nconsulted, 1);
+	CHECK_EQ_STR(back->consulted[0], "field:s.x");
+	CHECK_EQ_STR(back->facts_digest, "abc");
+	json_decref(j);
+	file_result_free(r);
+	file_result_free(back);
+}
+
+TEST(factpass_eligible_files)
+{
+	struct file_result *konst = result_with_fact("a.c", "field:s.x", 8, SRCB(CONST));
+	konst->facts_digest = xstrdup("d");
+	CHECK(!factpass_eligible(konst)); /* a constant publisher, no open site */
+	struct file_result *open = xcalloc(1, sizeof(*open));
+	file_result_init(open, "b.c");
+	open->status = FILE_ANALYZED;
+	open->facts_digest = xstrdup("d");
+	file_result_add_fact(open, "param:f#0", iv_unknown(), SRCB(UNKNOWN), 3);
+	CHECK(factpass_eligible(open));
+	free(open->facts_digest);
+	open->facts_digest = NULL; /* judged without a fact base: nothing to compare */
+	CHECK(!factpass_eligible(open));
+	file_result_free(konst);
+	file_result_free(open);
+}
+
+static bool accept_digest_ok(void *data, const struct file_result *r)
+{
+	return !strcmp(r->facts_digest, (const char *)data);
+}
+
+TEST(store_judged_rows_by_digest)
+{
+	char tmpl[] = "/tmp/gfpaudit-unit-XXXXXX";
+	char *d = mkdtemp(tmpl), *db = xasprintf("%s/c.sqlite", d);
+	struct store *s;
+	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	struct store_key k = { .path = "a.c" };
+	store_hash_buf("ctx", 3, k.context);
+	store_hash_buf("int a;", 6, k.content);
+	struct file_result *r = result_with_fact("a.c", "field:s.x", 8, SRCB(CONST)), *got = NULL;
+	CHECK(store_judged_put(s, &k, r) != 0); /* no digest: refused */
+	err_clear();
+	r->facts_digest = xstrdup("one");
+	CHECK_EQ_INT(store_judged_put(s, &k, r), 0);
+	free(r->facts_digest);
+	r->facts_digest = xstrdup("two");
+	CHECK_EQ_INT(store_judged_put(s, &k, r), 0);
+	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "one", &got), 0);
+	CHECK(got && !strcmp(got->facts_digest, "one"));
+	file_result_free(got);
+	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "two", &got), 0);
+	file_result_free(got);
+	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "three", &got), GA_ENOTFOUND);
+	struct store_key other = k;
+	store_hash_buf("ctx2", 4, other.context);
+	CHECK_EQ_INT(store_judged_get(s, &other, accept_digest_ok, "one", &got), GA_ENOTFOUND);
+	err_clear();
+	/* a row edited by hand is not trusted */
+	store_close(s);
+	sqlite3 *raw;
+	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
+	sqlite3_exec(raw, "UPDATE judged SET result=replace(result, '8', '9')", NULL, NULL, NULL);
+	sqlite3_close(raw);
+	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "one", &got), GA_ENOTFOUND);
+	err_clear();
+	store_close(s);
+	file_result_free(r);
+	free(db);
+}
+
+static int count_rows(void *data, const struct store_tree_file *f)
+{
+	(*(int *)data)++;
+	return f->facts ? 0 : -1;
+}
+
+TEST(store_tree_facts_rebuild_replaces)
+{
+	char tmpl[] = "/tmp/gfpaudit-unit-XXXXXX";
+	char *d = mkdtemp(tmpl), *db = xasprintf("%s/c.sqlite", d);
+	struct store *s;
+	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	char ctx[STORE_HASH_HEX];
+	store_hash_buf("ctx", 3, ctx);
+	size_t files = 0;
+	CHECK_EQ_INT(store_tree_info(s, ctx, NULL, &files), GA_ENOTFOUND);
+	err_clear();
+	struct store_tree_file f = { .path = "a.c", .abs = "/x/a.c", .facts = "{}" };
+	CHECK_EQ_INT(store_tree_begin(s, ctx, "/x"), 0);
+	CHECK_EQ_INT(store_tree_put(s, ctx, &f), 0);
+	f.path = "b.c";
+	CHECK_EQ_INT(store_tree_put(s, ctx, &f), 0);
+	CHECK_EQ_INT(store_tree_finish(s, ctx), 0);
+	char *root = NULL;
+	CHECK_EQ_INT(store_tree_info(s, ctx, &root, &files), 0);
+	CHECK_EQ_STR(root, "/x");
+	CHECK_EQ_INT(files, 2);
+	free(root);
+	CHECK_EQ_INT(store_tree_begin(s, ctx, "/y"), 0);
+	CHECK_EQ_INT(store_tree_put(s, ctx, &f), 0);
+	CHECK_EQ_INT(store_tree_finish(s, ctx), 0);
+	int n = 0;
+	CHECK_EQ_INT(store_tree_each(s, ctx, count_rows, &n), 0);
+	CHECK_EQ_INT(n, 1);
+	store_close(s);
+	free(db);
+}
