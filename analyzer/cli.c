@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gfpaudit/cli.h"
+#include "gfpaudit/isolate.h"
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -127,4 +128,18 @@ int cli_default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : (int)n;
+}
+
+int cli_parse_limit(const char *cmd, bool timeout, const char *s, struct isolate_limits *lim)
+{
+	int v = 0;
+	int rc = timeout ? cli_parse_int(cmd, "--timeout", s, 1, CLI_TIMEOUT_MAX, &v)
+			 : cli_parse_int(cmd, "--memory-limit", s, 64, 1 << 24, &v);
+	if (rc)
+		return rc;
+	if (timeout)
+		lim->timeout_sec = v;
+	else
+		lim->mem_limit_mb = v;
+	return 0;
 }

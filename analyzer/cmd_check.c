@@ -139,7 +139,6 @@ int cmd_check(int argc, char **argv)
 	const char *repo_dir = NULL, *spec = NULL;
 	int staged = 0, warn_only = 0, no_cache = 0, jobs = 0, opt;
 	struct isolate_limits iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
-	int mem_mb = ISOLATE_MEM_LIMIT_MB;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -160,13 +159,10 @@ int cmd_check(int argc, char **argv)
 			break;
 		case 'T':
 		case 'm':
-			if (cli_parse_int("check", opt == 'T' ? "--timeout" : "--memory-limit", optarg,
-					  opt == 'T' ? 1 : 64, opt == 'T' ? CLI_TIMEOUT_MAX : 1 << 24,
-					  opt == 'T' ? &iso.timeout_sec : &mem_mb)) {
+			if (cli_parse_limit("check", opt == 'T', optarg, &iso)) {
 				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
-			iso.mem_limit_mb = mem_mb;
 			break;
 		case 'v': c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;

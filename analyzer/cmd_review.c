@@ -86,7 +86,6 @@ int cmd_review(int argc, char **argv)
 	const char *output = NULL, *from = NULL, *base = NULL;
 	int opt;
 	struct isolate_limits iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
-	int mem_mb = ISOLATE_MEM_LIMIT_MB;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -102,13 +101,10 @@ int cmd_review(int argc, char **argv)
 		case 'q': c.quiet = 1; break;
 		case 'T':
 		case 'm':
-			if (cli_parse_int("review", opt == 'T' ? "--timeout" : "--memory-limit", optarg,
-					  opt == 'T' ? 1 : 64, opt == 'T' ? CLI_TIMEOUT_MAX : 1 << 24,
-					  opt == 'T' ? &iso.timeout_sec : &mem_mb)) {
+			if (cli_parse_limit("review", opt == 'T', optarg, &iso)) {
 				fprintf(stderr, "%s\n", err_last());
 				return EXIT_USAGE;
 			}
-			iso.mem_limit_mb = mem_mb;
 			break;
 		case 'v': c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;

@@ -41,7 +41,6 @@ make -s -C "$K" -j2 modules_prepare >"$T/prep.log" 2>&1 || { fail "make modules_
 M=$T/mod
 mkdir -p "$M"
 cat > "$M/ringbuf.c" <<'C'
-// SPDX-License-Identifier: GPL-2.0
 /* a test module written for gfpaudit */
 #include <linux/module.h>
 #include <linux/gfp.h>
@@ -67,7 +66,7 @@ C
 echo 'obj-m := ringbuf.o' > "$M/Makefile"
 make -C "$K" C=2 CHECK="$G cc" M="$M" KBUILD_MODPOST_WARN=1 modules >"$T/out" 2>&1; rc=$?
 if [ $rc = 0 ] && [ -f "$M/ringbuf.ko" ] &&
-	grep -qE "^$M/ringbuf.c:11:[0-9]+: warning: 'alloc_pages' can request order 5.*\[costly-no-fallback\]" "$T/out"; then
+	grep -qE "^$M/ringbuf.c:10:[0-9]+: warning: 'alloc_pages' can request order 5.*\[costly-no-fallback\]" "$T/out"; then
 	ok "make C=2 CHECK='gfpaudit cc' M=: the module builds, the order-5 allocation is reported"
 else fail "make C=2 CHECK='gfpaudit cc' M=: the module builds, the order-5 allocation is reported" "exit $rc $(grep -v modpost "$T/out" | tail -12)"; fi
 make -C "$K" M="$M" clean >/dev/null 2>&1
@@ -78,7 +77,7 @@ else fail "-Wgfpaudit-error: the finding stops the build" "exit $rc $(tail -8 "$
 # sparse's own flags (CHECKFLAGS) are accepted and ignored
 make -C "$K" M="$M" clean >/dev/null 2>&1
 make -C "$K" C=2 CHECK="$G cc" CF="-Wsparse-all -fmemcpy-max-count=100" M="$M" KBUILD_MODPOST_WARN=1 modules >"$T/out" 2>&1; rc=$?
-if [ $rc = 0 ] && grep -q "ringbuf.c:11:.*costly-no-fallback" "$T/out"; then ok "CF= sparse flags are ignored"
+if [ $rc = 0 ] && grep -q "ringbuf.c:10:.*costly-no-fallback" "$T/out"; then ok "CF= sparse flags are ignored"
 else fail "CF= sparse flags are ignored" "exit $rc $(tail -8 "$T/out")"; fi
 
 # in the tree: one object of mm/, its known finding (a note: the order is the

@@ -38,6 +38,10 @@ int cli_default_jobs(void);
  * LO to HI, not 'S'". */
 int cli_parse_long(const char *s, long lo, long hi, long *out);
 int cli_parse_int(const char *cmd, const char *opt, const char *s, int lo, int hi, int *out);
+/* --timeout SEC (timeout true) or --memory-limit MIB into *lim, with the
+ * bounds `audit` uses; GA_EINVAL with the message as cli_parse_int. */
+struct isolate_limits;
+int cli_parse_limit(const char *cmd, bool timeout, const char *s, struct isolate_limits *lim);
 /* The longest --timeout: a week. */
 #define CLI_TIMEOUT_MAX 604800
 
