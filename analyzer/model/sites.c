@@ -476,35 +476,13 @@ static bool always_exits(const struct node *n)
 	}
 }
 
-/* Is `later` on the failure path of `call` whose result is `lv`: after an
- * `if (lv) <leave>;` (success leaves) in an enclosing block? */
-static bool after_success_exit(const struct tu *t, const struct node *call, const struct node *later,
-			       const char *lv)
-{
-	for (const struct node *p = call; p && p->parent; p = p->parent) {
-		const struct node *blk = p->parent;
-		if (blk->kind != CXCursor_CompoundStmt || !node_contains(blk, later))
-			continue;
-		for (unsigned i = 0; i < blk->nkids; i++) {
-			struct node *k = blk->kids[i];
-			bool when_true;
-			if (k->off <= call->off || k->off >= later->off || k->kind != CXCursor_IfStmt || k->nkids < 2)
-				continue;
-			if (node_contains(k, later))
-				continue;
-			if (tests_null(t, k->kids[0], lv, &when_true) && !when_true &&
-			    always_exits(k->kids[1]))
-				return true;
-		}
-	}
-	return false;
-}
-
-/* Is `later` past a failure exit of `call` whose result is `lv`: after an
- * `if (!lv) <leave>;` in an enclosing block?  Then a failed call never gets
- * there, and an allocation there is for something else. */
-static bool after_failure_exit(const struct tu *t, const struct node *call, const struct node *later,
-			       const char *lv)
+/* Is `later` past an exit taken on one outcome of `call` whose result is
+ * `lv`: after an `if (lv) <leave>;` (on_failure false: success leaves, so
+ * `later` is on the failure path) or an `if (!lv) <leave>;` (on_failure
+ * true: a failed call never gets there, and an allocation there is for
+ * something else) in an enclosing block? */
+static bool after_exit(const struct tu *t, const struct node *call, const struct node *later, const char *lv,
+		       bool on_failure)
 {
 	for (const struct node *p = call; p && p->parent; p = p->parent) {
 		const struct node *blk = p->parent;
@@ -516,7 +494,8 @@ static bool after_failure_exit(const struct tu *t, const struct node *call, cons
 			if (k->off <= call->off || k->off >= later->off || k->kind != CXCursor_IfStmt || k->nkids < 2 ||
 			    node_contains(k, later))
 				continue;
-			if (tests_null(t, k->kids[0], lv, &when_true) && when_true && always_exits(k->kids[1]))
+			if (tests_null(t, k->kids[0], lv, &when_true) && when_true == on_failure &&
+			    always_exits(k->kids[1]))
 				return true;
 		}
 	}
@@ -865,8 +844,8 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				}
 			}
 			free(lv2);
-			if (!in_fail && !after_success_exit(t, r->call, o2->call, lv) &&
-			    (!same || after_failure_exit(t, r->call, o2->call, lv)))
+			if (!in_fail && !after_exit(t, r->call, o2->call, lv, false) &&
+			    (!same || after_exit(t, r->call, o2->call, lv, true)))
 				continue;
 			if (o2->ent->kind == API_VMALLOC || o2->ent->kind == API_KV) {
 				st->fallback = FB_VMALLOC;
