@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The result cache follows the kbuild inputs of each file (issue 13): an
-# edit of a Makefile or Kbuild that builds a file, of the arch Makefile, or
-# of the configuration (.config, include/config/auto.conf) re-analyzes the
+# edit of a Makefile or Kbuild that builds a file (or a Kbuild created next
+# to the Makefile it replaces), of the arch Makefile, or of the configuration (.config, include/config/auto.conf) re-analyzes the
 # files it builds, and only those; an unrelated Makefile edit re-analyzes
 # nothing.  On a miniature prepared x86 tree, with and without the PCH.
 set -u
@@ -130,6 +130,16 @@ for pch in --pch --no-pch; do
 	sed -i 's/CONFIG_CARD=y/CONFIG_CARD=m/' "$T/.config"
 	got=$(run $pch)
 	expect_grep "$pch: .config alone edited: every file it builds re-analyzed" "parsed=2$" "$got"
+
+	# a Kbuild file created next to the Makefile takes its place
+	printf 'ccflags-y += -DRING_ORDER=9\ncard-y := ring.o\nobj-$(CONFIG_CARD) += card.o\n' > "$T/drivers/card/Kbuild"
+	got=$(run $pch)
+	expect_grep "$pch: a new Kbuild next to the Makefile: its directory re-analyzed" "^ring=9 other=4 parsed=1$" "$got"
+	got=$(run $pch)
+	expect_grep "$pch: Kbuild present, nothing changed: nothing parsed" "^ring=9 other=4 parsed=0$" "$got"
+	rm "$T/drivers/card/Kbuild"
+	got=$(run $pch)
+	expect_grep "$pch: the Kbuild removed: the Makefile's flags again" "^ring=6 other=4 parsed=[01]$" "$got"
 
 	# the arch Makefile
 	printf 'KBUILD_CPPFLAGS += -DARCH_BIG\n' >> "$T/arch/x86/Makefile"

@@ -130,6 +130,19 @@ static char *kbuild_file(const char *dir)
 	return xasprintf("%s/Makefile", dir);
 }
 
+/* A directory read through its Makefile: a Kbuild file created there
+ * later takes its place, so the absent Kbuild is an input too (the cache
+ * keeps it as a missing file, and re-analyzes when it appears). */
+static void absent_kbuild(GPtrArray *inputs, const char *dir)
+{
+	char *kb = xasprintf("%s/Kbuild", dir);
+	struct stat st;
+	if (stat(kb, &st) == 0)
+		free(kb);
+	else
+		g_ptr_array_add(inputs, kb);
+}
+
 /* The arch the tree is configured for (SRCARCH). */
 static const char *config_arch(GHashTable *config)
 {
@@ -214,8 +227,10 @@ static int dir_flags(const char *tree, GHashTable *config, const char *dir, bool
 	}
 	free(cflags_obj);
 	free(src);
-	if (inputs)
+	if (inputs) {
 		add_inputs(inputs, &m);
+		absent_kbuild(inputs, dir);
+	}
 	kmake_release(&m);
 	return own_found;
 }
@@ -695,6 +710,7 @@ static void flags_walk(const char *tree, const char *path, GPtrArray *flags, GPt
 				g_ptr_array_add(inputs, f);
 			else
 				free(f);
+			absent_kbuild(inputs, preal);
 		}
 		free(pd);
 	}

@@ -433,6 +433,10 @@ static const char *header_hash(struct store *s, const char *path)
 	return v;
 }
 
+/* what an include set says of a file that does not exist (an absent Kbuild
+ * is an input: its creation must re-analyze) */
+#define MISSING_FILE_HASH "0000000000000000000000000000000000000000"
+
 /* body: one "HASH PATH" line per header */
 int store_i_incset_valid(struct store *s, sqlite3_int64 id)
 {
@@ -452,7 +456,8 @@ int store_i_incset_valid(struct store *s, sqlite3_int64 id)
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
 			if (len > STORE_HASH_HEX) {
 				char *path = xstrndup(p + STORE_HASH_HEX, len - STORE_HASH_HEX);
-				ok = !strncmp(header_hash(s, path), p, STORE_HASH_HEX - 1);
+				const char *h = header_hash(s, path);
+				ok = !strncmp(*h ? h : MISSING_FILE_HASH, p, STORE_HASH_HEX - 1);
 				free(path);
 			}
 			p = nl ? nl + 1 : NULL;
@@ -471,7 +476,7 @@ int store_i_incset_store(struct store *s, const char *const *inc, size_t n, sqli
 	struct strbuf body = STRBUF_INIT;
 	for (size_t i = 0; i < n; i++) {
 		const char *h = header_hash(s, inc[i]);
-		strbuf_addf(&body, "%s %s\n", *h ? h : "0000000000000000000000000000000000000000", inc[i]);
+		strbuf_addf(&body, "%s %s\n", *h ? h : MISSING_FILE_HASH, inc[i]);
 	}
 	char digest[STORE_HASH_HEX];
 	store_hash_buf(body.buf, body.len, digest);
@@ -615,14 +620,8 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 		const char *sum = (const char *)sqlite3_column_text(s->get, 3);
 		char want[STORE_HASH_HEX];
 		store_i_row_checksum(k, inc, txt, want);
-		if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
-			s->st.untrusted++; /* analyzed again, and the row replaced */
-			continue;
-		}
-		if (!store_i_incset_valid(s, inc)) {
-			s->st.stale_includes++;
-			continue;
-		}
+		if (!store_i_row_trusted(s, inc, producer, sum, want))
+			continue; /* analyzed again, and the row replaced */
 		json_error_t jerr;
 		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
 		if (j && file_result_from_json(j, out) == 0)
@@ -631,9 +630,28 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 		if (!rc)
 			break;
 	}
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
+	return store_i_lookup_end(s, s->get, rc, step);
+}
+
+bool store_i_row_trusted(struct store *s, sqlite3_int64 incset, const char *producer, const char *sum,
+			 const char *want)
+{
+	if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
+		s->st.untrusted++;
+		return false;
+	}
+	if (!store_i_incset_valid(s, incset)) {
+		s->st.stale_includes++;
+		return false;
+	}
+	return true;
+}
+
+int store_i_lookup_end(struct store *s, sqlite3_stmt *q, int rc, int step)
+{
+	if (rc && step != SQLITE_ROW && step != SQLITE_DONE)
 		rc = store_i_db_err(s, "lookup");
-	sqlite3_reset(s->get);
+	sqlite3_reset(q);
 	if (rc == 0)
 		s->st.hits++;
 	else if (rc == GA_ENOTFOUND)

@@ -64,14 +64,8 @@ int store_judged_get(struct store *s, const struct store_key *k,
 		const char *sum = (const char *)sqlite3_column_text(q, 4);
 		char want[STORE_HASH_HEX];
 		judged_checksum(k, inc, digest, txt, want);
-		if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
-			s->st.untrusted++;
+		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue;
-		}
-		if (!store_i_incset_valid(s, inc)) {
-			s->st.stale_includes++;
-			continue;
-		}
 		json_error_t jerr;
 		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
 		struct file_result *r = NULL;
@@ -84,14 +78,7 @@ int store_judged_get(struct store *s, const struct store_key *k,
 		}
 		json_decref(j);
 	}
-	if (rc && step != SQLITE_ROW && step != SQLITE_DONE)
-		rc = store_i_db_err(s, "lookup");
-	sqlite3_reset(q);
-	if (rc == 0)
-		s->st.hits++;
-	else if (rc == GA_ENOTFOUND)
-		s->st.misses++;
-	return rc == GA_ENOTFOUND ? err_set(GA_ENOTFOUND, "not in the cache") : rc;
+	return store_i_lookup_end(s, q, rc, step);
 }
 
 int store_judged_put(struct store *s, const struct store_key *k, const struct file_result *r)

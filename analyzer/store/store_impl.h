@@ -33,6 +33,14 @@ int store_i_incset_store(struct store *s, const char *const *inc, size_t n, sqli
 /* the checksum of a row (key, include set, result text) */
 void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
 			  char out[STORE_HASH_HEX]);
+/* whether a row read back may be used: written by this version, its
+ * checksum is WANT (what its key and body hash to), its include set still
+ * holds; counts the rows that may not (untrusted, stale includes) */
+bool store_i_row_trusted(struct store *s, sqlite3_int64 incset, const char *producer, const char *sum,
+			 const char *want);
+/* the end of a lookup: reset Q, count the hit or miss, set err_last() for a
+ * miss; RC is 0 or GA_ENOTFOUND unless the step loop failed (STEP) */
+int store_i_lookup_end(struct store *s, sqlite3_stmt *q, int rc, int step);
 /* judged.c: its statements, prepared with the others / finalized */
 int store_i_judged_prepare(struct store *s);
 void store_i_judged_finalize(struct store *s);
