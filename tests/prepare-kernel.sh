@@ -96,19 +96,22 @@ generated_headers() {
 	local files round f d h missing seen objs prev=
 	files=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null |
 		xargs -r grep -lE "$pat" 2>/dev/null || true)
-	# one object per directory a round: building one often generates the
-	# headers of the others (msm), and a round sees what is still missing
+	# an object a round for each missing header no object chosen this
+	# round includes: building one often generates the headers of the
+	# others (msm), and a round sees what is still missing; radeon has a
+	# *_reg_safe.h per object
 	for round in 1 2 3 4; do
 		objs=() seen=" "
 		for f in $files; do
 			d=${f%/*}
-			case $seen in *" $d "*) continue;; esac
 			missing=
 			for h in $(grep -hoE "$pat" "$f" | sed 's/.*"\(.*\)"/\1/'); do
-				[ -e "$d/$h" ] || [ -e "$t/include/$h" ] || missing=1
+				[ -e "$d/$h" ] || [ -e "$t/include/$h" ] && continue
+				case $seen in *" $d/$h "*) continue;; esac
+				missing="$missing$d/$h "
 			done
 			[ -n "$missing" ] || continue
-			seen="$seen$d "
+			seen="$seen$missing"
 			objs+=("${f#"$t"/}")
 		done
 		[ ${#objs[@]} -gt 0 ] && [ "${objs[*]}" != "$prev" ] || return 0
