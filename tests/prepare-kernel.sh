@@ -82,20 +82,35 @@ fi
 
 # Headers kbuild generates while it builds, after `make prepare` (the asn1
 # compiler's *.asn1.h, selinux's flask.h, msm's generated/*.xml.h, radeon's
-# *_reg_safe.h, xe's generated/*_wa_oob.h): without them the files that
+# *_reg_safe.h, xe's generated/*_wa_oob.h, aic7xxx's headers copied from
+# *_shipped): without them the files that
 # include them stop there.  gfpaudit never runs make, so the tree gets them
 # here: for the files the configuration builds (gfpaudit --candidates
-# --no-prefilter) that include one that is missing, one object per
-# directory is built.  Best effort: a failure leaves those files as they were.
+# --no-prefilter) that include one that is missing, an object for each
+# missing header is built, and one for each directory with a missing
+# *_shipped copy.  Best effort: a failure leaves those files as they were.
 generated_headers() {
 	local t=$1
 	shift
 	local g=${GFPAUDIT:-$top/gfpaudit}
 	[ -x "$g" ] || { echo "prepare-kernel: no gfpaudit binary: generated headers not built" >&2; return 0; }
 	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h)"'
-	local files round f d h missing seen objs prev=
-	files=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null |
-		xargs -r grep -lE "$pat" 2>/dev/null || true)
+	local all files round f d h s n missing seen objs prev= shipped=()
+	all=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null || true)
+	files=$(printf '%s\n' "$all" | xargs -r grep -lE "$pat" 2>/dev/null || true)
+	# and what a directory copies from X_shipped when the objects that need
+	# it are built (aic7xxx's *_reg.h and *_seq.h, 53c700_d.h): a built
+	# file of that directory that names X, else one whose name starts as
+	# X's does (aic7xxx_core.c for aic7xxx_reg.h, included by a header)
+	for s in $(find "$t" -name '*_shipped' -not -path "$t/scripts/*" -not -path "$t/tools/*" 2>/dev/null); do
+		[ -e "${s%_shipped}" ] && continue
+		d=${s%/*} n=${s%_shipped} n=${n##*/}
+		f=$(printf '%s\n' "$all" | grep -E "^$d/[^/]*\.c$" | xargs -r grep -lF "$n" 2>/dev/null | head -1 || true)
+		[ -n "$f" ] || f=$(printf '%s\n' "$all" | grep -m1 -E "^$d/${n%%_*}[^/]*\.c$" || true)
+		[ -n "$f" ] || continue
+		case " ${shipped[*]} " in *" ${f#"$t"/} "*) continue;; esac
+		shipped+=("${f#"$t"/}")
+	done
 	# an object a round for each missing header no object chosen this
 	# round includes: building one often generates the headers of the
 	# others (msm), and a round sees what is still missing; radeon has a
@@ -114,6 +129,7 @@ generated_headers() {
 			seen="$seen$missing"
 			objs+=("${f#"$t"/}")
 		done
+		[ "$round" = 1 ] && objs+=("${shipped[@]}")
 		[ ${#objs[@]} -gt 0 ] && [ "${objs[*]}" != "$prev" ] || return 0
 		prev="${objs[*]}"
 		objs=("${objs[@]/%.c/.o}")
