@@ -834,6 +834,24 @@ static struct aval global_value(struct eval_ctx *cx, struct node *n)
 	return r;
 }
 
+/* The caller's text for what pointer argument `a` points to, and the
+ * separator its fields follow ("p" and "->", or "x" and "." for &x). */
+static char *arg_base(const struct eval_ctx *cx, struct node *call, unsigned a, const char **sep)
+{
+	struct node *arg = node_strip(node_arg(call, a));
+	if (!arg)
+		return NULL;
+	CXType t = clang_getCanonicalType(clang_getCursorType(node_arg(call, a)->cur));
+	if (t.kind != CXType_Pointer)
+		return NULL;
+	*sep = "->";
+	if (arg->kind == CXCursor_UnaryOperator && arg->op && !strcmp(arg->op, "&") && arg->nkids == 1) {
+		arg = node_strip(arg->kids[0]);
+		*sep = ".";
+	}
+	return node_text(cx->tu, arg);
+}
+
 /* A call may write the fields it can reach through the pointers it is
  * given: forget the field paths rooted at a pointer argument's text
  * (helper(rq) forgets rq->order).  Fields reached otherwise (globals,
@@ -844,16 +862,9 @@ static void forget_members(struct eval_ctx *cx, struct node *call, struct state 
 		return;
 	unsigned na = node_nargs(call);
 	for (unsigned a = 0; a < na; a++) {
-		struct node *arg = node_strip(node_arg(call, a));
-		if (!arg)
-			continue;
-		CXType t = clang_getCanonicalType(clang_getCursorType(node_arg(call, a)->cur));
-		if (t.kind != CXType_Pointer)
-			continue;
-		if (arg->kind == CXCursor_UnaryOperator && arg->op && !strcmp(arg->op, "&") && arg->nkids == 1)
-			arg = node_strip(arg->kids[0]);
-		char *base = node_text(cx->tu, arg);
-		size_t bl = strlen(base);
+		const char *sep;
+		char *base = arg_base(cx, call, a, &sep);
+		size_t bl = base ? strlen(base) : 0;
 		for (int i = 0; bl && i < st->n; i++) {
 			const struct fn_var *v = &cx->fn->vars[i];
 			if (!v->is_member || strncmp(v->key, base, bl) ||
@@ -1347,24 +1358,6 @@ struct callee_exit {
 	struct state st;
 	bool have;
 };
-
-/* The caller's text for what pointer argument `a` points to, and the
- * separator its fields follow ("p" and "->", or "x" and "." for &x). */
-static char *arg_base(const struct eval_ctx *cx, struct node *call, unsigned a, const char **sep)
-{
-	struct node *arg = node_strip(node_arg(call, a));
-	if (!arg)
-		return NULL;
-	CXType t = clang_getCanonicalType(clang_getCursorType(node_arg(call, a)->cur));
-	if (t.kind != CXType_Pointer)
-		return NULL;
-	*sep = "->";
-	if (arg->kind == CXCursor_UnaryOperator && arg->op && !strcmp(arg->op, "&") && arg->nkids == 1) {
-		arg = node_strip(arg->kids[0]);
-		*sep = ".";
-	}
-	return node_text(cx->tu, arg);
-}
 
 /* The member variable of `f` whose path is `pname->rest`, or -1. */
 static int callee_member(const struct fn_model *f, const char *pname, const char *rest)
