@@ -3,8 +3,8 @@
 # caller (tests/data/helper-stores/: the helper is a static function in a
 # header, as fq_init() in include/net/fq_impl.h): flow_tab_init(t, 8192)
 # then kcalloc(t->cnt, 8) is order 4 on every path, proven; with 64 entries
-# nothing is costly; a helper that stores only on some paths proves
-# nothing.  No fact base (--no-facts): the value is this call path's.
+# nothing is costly; a helper that stores only on some paths, or that
+# moves its parameter to another object first, proves nothing.  No fact base (--no-facts): the value is this call path's.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -41,4 +41,6 @@ got=$(site flow_dev_small)
 expect_grep "the same helper with 64 entries: nothing costly (no site)" '^none$' "$got"
 got=$(site flow_dev_maybe)
 expect_grep "a store on some paths only: the size stays unknown" '^None\.\.None none unknown .* -$' "$got"
+got=$(site flow_chain_alloc)
+expect_grep "a helper that moves its parameter (c = c->next): its stores are not the argument's" '^None\.\.None none unknown .* -$' "$got"
 finish

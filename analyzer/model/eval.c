@@ -1372,12 +1372,16 @@ static int callee_member(const struct fn_model *f, const char *pname, const char
 	return -1;
 }
 
-/* The name of parameter `p` of `f`, or NULL. */
+/* The name of parameter `p` of `f`, or NULL; NULL too when `f` assigns
+ * the parameter (`t = t->next`): its paths at the exits may then be
+ * another object's. */
 static const char *param_name(const struct fn_model *f, unsigned p)
 {
 	for (int j = 0; j < f->nvars; j++)
-		if (f->vars[j].param == (int)p && !f->vars[j].is_member)
-			return f->vars[j].name;
+		if (f->vars[j].param == (int)p && !f->vars[j].is_member) {
+			struct node *last = NULL;
+			return var_writes(f->body, j, &last) ? NULL : f->vars[j].name;
+		}
 	return NULL;
 }
 

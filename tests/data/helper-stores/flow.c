@@ -35,3 +35,10 @@ int flow_dev_maybe(struct flow_dev *d, bool grow)
 	d->vars = kcalloc(d->tab.cnt, sizeof(d->vars[0]), GFP_KERNEL);
 	return d->vars ? 0 : -ENOMEM;
 }
+
+int flow_chain_alloc(struct flow_chain *c, u64 **vars)
+{
+	flow_chain_size_last(c);
+	*vars = kcalloc(c->cnt, sizeof(u64), GFP_KERNEL);
+	return *vars ? 0 : -ENOMEM;
+}

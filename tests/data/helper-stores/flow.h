@@ -23,3 +23,17 @@ static inline void flow_tab_maybe_grow(struct flow_tab *t, bool grow)
 	if (grow)
 		t->cnt = 8192;
 }
+
+/* Walks to the last table of a chain and sizes that one: its stores at the
+ * exit are another table's, not the argument's. */
+struct flow_chain {
+	struct flow_chain *next;
+	u32 cnt;
+};
+
+static inline void flow_chain_size_last(struct flow_chain *c)
+{
+	while (c->next)
+		c = c->next;
+	c->cnt = 8192;
+}
