@@ -785,6 +785,8 @@ static void runtime_bound(const struct eval_ctx *cx, struct aval *r, enum ksrc_b
 		    : kb == KB_XATTR_SIZE_MAX ? tf->xattr_size_max : 0;
 	if (b > 0)
 		r->iv = iv_range(0, b);
+	if (b > 0 && kb == KB_XATTR_SIZE_MAX && (r->src & SRCB(USER)))
+		r->src |= SRC_USER_LIMIT;
 }
 
 /* A global variable's value: a kernel runtime quantity, a module
@@ -832,6 +834,24 @@ static struct aval global_value(struct eval_ctx *cx, struct node *n)
 	return r;
 }
 
+/* The caller's text for what pointer argument `a` points to, and the
+ * separator its fields follow ("p" and "->", or "x" and "." for &x). */
+static char *arg_base(const struct eval_ctx *cx, struct node *call, unsigned a, const char **sep)
+{
+	struct node *arg = node_strip(node_arg(call, a));
+	if (!arg)
+		return NULL;
+	CXType t = clang_getCanonicalType(clang_getCursorType(node_arg(call, a)->cur));
+	if (t.kind != CXType_Pointer)
+		return NULL;
+	*sep = "->";
+	if (arg->kind == CXCursor_UnaryOperator && arg->op && !strcmp(arg->op, "&") && arg->nkids == 1) {
+		arg = node_strip(arg->kids[0]);
+		*sep = ".";
+	}
+	return node_text(cx->tu, arg);
+}
+
 /* A call may write the fields it can reach through the pointers it is
  * given: forget the field paths rooted at a pointer argument's text
  * (helper(rq) forgets rq->order).  Fields reached otherwise (globals,
@@ -842,16 +862,9 @@ static void forget_members(struct eval_ctx *cx, struct node *call, struct state 
 		return;
 	unsigned na = node_nargs(call);
 	for (unsigned a = 0; a < na; a++) {
-		struct node *arg = node_strip(node_arg(call, a));
-		if (!arg)
-			continue;
-		CXType t = clang_getCanonicalType(clang_getCursorType(node_arg(call, a)->cur));
-		if (t.kind != CXType_Pointer)
-			continue;
-		if (arg->kind == CXCursor_UnaryOperator && arg->op && !strcmp(arg->op, "&") && arg->nkids == 1)
-			arg = node_strip(arg->kids[0]);
-		char *base = node_text(cx->tu, arg);
-		size_t bl = strlen(base);
+		const char *sep;
+		char *base = arg_base(cx, call, a, &sep);
+		size_t bl = base ? strlen(base) : 0;
 		for (int i = 0; bl && i < st->n; i++) {
 			const struct fn_var *v = &cx->fn->vars[i];
 			if (!v->is_member || strncmp(v->key, base, bl) ||
@@ -1331,7 +1344,122 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 	return r;
 }
 
-static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct aval *args, unsigned n)
+/* ---- what a summarized helper stores through its pointer parameters ----
+ *
+ * fq_init(fq, 4096) sets fq->flows_cnt; the caller then allocates with
+ * fq->flows_cnt.  Instead of forgetting the caller's field paths rooted at
+ * a pointer argument (forget_members), take the values the helper left
+ * there on every exit: the join of its exit states, this call path only
+ * (no tree-wide join, so a constant stays a constant).  A path the helper
+ * did not write keeps its initial (unknown or fact-base) value in the
+ * join, so a conditional store proves nothing. */
+struct callee_exit {
+	struct fn_model *f;
+	struct state st;
+	bool have;
+};
+
+/* The member variable of `f` whose path is `pname->rest`, or -1. */
+static int callee_member(const struct fn_model *f, const char *pname, const char *rest)
+{
+	size_t pl = strlen(pname);
+	for (int j = 0; j < f->nvars; j++) {
+		const char *k = f->vars[j].key;
+		if (f->vars[j].is_member && k && !strncmp(k, pname, pl) && !strncmp(k + pl, "->", 2) &&
+		    !strcmp(k + pl + 2, rest))
+			return j;
+	}
+	return -1;
+}
+
+/* The name of parameter `p` of `f`, or NULL; NULL too when `f` assigns
+ * the parameter (`t = t->next`): its paths at the exits may then be
+ * another object's. */
+static const char *param_name(const struct fn_model *f, unsigned p)
+{
+	for (int j = 0; j < f->nvars; j++)
+		if (f->vars[j].param == (int)p && !f->vars[j].is_member) {
+			struct node *last = NULL;
+			return var_writes(f->body, j, &last) ? NULL : f->vars[j].name;
+		}
+	return NULL;
+}
+
+/* Does the caller track a field path under one of the call's pointer
+ * arguments (something a helper's stores could tell)? */
+static bool tracks_arg_fields(const struct eval_ctx *cx, struct node *call)
+{
+	unsigned na = node_nargs(call);
+	bool r = false;
+	for (unsigned a = 0; a < na && !r; a++) {
+		const char *sep;
+		char *base = arg_base(cx, call, a, &sep);
+		size_t bl = base ? strlen(base) : 0;
+		for (int i = 0; bl && i < cx->fn->nvars && !r; i++) {
+			const struct fn_var *v = &cx->fn->vars[i];
+			r = v->is_member && v->key && !strncmp(v->key, base, bl) &&
+			    !strncmp(v->key + bl, sep, strlen(sep));
+		}
+		free(base);
+	}
+	return r;
+}
+
+/* The helper's value as the caller's: its own parameters and evidence
+ * lines mean nothing here (as call_summary does for a returned value). */
+static struct aval callee_value(struct aval v, const struct aval *args, unsigned na, unsigned line,
+				const char *path, const char *helper)
+{
+	if (!v.src_why || v.src_why_kind == SRC_CONST) {
+		char *w = xasprintf("%s as %s() leaves it", path, helper ? helper : "?");
+		v.src_why = str_intern(w);
+		v.src_why_kind = src_primary(v.src);
+		v.src_line = line;
+		free(w);
+	}
+	uint32_t dep = 0;
+	for (unsigned i = 0; i < na && i < 32; i++)
+		if (v.pdep & ((uint32_t)1 << i))
+			dep |= args[i].pdep;
+	v.param = -1;
+	v.gparam = -1;
+	v.pset_must = v.pset_may = v.pclr = v.pclr_may = 0;
+	v.pdep = dep;
+	v.nev = 0;
+	ev_add(&v, line);
+	return v;
+}
+
+/* After the call: the caller's field paths under a pointer argument take
+ * what the helper left in them (callee_exit). */
+static void callee_stores(struct eval_ctx *cx, struct node *call, const struct aval *args, unsigned na,
+			  struct state *st, const struct callee_exit *ce)
+{
+	if (debug_on() && ce->f)
+		fprintf(stderr, "debug: stores of %s: %s\n", ce->f->name ? ce->f->name : "?", ce->have ? "taken" : "none");
+	if (!ce->have || st->dead)
+		return;
+	for (unsigned a = 0; a < na; a++) {
+		const char *sep, *pname = param_name(ce->f, a);
+		char *base = pname ? arg_base(cx, call, a, &sep) : NULL;
+		size_t bl = base ? strlen(base) : 0, sl = base ? strlen(sep) : 0;
+		for (int i = 0; bl && i < st->n; i++) {
+			const struct fn_var *v = &cx->fn->vars[i];
+			if (!v->is_member || !v->key || strncmp(v->key, base, bl) || strncmp(v->key + bl, sep, sl))
+				continue;
+			int j = callee_member(ce->f, pname, v->key + bl + sl);
+			if (debug_on())
+				fprintf(stderr, "debug:   %s <- %s->%s (%s)\n", v->key, pname, v->key + bl + sl,
+					j >= 0 ? "stored" : "not in the helper");
+			if (j >= 0 && j < ce->st.n)
+				st->v[i] = callee_value(ce->st.v[j], args, na, call->line, v->key, ce->f->name);
+		}
+		free(base);
+	}
+}
+
+static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct aval *args, unsigned n,
+				struct callee_exit *ce)
 {
 	CXCursor ref = clang_getCursorReferenced(call->cur);
 	if (clang_Cursor_isNull(ref) || cx->depth >= SUMMARY_MAX_DEPTH)
@@ -1350,7 +1478,9 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	for (unsigned i = 0; i < n && generic; i++)
 		generic = aval_is_unknown(&args[i]);
 	struct summary_cache *sc = cx->cache;
-	if (generic && sc->generic_done[slot]) {
+	/* the helper's stores are wanted: run it even when its result is cached */
+	bool want_exits = ce && tracks_arg_fields(cx, call);
+	if (generic && sc->generic_done[slot] && !want_exits) {
 		if (!sc->generic_has[slot])
 			return aval_unknown();
 		struct aval r = sc->generic[slot];
@@ -1372,8 +1502,17 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	sub.has_ret = false;
 	sub.loops = NULL;
 	sub.budget = 30000;
+	sub.exits = NULL;
+	if (want_exits) {
+		ce->f = f;
+		ce->st = st_new(f->nvars);
+		ce->st.dead = true; /* no exit seen yet */
+		sub.exits = &ce->st;
+	}
 	eval_function(&sub, args, n);
 	cx->budget -= 30000 - (sub.budget > 0 ? sub.budget : 0);
+	if (want_exits)
+		ce->have = sub.budget > 0 && !ce->st.dead;
 	if (generic) {
 		sc->generic_done[slot] = true;
 		sc->generic_has[slot] = sub.has_ret && sub.budget > 0;
@@ -1520,6 +1659,7 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 {
 	unsigned na = node_nargs(n);
 	struct aval *args = xcalloc(na ? na : 1, sizeof(*args));
+	struct callee_exit ce = { .f = NULL, .have = false };
 	for (unsigned i = 0; i < na; i++)
 		args[i] = eval(cx, node_arg(n, i), st);
 	/* the callee expression itself may have side effects (rare); skip it */
@@ -1560,7 +1700,7 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 			policy_bound(cx, n, &r);
 	}
 	else if (!handled && n->name && !(cx->is_allocator && cx->is_allocator(cx->data, n->name)))
-		r = call_summary(cx, n, args, na);
+		r = call_summary(cx, n, args, na, st->dead ? NULL : &ce);
 	if (!handled && sk < 0 && r.src == SRCB(UNKNOWN) && !r.src_why && n->name) {
 		char *w = xasprintf("the result of %s()", n->name);
 		r.src_why = str_intern(w);
@@ -1592,8 +1732,12 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 			r.pclr_may = GFP_ALL_BITS;
 		}
 	}
-	if (!handled)
+	if (!handled) {
 		forget_members(cx, n, st);
+		callee_stores(cx, n, args, na, st, &ce);
+	}
+	if (ce.f)
+		st_free(&ce.st);
 	/* &local passed to a call: the callee may write it (from user or
 	 * device data when the callee is such a source: ksrc.h) */
 	for (unsigned i = 0; i < na; i++) {
@@ -2136,6 +2280,8 @@ static void exec(struct eval_ctx *cx, struct node *n, struct state *st)
 				cx->has_ret = true;
 			}
 		}
+		if (cx->exits)
+			st_join_into(cx->exits, st);
 		st->dead = true;
 		break;
 	}
@@ -2241,6 +2387,8 @@ int eval_function(struct eval_ctx *cx, const struct aval *args, unsigned nargs)
 	}
 	st_free(&entry);
 	labels_drop(cx);
+	if (cx->exits)
+		st_join_into(cx->exits, &st); /* falling off the end */
 	if (cx->budget <= 0 && debug_on())
 		fprintf(stderr, "debug: budget exhausted in %s\n", f->name ? f->name : "?");
 	st_free(&st);

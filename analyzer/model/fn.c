@@ -228,19 +228,49 @@ static struct node *make_node(struct fn_model *f, CXCursor c, struct node *paren
 	return n;
 }
 
+/* The key of a field path rooted at a parameter, built from the AST
+ * ("t->cnt", "t->a.b"): a header's helper has no text here.  NULL when
+ * the path goes through anything but fields of a parameter. */
+static char *param_member_key(const struct fn_model *f, struct node *n)
+{
+	if (!n || n->kind != CXCursor_MemberRefExpr || !n->name || n->nkids < 1)
+		return NULL;
+	struct node *base = node_strip(n->kids[0]);
+	char *pre = NULL;
+	if (base && base->kind == CXCursor_MemberRefExpr) {
+		pre = param_member_key(f, base);
+	} else if (base && base->kind == CXCursor_DeclRefExpr && base->var >= 0 && base->var < f->nvars &&
+		   f->vars[base->var].param >= 0 && base->name) {
+		pre = xstrdup(base->name);
+	}
+	if (!pre)
+		return NULL;
+	CXType bt = clang_getCanonicalType(clang_getCursorType(n->kids[0]->cur));
+	char *key = xasprintf("%s%s%s", pre, bt.kind == CXType_Pointer ? "->" : ".", n->name);
+	free(pre);
+	return key;
+}
+
 /* Field paths written in the function (rq->order, p.len) become pseudo
  * variables, keyed by their text: a value stored there and read back
- * before any call keeps its bounds. */
+ * before any call keeps its bounds.  In a header's helper (no text), the
+ * paths rooted at a parameter, keyed by param_member_key(): what the
+ * helper stores there reaches its caller (eval.c, callee_stores). */
 static void track_members(struct fn_model *f, struct node *n)
 {
 	for (unsigned i = 0; i < n->nkids; i++)
 		track_members(f, n->kids[i]);
-	if (n->kind != CXCursor_MemberRefExpr || !n->line)
+	if (n->kind != CXCursor_MemberRefExpr)
 		return;
-	unsigned b, e;
-	if (!tu_main_range(f->tu, n->cur, &b, &e) || e <= b || e - b > 120)
+	char *key;
+	if (n->line) {
+		unsigned b, e;
+		if (!tu_main_range(f->tu, n->cur, &b, &e) || e <= b || e - b > 120)
+			return;
+		key = node_text(f->tu, n);
+	} else if (f->in_main || !(key = param_member_key(f, n))) {
 		return;
-	char *key = node_text(f->tu, n);
+	}
 	for (int i = f->nparams; i < f->nvars; i++)
 		if (f->vars[i].is_member && !strcmp(f->vars[i].key, key)) {
 			n->var = i;

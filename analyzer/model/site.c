@@ -385,6 +385,11 @@ enum confidence site_confidence(const struct site *s, int costly_order)
 		c = CONF_POSSIBLE;
 	else
 		c = CONF_PROVEN; /* constants (and Kconfig) alone */
+	/* user data up to a kernel limit any user reaches, and constants
+	 * (provenance.h, SRC_USER_LIMIT): the costly top is the user's pick */
+	if (c == CONF_LIKELY && (s->src & SRC_USER_LIMIT) &&
+	    !(s->src & ~(SRCB(USER) | SRCB(CONST) | SRCB(CONFIG) | SRC_USER_LIMIT)))
+		c = CONF_PROVEN;
 	/* constants, but joined from other files' stores (provenance.h) */
 	if (c == CONF_PROVEN && (s->src & SRC_FROM_FACTS))
 		c = CONF_LIKELY;

@@ -105,6 +105,11 @@ struct eval_ctx {
 	 * inline): what its calls pass are observations too, as if written at
 	 * the analyzed function's call on line `inline_line` (0: not inside). */
 	unsigned inline_line;
+	/* When set, the states at the function's exits (its returns and the
+	 * end of its body) are joined into *exits: what a summarized helper
+	 * stored through its pointer parameters, for the caller (eval.c,
+	 * callee_stores). */
+	struct state *exits;
 };
 
 /* The fact-base key of a field ("field:S.f"; NULL for an anonymous record)

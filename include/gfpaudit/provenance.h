@@ -7,7 +7,8 @@
  *
  * A site's confidence follows (see site_confidence in site.h):
  *   proven   - constants of this file alone make the order costly, or
- *              every path does;
+ *              every path does, or user data whose only bound is a
+ *              kernel limit any user reaches (SRC_USER_LIMIT);
  *   likely   - user, network or module-parameter data can reach a costly
  *              order and nothing known bounds it below, or constants other
  *              files store into a field do;
@@ -45,6 +46,15 @@ enum src_kind {
  * "proven" findings were true (the join takes every store, also those for
  * other instances; bench/accuracy/issue14-precision-c.md). */
 #define SRC_FROM_FACTS (1u << 15)
+/* Not a kind: the top of the value's range is a kernel-wide limit on data
+ * any user chooses (an xattr value's size, up to XATTR_SIZE_MAX: every
+ * user who can set an xattr reaches it), so a costly top is a path a user
+ * can take at will.  User data with this limit alone (and constants) makes
+ * a costly order "proven"; judged in bench/accuracy/judged-recall-s6.tsv.
+ * A write() count, an ioctl field or a sysfs number is not such data: its
+ * real bound lives in callers, the protocol or the hardware (judged:
+ * bench/accuracy/issue14-recall.md, session 6). */
+#define SRC_USER_LIMIT (1u << 14)
 
 const char *src_kind_name(enum src_kind k);
 int src_kind_lookup(const char *name); /* -1 if unknown */

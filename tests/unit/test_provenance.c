@@ -72,6 +72,24 @@ TEST(provenance_site_confidence)
 	CHECK_EQ_INT(site_confidence(&s, 3), CONF_NONE);
 }
 
+/* User data up to a kernel limit any user reaches (an xattr value's size):
+ * proven alone or with constants, likely once anything else joins in. */
+TEST(provenance_user_limit)
+{
+	struct site s = mk(0, 4, SRCB(USER) | SRC_USER_LIMIT);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_PROVEN);
+	s = mk(0, 5, SRCB(USER) | SRCB(CONST) | SRC_USER_LIMIT);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_PROVEN);
+	s = mk(0, 10, SRCB(USER) | SRCB(UNKNOWN) | SRC_USER_LIMIT);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_LIKELY);        /* plus a caller's unknown */
+	s = mk(0, 10, SRCB(USER) | SRCB(PARAM) | SRC_USER_LIMIT);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_LIKELY);
+	s = mk(0, 10, SRCB(USER));
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_LIKELY);        /* a write() count: no limit known */
+	s = mk(0, 3, SRCB(USER) | SRC_USER_LIMIT);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_NONE);          /* capped below costly */
+}
+
 TEST(provenance_json_round_trip)
 {
 	struct site s = mk(0, 10, SRCB(CONST) | SRCB(USER) | SRCB(UNKNOWN));
