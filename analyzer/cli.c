@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/isolate.h"
 #include "gfpaudit/check.h"
@@ -69,6 +70,11 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 	int rc = cli_rule_mask(c->enable, c->disable, &o->rules);
 	if (rc)
 		return rc;
+	/* a binary without its data would parse nothing and report a clean run */
+	const char *data;
+	if ((rc = datadir_find(&data)))
+		return rc;
+	o->kmodel_dir = datadir_kmodel();
 	const char *env = getenv("GFPAUDIT_ALLOCATORS");
 	if (env && *env && !env_allocators) {
 		char *dup = env_allocators = xstrdup(env), *save = NULL;

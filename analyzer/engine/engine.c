@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <string.h>
 #include <jansson.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/sites.h"
@@ -56,10 +57,12 @@ static void collect_probes(struct engine *e)
 int engine_new(const struct engine_opts *opts, struct engine **out)
 {
 	struct engine *e = xcalloc(1, sizeof(*e));
-	int rc;
+	int rc = 0;
 	e->o = *opts;
-	if (!e->o.kmodel_dir)
-		e->o.kmodel_dir = GFPAUDIT_KMODEL_DIR;
+	if (!e->o.kmodel_dir && (rc = datadir_find(&e->o.kmodel_dir)) == 0)
+		e->o.kmodel_dir = datadir_kmodel();
+	if (rc)
+		goto fail;
 	if ((rc = alloc_table_init(&e->table)))
 		goto fail;
 	for (const char **f = opts->allocator_files; f && *f; f++)

@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <jansson.h>
 #include <sqlite3.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -398,8 +399,9 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 			free(pa);
 		}
 	} else if (!o->compdb) {
-		const char *k = o->kmodel_dir ? o->kmodel_dir : GFPAUDIT_KMODEL_DIR;
-		add_dir_hash(&ctx, k);
+		const char *k = o->kmodel_dir ? o->kmodel_dir : datadir_kmodel();
+		if (k)
+			add_dir_hash(&ctx, k);
 	}
 	if (o->compdb) {
 		strbuf_addf(&ctx, "compdb %s\n", realpath(o->compdb, buf) ? buf : o->compdb);
