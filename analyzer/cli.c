@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include "gfpaudit/datadir.h"
 #include "gfpaudit/cli.h"
+#include "gfpaudit/config.h"
 #include "gfpaudit/isolate.h"
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
@@ -36,7 +37,12 @@ static int apply(const char *list, uint64_t *mask, int on)
 
 int cli_rule_mask(const char *enable, const char *disable, uint64_t *out)
 {
-	uint64_t m = check_default_mask();
+	return cli_rule_mask_from(check_default_mask(), enable, disable, out);
+}
+
+int cli_rule_mask_from(uint64_t base, const char *enable, const char *disable, uint64_t *out)
+{
+	uint64_t m = base;
 	int rc;
 	/* --enable alone means "only these"; with --disable it adds back */
 	if (enable && !disable)
@@ -64,12 +70,50 @@ void cli_add_allocator(struct cli_common *c, const char *file)
 	c->nallocators++;
 }
 
+/* The .gfpaudit of this run, read once (commands call cli_engine_opts once
+ * or twice), kept until exit: the engine options point into it. */
+static struct config run_config;
+static bool run_config_read;
+
+static void free_run_config(void)
+{
+	config_release(&run_config);
+}
+
+int cli_load_config(struct cli_common *c)
+{
+	if (run_config_read) {
+		c->config = &run_config;
+		return 0;
+	}
+	int rc = config_find(c->config_from, &run_config);
+	if (rc)
+		return rc;
+	run_config_read = true;
+	atexit(free_run_config);
+	c->config = &run_config;
+	if (c->verbose) {
+		char *d = config_describe(&run_config);
+		fprintf(stderr, "gfpaudit: %s\n", d);
+		free(d);
+	}
+	return 0;
+}
+
 int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	int rc = cli_rule_mask(c->enable, c->disable, &o->rules);
+	int rc = cli_load_config(c);
 	if (rc)
 		return rc;
+	rc = cli_rule_mask_from(config_rule_mask(c->config, check_default_mask()), c->enable, c->disable, &o->rules);
+	if (rc)
+		return rc;
+	o->severities = c->config->sev;
+	o->nseverities = c->config->nsev;
+	o->skip = (const char *const *)c->config->skip;
+	o->nskip = c->config->nskip;
+	o->skip_base = c->config->dir;
 	/* a binary without its data would parse nothing and report a clean run */
 	const char *data;
 	if ((rc = datadir_find(&data)))

@@ -14,6 +14,7 @@
 #include <limits.h>
 #include "gfpaudit/cocci.h"
 #include "gfpaudit/cli.h"
+#include "gfpaudit/config.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/pool.h"
 #include "gfpaudit/facts.h"
@@ -162,7 +163,8 @@ static void on_done(void *data, size_t index, struct file_result *r)
  * files when the configuration builds them (with --all-files also the
  * others, marked, except those of another architecture's arch/). */
 static void select_files(struct engine *e, struct file_list *fl, const char *path, int all_files,
-			 GHashTable *not_built, size_t *left_out, size_t *left_other_arch)
+			 GHashTable *not_built, size_t *left_out, size_t *left_other_arch,
+			 const struct config *cfg, size_t *left_skipped)
 {
 	struct stat st;
 	bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
@@ -174,6 +176,10 @@ static void select_files(struct engine *e, struct file_list *fl, const char *pat
 		fl->problems[fl->nproblems++] = xstrdup(one.problems[i]);
 	}
 	for (size_t i = 0; i < one.n; i++) {
+		if (config_skips(cfg, one.paths[i])) {
+			(*left_skipped)++;
+			continue;
+		}
 		enum config_state cs = engine_config_state(e, one.paths[i]);
 		if (dir && (cs == CONFIG_OTHER_ARCH || (cs == CONFIG_NOT_BUILT && !all_files))) {
 			cs == CONFIG_OTHER_ARCH ? (*left_other_arch)++ : (*left_out)++;
@@ -360,6 +366,7 @@ static int run_setup(struct audit_run *r)
 		fprintf(stderr, "gfpaudit audit: --tree and -p exclude each other\n");
 		return EXIT_USAGE;
 	}
+	c->config_from = a->npaths ? a->paths[0] : NULL;
 	if (cli_engine_opts(c, &r->eo)) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		return EXIT_USAGE;
@@ -376,9 +383,13 @@ static int run_setup(struct audit_run *r)
 	if (engine_pch_problem(r->e))
 		fprintf(stderr, "gfpaudit audit: warning: parsing without a PCH: %s\n", engine_pch_problem(r->e));
 
-	size_t left_out = 0, left_other_arch = 0;
+	size_t left_out = 0, left_other_arch = 0, left_skipped = 0;
 	for (int i = 0; i < a->npaths; i++)
-		select_files(r->e, &r->fl, a->paths[i], a->all_files, r->not_built, &left_out, &left_other_arch);
+		select_files(r->e, &r->fl, a->paths[i], a->all_files, r->not_built, &left_out, &left_other_arch,
+			     c->config, &left_skipped);
+	if (left_skipped && (!c->quiet || c->verbose))
+		fprintf(stderr, "gfpaudit: %zu file%s left out by the [skip] paths of %s\n", left_skipped,
+			left_skipped == 1 ? "" : "s", c->config->path);
 	for (size_t i = 0; i < r->fl.nproblems; i++)
 		fprintf(stderr, "gfpaudit: %s\n", r->fl.problems[i]);
 	if ((left_out || left_other_arch) && (!c->quiet || c->verbose))
@@ -615,6 +626,10 @@ static int run_report(struct audit_run *r, int exit_code)
 		if (nall > nf && !a->build_tree_facts)
 			fprintf(stderr, "gfpaudit: %zu more below %s (likely or possible costly orders: notes)%s\n",
 				nall - nf, c->severity, strcmp(c->format, "text") ? "" : ": --severity note shows them");
+		size_t nsup = report_suppressed(rep);
+		if (nsup)
+			fprintf(stderr, "gfpaudit: %zu finding%s suppressed by 'gfpaudit: ignore' comments (listed with "
+				"--sites, -v and in JSON)\n", nsup, nsup == 1 ? "" : "s");
 		char *causes = report_error_causes(rep, 3);
 		if (causes)
 			fprintf(stderr, "gfpaudit: top parse errors: %s\n", causes);

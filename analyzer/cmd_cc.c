@@ -103,7 +103,7 @@ int cmd_cc(int argc, char **argv)
 		free(cargs);
 		return EXIT_TOOL;
 	}
-	struct cli_common c = { 0 };
+	struct cli_common c = { .config_from = file };
 	struct engine_opts eo;
 	if (cli_engine_opts(&c, &eo)) {
 		fprintf(stderr, "gfpaudit cc: %s\n", err_last());

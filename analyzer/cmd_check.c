@@ -262,6 +262,7 @@ int cmd_check(int argc, char **argv)
 			tree = xstrdup(real);
 	}
 	struct engine_opts eo;
+	c.config_from = root;
 	if (cli_engine_opts(&c, &eo)) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
 		exit_code = EXIT_USAGE;

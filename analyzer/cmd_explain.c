@@ -192,11 +192,13 @@ int cmd_explain(int argc, char **argv)
 		}
 	} else {
 		struct engine_opts eo;
+		c.config_from = file;
 		if (cli_engine_opts(&c, &eo)) {
 			fprintf(stderr, "gfpaudit explain: %s\n", err_last());
 			exit_code = EXIT_USAGE;
 			goto cleanup;
 		}
+		eo.nskip = 0; /* a file asked for by name is explained, [skip] or not */
 		eo.rules = (uint64_t)1 << check_lookup("costly-noretry-compacts"); /* only the sites are wanted; one cheap rule */
 		if ((rc = engine_new(&eo, &e))) {
 			fprintf(stderr, "gfpaudit explain: %s\n", err_last());

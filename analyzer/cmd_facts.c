@@ -167,6 +167,7 @@ static int print_key(const char *key, const char *format, const struct treefacts
 static int show_key(struct audit_args *a, const char *key, const char *format)
 {
 	struct engine_opts eo;
+	a->c.config_from = a->c.tree;
 	if (cli_engine_opts(&a->c, &eo)) {
 		fprintf(stderr, "gfpaudit facts: %s\n", err_last());
 		return EXIT_USAGE;

@@ -135,6 +135,7 @@ int cmd_review(int argc, char **argv)
 		.limits = MAIL_LIMITS_INIT, .max_file = REVIEW_MAX_FILE_DEFAULT, .verbose = c.verbose,
 		.min_severity = sev, .isolation = iso,
 	};
+	c.config_from = ro.repo;
 	c.tree = NULL; /* review decides: kbuild flags only for a prepared tree */
 	if (cli_engine_opts(&c, &ro.engine)) {
 		fprintf(stderr, "gfpaudit review: %s\n", err_last());

@@ -107,6 +107,14 @@ char *report_error_causes(const struct report *r, size_t top)
 	return strbuf_detach(&sb);
 }
 
+size_t report_suppressed(const struct report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->files[i]->nsuppressed;
+	return n;
+}
+
 size_t report_findings_at_least(const struct report *r, enum severity min)
 {
 	size_t n = 0;
@@ -194,12 +202,19 @@ void report_text(const struct report *r, FILE *out)
 				fprintf(out, "%s:%d:%d: note: no fix offered: %s\n", f->site.file, f->site.line,
 					f->site.col, f->fix_declined);
 		}
+		/* what a comment suppressed is listed with the sites, never dropped unseen */
+		for (size_t k = 0; (r->with_sites || r->with_evidence) && k < fr->nsuppressed; k++) {
+			const struct finding *f = &fr->suppressed[k];
+			fputs_printable(f->site.file, out);
+			fprintf(out, ":%d:%d: suppressed: %s [%s] (line %d: %s)\n", f->site.line, f->site.col,
+				f->message, f->rule, f->suppressed_line, f->suppressed);
+		}
 	}
 }
 
 int report_json(const struct report *r, FILE *out)
 {
-	json_t *root = json_object(), *fa = json_array(), *sa = json_array();
+	json_t *root = json_object(), *fa = json_array(), *sa = json_array(), *su = json_array();
 	size_t a, s, f;
 	json_object_set_new(root, "tool", json_string("gfpaudit"));
 	json_object_set_new(root, "version", json_string(GFPAUDIT_VERSION));
@@ -211,11 +226,14 @@ int report_json(const struct report *r, FILE *out)
 				json_object_set_new(fj, "in_config", json_false());
 			json_array_append_new(fa, fj);
 		}
+		for (size_t k = 0; k < fr->nsuppressed; k++)
+			json_array_append_new(su, finding_to_json(&fr->suppressed[k]));
 		if (r->with_sites)
 			for (size_t k = 0; k < fr->nsites; k++)
 				json_array_append_new(sa, site_to_json(&fr->sites[k]));
 	}
 	json_object_set_new(root, "findings", fa);
+	json_object_set_new(root, "suppressed", su);
 	if (r->with_sites)
 		json_object_set_new(root, "sites", sa);
 	else

@@ -36,6 +36,8 @@ void report_release(struct report *r);
 void report_add(struct report *r, struct file_result *fr);
 void report_counts(const struct report *r, size_t *analyzed, size_t *skipped, size_t *failed);
 size_t report_findings_at_least(const struct report *r, enum severity min);
+/* Findings inline comments suppressed (never counted above). */
+size_t report_suppressed(const struct report *r);
 /* Analyzed files whose parse errors may hide an allocation (result.h). */
 size_t report_partial(const struct report *r);
 /* The `top` most common first parse errors of the run's files, quoted
