@@ -138,6 +138,18 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 	return 0;
 }
 
+void cli_print_setup(FILE *f, const char *env)
+{
+	fprintf(f, "\nconfiguration: the nearest .gfpaudit in the starting directory or above it\n"
+		"([rules] enable/disable, [severity] RULE = LEVEL, [skip] path; -v names it).\n"
+		"A comment /* gfpaudit: ignore RULE: reason */ on a finding's line or the line\n"
+		"before suppresses it (listed as suppressed, never counted).\n"
+		"environment: GFPAUDIT_DATADIR (the data directory: include/kmodel, rules),\n"
+		"GFPAUDIT_ALLOCATORS (extra allocator tables, colon-separated), XDG_CACHE_HOME,\n"
+		"HOME, GFPAUDIT_DEBUG (model trace), GFPAUDIT_PROFILE (per-file times)%s%s; see gfpaudit(1)\n",
+		env ? ",\n" : "", env ? env : "");
+}
+
 void cli_print_rules(FILE *f)
 {
 	for (size_t i = 0; check_table[i]; i++)

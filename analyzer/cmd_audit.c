@@ -98,12 +98,14 @@ static void usage(FILE *f)
 "  --facts-passes N     judge again at most N times (1 to 16, default 3): a value stored in\n"
 "                       one file, copied into a call in a second and allocated in a third\n"
 "                       needs 2\n"
+"  --facts              the default: judge with the tree-wide fact base (undoes --no-facts)\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        evidence notes under each finding; parse errors per file\n"
+"  -h, --help           this text\n"
 "\n"
-"Without --tree or -p, files parse against the kernel-model headers in include/kmodel/.\n"
-"\n"
-"rules:\n");
+"Without --tree or -p, files parse against the kernel-model headers in include/kmodel/.\n");
+	cli_print_setup(f, "SPATCH (the spatch of --cocci)");
+	fprintf(f, "\nrules:\n");
 	cli_print_rules(f);
 	fprintf(f, "\nexit: 0 clean, 1 findings at or above the threshold, 2 usage or unprepared tree,\n"
 		"3 tool failure (including files that failed to analyze, or were only partially analyzed\n"

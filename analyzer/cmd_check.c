@@ -42,9 +42,12 @@ static void usage(FILE *f)
 "                       file is analyzed in a child process, so a file that crashes,\n"
 "                       hangs or exhausts the analyzer fails alone (exit 3)\n"
 "  --memory-limit MIB   address-space limit of that child (default 4096)\n"
+"  --staged, --cached   the staged changes (the default)\n"
 "  -v, --verbose        also findings the change fixes, and new ones outside the\n"
 "                       changed functions (as notes)\n"
-"\n"
+"  -h, --help           this text\n");
+	cli_print_setup(f, "GFPAUDIT_NO_CACHE=1 (as --no-cache), GIT_DIR, GIT_WORK_TREE,\nGIT_INDEX_FILE (as git reads them in a hook)");
+	fprintf(f, "\n"
 "exit: 0 nothing new at or above the threshold, 1 new findings, 2 usage,\n"
 "3 tool failure (a changed file could not be analyzed)\n");
 }

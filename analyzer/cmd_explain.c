@@ -42,7 +42,9 @@ static void usage(FILE *f)
 "                          requests still enter direct compaction\n"
 "  -v, --verbose           also print every fact of the allocator model and\n"
 "                          where each alloc_flags bit is set\n"
-"\n"
+"  -h, --help              this text\n");
+	cli_print_setup(f, NULL);
+	fprintf(f, "\n"
 "exit: 0 explained, 2 usage or no site at FILE:LINE, 3 tool failure\n");
 }
 

@@ -44,7 +44,9 @@ static void usage(FILE *f)
 "  -j N, --timeout SEC, --memory-limit MIB, --no-pch, --all-files   as for audit\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        where the files went, the facts passes\n"
-"\n"
+"  -h, --help           this text\n");
+	cli_print_setup(f, NULL);
+	fprintf(f, "\n"
 "exit: 0 built (or the key printed, found or not), 2 usage, unprepared tree or facts\n"
 "not built (--key), 3 files that failed to analyze or a cache that cannot be used\n");
 }

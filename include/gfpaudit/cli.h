@@ -42,6 +42,10 @@ void cli_add_allocator(struct cli_common *c, const char *file);
  * GA_EINVAL for an unknown rule, more than CLI_MAX_ALLOCATORS allocator
  * tables or a bad .gfpaudit; GA_EIO when there is no data directory. */
 int cli_engine_opts(struct cli_common *c, struct engine_opts *out);
+/* For --help: the configuration file, suppressions and the environment
+ * variables every analyzing command reads, then `env` (the command's own,
+ * NULL: none). */
+void cli_print_setup(FILE *f, const char *env);
 /* Print the rule list (id, severity, summary) for --help. */
 void cli_print_rules(FILE *f);
 int cli_default_jobs(void);
