@@ -186,6 +186,17 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, int lo, int h
 	return 0;
 }
 
+bool cli_color_mode_ok(const char *mode)
+{
+	return !strcmp(mode, "auto") || !strcmp(mode, "always") || !strcmp(mode, "never");
+}
+
+int cli_progress_default(void)
+{
+	const char *ci = getenv("CI");
+	return ci && !strcmp(ci, "true");
+}
+
 int cli_default_jobs(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -3,6 +3,8 @@
 #include <string.h>
 #include <jansson.h>
 #include "gfpaudit/report.h"
+#include "gfpaudit/diag.h"
+#include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -115,6 +117,31 @@ size_t report_suppressed(const struct report *r)
 	return n;
 }
 
+char *report_rule_counts(const struct report *r, enum severity min)
+{
+	size_t nrules = check_count(), *n = xcalloc(nrules + 1, sizeof(*n)), total = 0;
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < r->files[i]->nfindings; k++) {
+			const struct finding *f = &r->files[i]->findings[k];
+			if (f->severity < min)
+				continue;
+			int x = check_lookup(f->rule);
+			n[x < 0 ? nrules : (size_t)x]++;
+			total++;
+		}
+	char *out = NULL;
+	if (total) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "gfpaudit: findings by rule (at or above %s):\n", severity_name(min));
+		for (size_t i = 0; i <= nrules; i++)
+			if (n[i])
+				strbuf_addf(&sb, "  %6zu  %s\n", n[i], i < nrules ? check_table[i]->id : "(other)");
+		out = strbuf_detach(&sb);
+	}
+	free(n);
+	return out;
+}
+
 size_t report_findings_at_least(const struct report *r, enum severity min)
 {
 	size_t n = 0;
@@ -175,6 +202,8 @@ char *site_format_line(const struct site *s)
 
 void report_text(const struct report *r, FILE *out)
 {
+	static const struct diag_style plain;
+	const struct diag_style *st = r->style ? r->style : &plain;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct file_result *fr = r->files[i];
 		if (r->with_sites)
@@ -187,27 +216,32 @@ void report_text(const struct report *r, FILE *out)
 			const struct finding *f = &fr->findings[k];
 			if (f->severity < r->min_show)
 				continue;
-			fputs_printable(f->site.file, out); /* a file name is any bytes */
-			fprintf(out, ":%d:%d: %s: %s [%s]\n", f->site.line, f->site.col,
-				severity_name(f->severity), f->message, f->rule);
+			diag_print(out, st, f->site.file, f->site.line, f->site.col, severity_name(f->severity),
+				   f->message, f->rule);
 			if (r->with_evidence)
 				for (size_t e = 0; e < f->site.nev; e++)
-					fprintf(out, "%s:%d: note: %s\n", f->site.ev[e].file, f->site.ev[e].line,
-						f->site.ev[e].note);
-			for (size_t x = 0; r->with_fixes && x < f->nfixes; x++)
-				fprintf(out, "%s:%d:%d: note: candidate fix %zu (%s): %s\n%s", f->site.file,
-					f->site.line, f->site.col, x + 1, f->fixes[x].kind, f->fixes[x].reason,
-					f->fixes[x].diff);
-			if (r->with_evidence && f->fix_declined)
-				fprintf(out, "%s:%d:%d: note: no fix offered: %s\n", f->site.file, f->site.line,
-					f->site.col, f->fix_declined);
+					diag_print(out, st, f->site.ev[e].file, f->site.ev[e].line, 0, "note",
+						   f->site.ev[e].note, NULL);
+			for (size_t x = 0; r->with_fixes && x < f->nfixes; x++) {
+				char *m = xasprintf("candidate fix %zu (%s): %s", x + 1, f->fixes[x].kind,
+						    f->fixes[x].reason);
+				diag_print(out, st, f->site.file, f->site.line, f->site.col, "note", m, NULL);
+				fputs(f->fixes[x].diff, out);
+				free(m);
+			}
+			if (r->with_evidence && f->fix_declined) {
+				char *m = xasprintf("no fix offered: %s", f->fix_declined);
+				diag_print(out, st, f->site.file, f->site.line, f->site.col, "note", m, NULL);
+				free(m);
+			}
 		}
 		/* what a comment suppressed is listed with the sites, never dropped unseen */
 		for (size_t k = 0; (r->with_sites || r->with_evidence) && k < fr->nsuppressed; k++) {
 			const struct finding *f = &fr->suppressed[k];
-			fputs_printable(f->site.file, out);
-			fprintf(out, ":%d:%d: suppressed: %s [%s] (line %d: %s)\n", f->site.line, f->site.col,
-				f->message, f->rule, f->suppressed_line, f->suppressed);
+			char *m = xasprintf("%s [%s] (line %d: %s)", f->message, f->rule, f->suppressed_line,
+					    f->suppressed);
+			diag_print(out, st, f->site.file, f->site.line, f->site.col, "suppressed", m, NULL);
+			free(m);
 		}
 	}
 }

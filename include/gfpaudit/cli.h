@@ -49,6 +49,10 @@ void cli_print_setup(FILE *f, const char *env);
 /* Print the rule list (id, severity, summary) for --help. */
 void cli_print_rules(FILE *f);
 int cli_default_jobs(void);
+/* --color takes auto, always or never. */
+bool cli_color_mode_ok(const char *mode);
+/* Progress lines on a stderr that is not a terminal by default: under CI=true. */
+int cli_progress_default(void);
 /* Strict decimal numbers for options: digits only (no sign, blank or
  * suffix), lo <= value <= hi.  cli_parse_long returns GA_EINVAL without a
  * message; cli_parse_int sets "gfpaudit CMD: OPT takes a whole number from
