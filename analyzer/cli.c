@@ -106,8 +106,9 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 	int rc = cli_load_config(c);
 	if (rc)
 		return rc;
-	rc = cli_rule_mask_from(config_rule_mask(c->config, check_default_mask()), c->enable, c->disable, &o->rules);
-	if (rc)
+	uint64_t base = check_default_mask();
+	if ((rc = apply(c->config->enable, &base, 1)) || (rc = apply(c->config->disable, &base, 0)) ||
+	    (rc = cli_rule_mask_from(base, c->enable, c->disable, &o->rules)))
 		return rc;
 	o->severities = c->config->sev;
 	o->nseverities = c->config->nsev;

@@ -25,38 +25,38 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Every rule of a comma list exists; the list is kept as written. */
-static int check_rules(const char *file, int line, const char *list)
+/* Append a comma list to *list without the blanks around its names,
+ * once every name is a rule (or "all"). */
+static int add_rules(char **list, const char *file, int line, const char *val)
 {
-	char *dup = xstrdup(list), *save = NULL;
+	char *dup = xstrdup(val), *save = NULL;
+	struct strbuf sb = STRBUF_INIT;
 	int rc = 0;
+	if (*list)
+		strbuf_adds(&sb, *list);
 	for (char *w = strtok_r(dup, ",", &save); w && !rc; w = strtok_r(NULL, ",", &save)) {
 		w = trim(w);
 		if (strcmp(w, "all") && check_lookup(w) < 0)
 			rc = err_set(GA_EINVAL, "%s:%d: unknown rule '%s'", file, line, w);
+		strbuf_addf(&sb, "%s%s", sb.len ? "," : "", w);
 	}
 	free(dup);
-	return rc;
-}
-
-static void join(char **list, const char *more)
-{
-	char *old = *list;
-	*list = old ? xasprintf("%s,%s", old, more) : xstrdup(more);
-	free(old);
+	if (rc) {
+		strbuf_release(&sb);
+		return rc;
+	}
+	free(*list);
+	*list = strbuf_detach(&sb);
+	return 0;
 }
 
 static int set_key(struct config *c, enum section sec, const char *file, int line, const char *key, const char *val)
 {
-	int rc;
 	switch (sec) {
 	case SEC_RULES:
 		if (strcmp(key, "enable") && strcmp(key, "disable"))
 			return err_set(GA_EINVAL, "%s:%d: [rules] takes enable or disable, not '%s'", file, line, key);
-		if ((rc = check_rules(file, line, val)))
-			return rc;
-		join(!strcmp(key, "enable") ? &c->enable : &c->disable, val);
-		return 0;
+		return add_rules(!strcmp(key, "enable") ? &c->enable : &c->disable, file, line, val);
 	case SEC_SEVERITY: {
 		int r = check_lookup(key), s = severity_lookup(val);
 		if (r < 0)
@@ -173,26 +173,6 @@ void config_release(struct config *c)
 bool config_skips(const struct config *c, const char *path)
 {
 	return c->nskip && fs_path_matches(c->dir, (const char *const *)c->skip, c->nskip, path);
-}
-
-static unsigned long long apply_list(const char *list, unsigned long long mask, bool on)
-{
-	if (!list)
-		return mask;
-	char *dup = xstrdup(list), *save = NULL;
-	for (char *w = strtok_r(dup, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		w = trim(w);
-		int i = check_lookup(w);
-		unsigned long long bits = !strcmp(w, "all") ? check_default_mask() : i >= 0 ? 1ULL << i : 0;
-		mask = on ? mask | bits : mask & ~bits;
-	}
-	free(dup);
-	return mask;
-}
-
-unsigned long long config_rule_mask(const struct config *c, unsigned long long mask)
-{
-	return apply_list(c->disable, apply_list(c->enable, mask, true), false);
 }
 
 char *config_describe(const struct config *c)

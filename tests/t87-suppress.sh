@@ -79,7 +79,7 @@ else expect_rc "SARIF with suppressions validates (2.1.0 schema)" 0 $rc "$(cat "
 cat > "$T/tree/.gfpaudit" <<'CFG'
 # tree policy
 [rules]
-disable = bad-suppression
+disable = bad-suppression , noretry-without-nowarn
 [severity]
 costly-no-fallback = error
 [skip]
@@ -88,7 +88,7 @@ CFG
 mkdir -p "$T/elsewhere"
 out=$(cd "$T/tree/mm" && "$G" audit -v --no-cache loud.c 2>&1); rc=$?
 expect_grep "-v names the configuration and what it sets" \
-	"configuration: $T/tree/.gfpaudit; disable bad-suppression; severity costly-no-fallback=error; skip drivers/staging/" "$out"
+	"configuration: $T/tree/.gfpaudit; disable bad-suppression,noretry-without-nowarn; severity costly-no-fallback=error; skip drivers/staging/" "$out"
 expect_nogrep ".gfpaudit [rules] disable" "bad-suppression\]" "$out"
 expect_grep ".gfpaudit [severity]" "^loud.c:14:[0-9]+: error: .*\[costly-no-fallback\]" "$out"
 out=$("$G" audit -q --no-cache --enable bad-suppression,costly-no-fallback mm/loud.c 2>&1)

@@ -41,8 +41,6 @@ void config_release(struct config *c);
 /* Does a [skip] path cover `path` (absolute, or relative to the current
  * directory)? */
 bool config_skips(const struct config *c, const char *path);
-/* Apply the [rules] lists to a rule mask (check.h bits). */
-unsigned long long config_rule_mask(const struct config *c, unsigned long long mask);
 /* One line for -v: where the configuration came from and what it sets.
  * Caller frees. */
 char *config_describe(const struct config *c);
