@@ -10,6 +10,7 @@
 #include "gfpaudit/cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/diag.h"
+#include "gfpaudit/report.h"
 #include "gfpaudit/change.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/vcs.h"
@@ -86,8 +87,7 @@ static void print_text(const struct change_set *cs, int verbose, int min_sev, co
 		const struct finding *f = &cs->new_[i];
 		if ((int)f->severity < min_sev)
 			continue; /* a "possible" costly order: --severity note shows it */
-		diag_print(stdout, st, f->site.file, f->site.line, f->site.col, severity_name(f->severity),
-			   f->message, f->rule);
+		report_print_finding(stdout, st, f);
 	}
 	if (!verbose)
 		return;

@@ -84,3 +84,57 @@ void diag_print(FILE *out, const struct diag_style *st, const char *file, int li
 	fputc('\n', out);
 	free(path);
 }
+
+/* Where the clause starting at p ends: at "; " outside '...', or the end. */
+static const char *clause_end(const char *p)
+{
+	bool quoted = false;
+	for (; *p; p++) {
+		if (*p == '\'')
+			quoted = !quoted;
+		else if (!quoted && p[0] == ';' && p[1] == ' ')
+			return p;
+	}
+	return p;
+}
+
+void diag_print_finding(FILE *out, const struct diag_style *st, const char *file, int line, int col,
+			const char *kind, const char *message, const char *phrase, const char *rule)
+{
+	const char *end = clause_end(message);
+	size_t tag = rule ? strlen(rule) + 3 : 0, room = DIAG_HEADLINE_MAX - 1 - tag;
+	char *head = xstrndup(message, (size_t)(end - message));
+	char *full = phrase ? xasprintf("%s: %s", head, phrase) : xstrdup(head);
+	bool cut = false;
+	const char *why = NULL; /* the part after "WHAT: " of a long head, as a note */
+	if (strlen(full) > room && phrase) {
+		free(full);
+		full = xstrdup(head);
+	}
+	char *colon = strlen(full) > room ? strstr(full, ": ") : NULL;
+	if (colon && (size_t)(colon - full) <= room) {
+		why = head + (colon - full) + 2;
+		*colon = '\0';
+	}
+	if (strlen(full) > room) {
+		size_t n = room - 3;
+		while (n > 0 && full[n] != ' ')
+			n--;
+		strcpy(full + (n ? n : room - 3), "...");
+		cut = true;
+	}
+	diag_print(out, st, file, line, col, kind, full, rule);
+	if (cut)
+		diag_print(out, st, file, line, col, "note", head, NULL);
+	else if (why)
+		diag_print(out, st, file, line, col, "note", why, NULL);
+	for (const char *p = end; *p; p = end) {
+		p += 2; /* "; " */
+		end = clause_end(p);
+		char *c = xstrndup(p, (size_t)(end - p));
+		diag_print(out, st, file, line, col, "note", c, NULL);
+		free(c);
+	}
+	free(head);
+	free(full);
+}

@@ -200,6 +200,34 @@ char *site_format_line(const struct site *s)
 	return strbuf_detach(&sb);
 }
 
+void report_print_finding(FILE *out, const struct diag_style *st, const struct finding *f)
+{
+	int i = check_lookup(f->rule);
+	/* the phrase only when the finding is the rule's verdict on a site's order */
+	const char *phrase = i >= 0 && f->site.order.known ? check_table[i]->headline : NULL;
+	diag_print_finding(out, st, f->site.file, f->site.line, f->site.col, severity_name(f->severity),
+			   f->message ? f->message : "", phrase, f->rule);
+}
+
+static int cmp_evidence(const void *a, const void *b)
+{
+	const struct evidence *x = *(const struct evidence *const *)a, *y = *(const struct evidence *const *)b;
+	int c = strcmp(x->file, y->file);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* -v: the evidence in line order (file by file), each labelled by its note */
+static void print_evidence(FILE *out, const struct diag_style *st, const struct site *s)
+{
+	const struct evidence **v = xcalloc(s->nev ? s->nev : 1, sizeof(*v));
+	for (size_t e = 0; e < s->nev; e++)
+		v[e] = &s->ev[e];
+	qsort(v, s->nev, sizeof(*v), cmp_evidence);
+	for (size_t e = 0; e < s->nev; e++)
+		diag_print(out, st, v[e]->file[0] ? v[e]->file : s->file, v[e]->line, 0, "note", v[e]->note, NULL);
+	free(v);
+}
+
 void report_text(const struct report *r, FILE *out)
 {
 	static const struct diag_style plain;
@@ -216,12 +244,9 @@ void report_text(const struct report *r, FILE *out)
 			const struct finding *f = &fr->findings[k];
 			if (f->severity < r->min_show)
 				continue;
-			diag_print(out, st, f->site.file, f->site.line, f->site.col, severity_name(f->severity),
-				   f->message, f->rule);
+			report_print_finding(out, st, f);
 			if (r->with_evidence)
-				for (size_t e = 0; e < f->site.nev; e++)
-					diag_print(out, st, f->site.ev[e].file, f->site.ev[e].line, 0, "note",
-						   f->site.ev[e].note, NULL);
+				print_evidence(out, st, &f->site);
 			for (size_t x = 0; r->with_fixes && x < f->nfixes; x++) {
 				char *m = xasprintf("candidate fix %zu (%s): %s", x + 1, f->fixes[x].kind,
 						    f->fixes[x].reason);

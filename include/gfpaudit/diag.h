@@ -27,4 +27,15 @@ char *diag_path(const struct diag_style *st, const char *file);
 void diag_print(FILE *out, const struct diag_style *st, const char *file, int line, int col,
 		const char *kind, const char *message, const char *rule);
 
+/* A finding for a reader: the headline "FILE:LINE:COL: KIND: HEAD: PHRASE
+ * [RULE]" with HEAD the message's first clause (clauses are "; "-separated,
+ * not inside '...'), PHRASE (may be NULL) what is wrong, the part after the
+ * locus under DIAG_HEADLINE_MAX characters (PHRASE goes first, then what
+ * follows the first ": " of HEAD becomes a note, then HEAD is cut at a word,
+ * "..."), then every other clause (and a cut HEAD whole) as a "note:" line
+ * at the same place. */
+#define DIAG_HEADLINE_MAX 100
+void diag_print_finding(FILE *out, const struct diag_style *st, const char *file, int line, int col,
+			const char *kind, const char *message, const char *phrase, const char *rule);
+
 #endif

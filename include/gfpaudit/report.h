@@ -41,6 +41,10 @@ size_t report_findings_at_least(const struct report *r, enum severity min);
  * findings by rule ...", one "  COUNT  RULE" line each), NULL when there
  * are none.  Caller frees. */
 char *report_rule_counts(const struct report *r, enum severity min);
+/* One finding as text: the short headline and the note lines of its
+ * message (diag.h diag_print_finding, with the rule's headline phrase). */
+struct diag_style;
+void report_print_finding(FILE *out, const struct diag_style *st, const struct finding *f);
 /* Findings inline comments suppressed (never counted above). */
 size_t report_suppressed(const struct report *r);
 /* Analyzed files whose parse errors may hide an allocation (result.h). */
