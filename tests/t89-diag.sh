@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# t89-diag: diagnostics people read (issue 19 item 4): --color=auto|always|
+# t89-diag: diagnostics people read (issue 19 item 4): headlines under 100
+# characters with the details as notes and gfp sets as GFP_KERNEL | ...,
+# --color=auto|always|
 # never and NO_COLOR, paths relative to the current directory when it is a
 # subdirectory of the tree (check from a subdirectory; audit --tree inside
 # KDIR when there is one), --progress lines on a stderr that is not a
@@ -49,6 +51,18 @@ if command -v script >/dev/null; then
 else
 	skip "--color=auto on a terminal" "no script(1)"
 fi
+
+# headline and notes; gfp sets as kernel code writes them
+out=$("$G" audit -q --no-cache --severity note drivers/foo/big.c 2>/dev/null)
+expect_grep "headline: what, how big, what is wrong" "^drivers/foo/big.c:5:[0-9]+: warning: 'kmalloc' can request order 8 \(1 MiB\): no fallback \[costly-no-fallback\]$" "$out"
+expect_grep "details as notes at the same place: the mask as GFP_KERNEL" "^drivers/foo/big.c:5:[0-9]+: note: gfp GFP_KERNEL$" "$out"
+expect_grep "details: the fallback" "^drivers/foo/big.c:5:[0-9]+: note: fallback none: " "$out"
+expect_grep "details: GFP_KERNEL | __GFP_NOFAIL" "^drivers/foo/big.c:9:[0-9]+: note: gfp GFP_KERNEL \| __GFP_NOFAIL$" "$out"
+long=$("$G" audit -q --no-cache --severity note "$here"/../corpus/*.c 2>/dev/null |
+	grep -E "^[^ ]+:[0-9]+:[0-9]+: (warning|error|note): .*\[[a-z-]+\]$" | sed -E 's/^[^ ]+:[0-9]+:[0-9]+: [a-z]+: //' | awk 'length($0) >= 100')
+n=$("$G" audit -q --no-cache --severity note "$here"/../corpus/*.c 2>/dev/null | grep -cE "\[[a-z-]+\]$")
+if [ -z "$long" ] && [ "$n" -gt 50 ]; then ok "every headline of the corpus ($n) is under 100 characters"
+else fail "every headline of the corpus ($n) is under 100 characters" "$long"; fi
 
 # the per-rule table, on stderr after the summary
 err=$("$G" audit --no-cache drivers/foo/big.c 2>&1 >/dev/null)
