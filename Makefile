@@ -1,6 +1,12 @@
 # gfpaudit build.  `make` builds ./gfpaudit; `make test` runs every suite;
 # `make asan` runs them under ASan/UBSan; `make kernel [ARCH=A] [PAGES=P]`
-# prepares a real tree.
+# prepares a real tree; `make deps` installs the Debian packages the build and
+# the tests need (nothing else here installs packages); `make install
+# [PREFIX=/usr/local] [DESTDIR=...]` installs the binary and its data.
+# CFLAGS/LDFLAGS are the user's (default -O2 -g); the flags the build needs are
+# added in ALL_CFLAGS.  DEVELOPER=1 turns warnings into errors (CI and the
+# test targets set it); put it in config.mak to keep it on.
+-include config.mak
 LLVM_CONFIG ?= $(firstword $(wildcard /usr/bin/llvm-config-14 /usr/bin/llvm-config) llvm-config)
 PKGS := gmime-3.0 libgit2 jansson sqlite3
 CC ?= cc
@@ -16,13 +22,22 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -MMD -MP \
+WERROR = $(if $(filter 1,$(DEVELOPER)),-Werror)
+# the run-time data (include/kmodel, rules) is found next to the executable or
+# through $$GFPAUDIT_DATADIR (analyzer/util/datadir.c), never baked in
+ALL_CFLAGS = $(CFLAGS) $(SAN_CFLAGS) -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter -MMD -MP \
 	-Iinclude -I$(LLVM_INC) $(PKG_CFLAGS) \
-	-DGFPAUDIT_KMODEL_DIR='"$(CURDIR)/include/kmodel"' \
-	-DGFPAUDIT_RULES_DIR='"$(CURDIR)/rules"' \
 	-DGFPAUDIT_CLANG_RESOURCE_DIR='"$(CLANG_RES)"' \
 	-DGFPAUDIT_VERSION='"$(VERSION)"'
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_CFLAGS)
 LDLIBS += -L$(LLVM_LIB) -Wl,-rpath,$(LLVM_LIB) -lclang $(PKG_LIBS) -lpthread
+
+PREFIX ?= /usr/local
+bindir = $(PREFIX)/bin
+datadir = $(PREFIX)/share/gfpaudit
+mandir = $(PREFIX)/share/man
+bashcompdir = $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
 
 SRCS := $(sort $(wildcard analyzer/*.c analyzer/*/*.c))
@@ -32,16 +47,19 @@ OBJS := $(SRCS:%.c=$(BUILD)/%.o) $(CXX_SRCS:%.cc=$(BUILD)/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(CXX_SRCS:%.cc=$(BUILD)/%.o)
 CXX ?= c++
 # the C++ shim (frontend/opcode.cc) reads clang's AST headers only
-CXXFLAGS_SHIM := $(OPT) -g -std=c++17 -fno-rtti -fno-exceptions -Wall -Wextra -Werror \
+CXXFLAGS_SHIM = $(CFLAGS) $(SAN_CFLAGS) -std=c++17 -fno-rtti -fno-exceptions -Wall -Wextra $(WERROR) \
 	-Wno-unused-parameter -DLLVM_DISABLE_ABI_BREAKING_CHECKS_ENFORCING=1 -I$(LLVM_INC) -MMD -MP
 DATA := analyzer/data/allocators.tbl analyzer/data/pch-headers.txt
 
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 
-.PHONY: all deps test unit corpus realtree e2e asan bench bench-accuracy kernel clean fuzz
-all: deps gfpaudit
+.PHONY: all deps test unit corpus realtree e2e asan bench bench-accuracy kernel clean fuzz install man
+all: gfpaudit
+# the team keeps warnings at zero: what the tests run is built with -Werror
+test unit corpus realtree asan: DEVELOPER = 1
 
-# Debian packages the build and the tests need; installed when missing.
+# Debian packages the build and the tests need; `make deps` installs the
+# missing ones (.ci/run calls it).
 DEB_PKGS := libclang-dev clang llvm libgit2-dev libgmime-3.0-dev libjansson-dev \
 	libsqlite3-dev pkg-config coccinelle sparse git python3 xz-utils \
 	flex bison bc libelf-dev libssl-dev make parallel python3-jsonschema time
@@ -55,7 +73,7 @@ deps:
 
 gfpaudit: $(OBJS)
 	@echo "  LINK    $@"
-	@$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/analyzer/model/alloc_table.o: $(BUILD)/data/allocators.inc
 $(BUILD)/analyzer/frontend/pch.o: $(BUILD)/data/pch-headers.inc
@@ -75,11 +93,11 @@ $(BUILD)/%.o: %.cc
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	@$(CC) $(CFLAGS) -I$(BUILD)/data -c -o $@ $<
+	@$(CC) $(ALL_CFLAGS) -I$(BUILD)/data -c -o $@ $<
 
 build/unit-tests: $(LIB_OBJS) $(UNIT_SRCS) tests/unit/harness.h
 	@echo "  LINK    $@"
-	@$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
+	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
 
 # The whole suite; the last line is "N passed, N failed".
 test: all build/unit-tests
@@ -99,15 +117,16 @@ kernel: all
 	tests/prepare-kernel.sh $(if $(ARCH),--arch $(ARCH)) $(if $(PAGES),--pages $(PAGES)) $(KVER)
 
 asan:
-	$(MAKE) BUILD=build/asan OPT="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined" gfpaudit-asan build/asan-unit-tests
+	$(MAKE) BUILD=build/asan DEVELOPER=1 OPT="-O1 -g" \
+		SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		gfpaudit-asan build/asan-unit-tests
 	@ASAN_OPTIONS=detect_leaks=1 GFPAUDIT=$(CURDIR)/build/gfpaudit-asan UNIT=$(CURDIR)/build/asan-unit-tests \
 		KDIR=$(KDIR) tests/run-all.sh
 
 gfpaudit-asan: $(OBJS)
-	$(CC) $(CFLAGS) -o build/gfpaudit-asan $(OBJS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o build/gfpaudit-asan $(OBJS) $(LDLIBS)
 build/asan-unit-tests: $(LIB_OBJS) $(UNIT_SRCS)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Itests/unit -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LDLIBS)
 
 # libFuzzer targets (tests/fuzz/, seeds in tests/fuzz/seeds/TARGET, crashes in
 # build/fuzz/TARGET/): fuzz_mbox (mail parsing), fuzz_apply (diff application
@@ -153,6 +172,24 @@ bench: all
 # trees from KDIR61 / KDIR612 (default build/linux-6.1, build/linux-6.12)
 bench-accuracy: all
 	python3 bench/accuracy/history.py
+
+# the command pages are the commands' --help (man/gen-man.sh); gfpaudit.1 is written by hand
+MAN_CMDS := audit review check hook explain facts merge cc
+man: gfpaudit
+	@for c in $(MAN_CMDS); do man/gen-man.sh ./gfpaudit $$c > man/gfpaudit-$$c.1 || exit 1; done
+
+# PREFIX/bin/gfpaudit finds its data in PREFIX/share/gfpaudit (datadir.h);
+# the allocator table is compiled in and installed as the format's reference
+install: gfpaudit
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(datadir)/rules $(DESTDIR)$(mandir)/man1 \
+		$(DESTDIR)$(bashcompdir)
+	$(INSTALL) -m 755 gfpaudit $(DESTDIR)$(bindir)/gfpaudit
+	$(INSTALL) -d $(DESTDIR)$(datadir)/include
+	cp -R include/kmodel $(DESTDIR)$(datadir)/include/
+	$(INSTALL) -m 644 rules/*.cocci rules/common.py rules/README.md $(DESTDIR)$(datadir)/rules/
+	$(INSTALL) -m 644 analyzer/data/allocators.tbl $(DESTDIR)$(datadir)/allocators.tbl
+	$(INSTALL) -m 644 man/*.1 $(DESTDIR)$(mandir)/man1/
+	$(INSTALL) -m 644 man/gfpaudit.bash-completion $(DESTDIR)$(bashcompdir)/gfpaudit
 
 clean:
 	rm -rf build/obj build/asan build/unit-tests build/asan-unit-tests build/gfpaudit-asan gfpaudit

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/cli.h"
+#include "gfpaudit/config.h"
 #include "gfpaudit/isolate.h"
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
@@ -35,7 +37,12 @@ static int apply(const char *list, uint64_t *mask, int on)
 
 int cli_rule_mask(const char *enable, const char *disable, uint64_t *out)
 {
-	uint64_t m = check_default_mask();
+	return cli_rule_mask_from(check_default_mask(), enable, disable, out);
+}
+
+int cli_rule_mask_from(uint64_t base, const char *enable, const char *disable, uint64_t *out)
+{
+	uint64_t m = base;
 	int rc;
 	/* --enable alone means "only these"; with --disable it adds back */
 	if (enable && !disable)
@@ -63,12 +70,56 @@ void cli_add_allocator(struct cli_common *c, const char *file)
 	c->nallocators++;
 }
 
+/* The .gfpaudit of this run, read once (commands call cli_engine_opts once
+ * or twice), kept until exit: the engine options point into it. */
+static struct config run_config;
+static bool run_config_read;
+
+static void free_run_config(void)
+{
+	config_release(&run_config);
+}
+
+int cli_load_config(struct cli_common *c)
+{
+	if (run_config_read) {
+		c->config = &run_config;
+		return 0;
+	}
+	int rc = config_find(c->config_from, &run_config);
+	if (rc)
+		return rc;
+	run_config_read = true;
+	atexit(free_run_config);
+	c->config = &run_config;
+	if (c->verbose) {
+		char *d = config_describe(&run_config);
+		fprintf(stderr, "gfpaudit: %s\n", d);
+		free(d);
+	}
+	return 0;
+}
+
 int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	int rc = cli_rule_mask(c->enable, c->disable, &o->rules);
+	int rc = cli_load_config(c);
 	if (rc)
 		return rc;
+	uint64_t base = check_default_mask();
+	if ((rc = apply(c->config->enable, &base, 1)) || (rc = apply(c->config->disable, &base, 0)) ||
+	    (rc = cli_rule_mask_from(base, c->enable, c->disable, &o->rules)))
+		return rc;
+	o->severities = c->config->sev;
+	o->nseverities = c->config->nsev;
+	o->skip = (const char *const *)c->config->skip;
+	o->nskip = c->config->nskip;
+	o->skip_base = c->config->dir;
+	/* a binary without its data would parse nothing and report a clean run */
+	const char *data;
+	if ((rc = datadir_find(&data)))
+		return rc;
+	o->kmodel_dir = datadir_kmodel();
 	const char *env = getenv("GFPAUDIT_ALLOCATORS");
 	if (env && *env && !env_allocators) {
 		char *dup = env_allocators = xstrdup(env), *save = NULL;
@@ -86,6 +137,18 @@ int cli_engine_opts(struct cli_common *c, struct engine_opts *o)
 	o->verbose = c->verbose;
 	o->allocator_model = c->allocator_model;
 	return 0;
+}
+
+void cli_print_setup(FILE *f, const char *env)
+{
+	fprintf(f, "\nconfiguration: the nearest .gfpaudit in the starting directory or above it\n"
+		"([rules] enable/disable, [severity] RULE = LEVEL, [skip] path; -v names it).\n"
+		"A comment /* gfpaudit: ignore RULE: reason */ on a finding's line or the line\n"
+		"before suppresses it (listed as suppressed, never counted).\n"
+		"environment: GFPAUDIT_DATADIR (the data directory: include/kmodel, rules),\n"
+		"GFPAUDIT_ALLOCATORS (extra allocator tables, colon-separated), XDG_CACHE_HOME,\n"
+		"HOME, GFPAUDIT_DEBUG (model trace), GFPAUDIT_PROFILE (per-file times)%s%s; see gfpaudit(1)\n",
+		env ? ",\n" : "", env ? env : "");
 }
 
 void cli_print_rules(FILE *f)
@@ -122,6 +185,17 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, int lo, int h
 			       cmd, opt, lo, hi, s ? s : "");
 	*out = (int)v;
 	return 0;
+}
+
+bool cli_color_mode_ok(const char *mode)
+{
+	return !strcmp(mode, "auto") || !strcmp(mode, "always") || !strcmp(mode, "never");
+}
+
+int cli_progress_default(void)
+{
+	const char *ci = getenv("CI");
+	return ci && !strcmp(ci, "true");
 }
 
 int cli_default_jobs(void)

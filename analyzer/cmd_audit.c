@@ -14,6 +14,8 @@
 #include <limits.h>
 #include "gfpaudit/cocci.h"
 #include "gfpaudit/cli.h"
+#include "gfpaudit/config.h"
+#include "gfpaudit/diag.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/pool.h"
 #include "gfpaudit/facts.h"
@@ -97,12 +99,18 @@ static void usage(FILE *f)
 "  --facts-passes N     judge again at most N times (1 to 16, default 3): a value stored in\n"
 "                       one file, copied into a call in a second and allocated in a third\n"
 "                       needs 2\n"
+"  --facts              the default: judge with the tree-wide fact base (undoes --no-facts)\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        evidence notes under each finding; parse errors per file\n"
+"  --color WHEN         colour the text output: auto (default: on a terminal, unless\n"
+"                       NO_COLOR is set or TERM is dumb), always, never\n"
+"  --progress           progress lines on stderr also when it is not a terminal, one\n"
+"                       every 5 s (the default when CI=true); --no-progress: not then\n"
+"  -h, --help           this text\n"
 "\n"
-"Without --tree or -p, files parse against the kernel-model headers in include/kmodel/.\n"
-"\n"
-"rules:\n");
+"Without --tree or -p, files parse against the kernel-model headers in include/kmodel/.\n");
+	cli_print_setup(f, "SPATCH (the spatch of --cocci), NO_COLOR, TERM (--color=auto),\nCI=true (--progress)");
+	fprintf(f, "\nrules:\n");
 	cli_print_rules(f);
 	fprintf(f, "\nexit: 0 clean, 1 findings at or above the threshold, 2 usage or unprepared tree,\n"
 		"3 tool failure (including files that failed to analyze, or were only partially analyzed\n"
@@ -162,7 +170,8 @@ static void on_done(void *data, size_t index, struct file_result *r)
  * files when the configuration builds them (with --all-files also the
  * others, marked, except those of another architecture's arch/). */
 static void select_files(struct engine *e, struct file_list *fl, const char *path, int all_files,
-			 GHashTable *not_built, size_t *left_out, size_t *left_other_arch)
+			 GHashTable *not_built, size_t *left_out, size_t *left_other_arch,
+			 const struct config *cfg, size_t *left_skipped)
 {
 	struct stat st;
 	bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
@@ -174,6 +183,10 @@ static void select_files(struct engine *e, struct file_list *fl, const char *pat
 		fl->problems[fl->nproblems++] = xstrdup(one.problems[i]);
 	}
 	for (size_t i = 0; i < one.n; i++) {
+		if (config_skips(cfg, one.paths[i])) {
+			(*left_skipped)++;
+			continue;
+		}
 		enum config_state cs = engine_config_state(e, one.paths[i]);
 		if (dir && (cs == CONFIG_OTHER_ARCH || (cs == CONFIG_NOT_BUILT && !all_files))) {
 			cs == CONFIG_OTHER_ARCH ? (*left_other_arch)++ : (*left_out)++;
@@ -199,7 +212,10 @@ void audit_args_init(struct audit_args *a)
 	a->prefilter = 1;
 	a->use_facts = 1;
 	a->facts_passes = FACTPASS_DEFAULT_PASSES;
+	a->progress = cli_progress_default();
 }
+
+enum { OPT_COLOR = 0x100, OPT_PROGRESS, OPT_NO_PROGRESS };
 
 int cmd_audit(int argc, char **argv)
 {
@@ -233,6 +249,9 @@ int cmd_audit(int argc, char **argv)
 		{ "facts-passes", required_argument, NULL, 'I' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "color", required_argument, NULL, OPT_COLOR },
+		{ "progress", no_argument, NULL, OPT_PROGRESS },
+		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -291,6 +310,15 @@ int cmd_audit(int argc, char **argv)
 		case 'a': a.all_files = 1; break;
 		case 'q': c->quiet = 1; break;
 		case 'v': c->verbose++; break;
+		case OPT_COLOR:
+			if (!cli_color_mode_ok(optarg)) {
+				fprintf(stderr, "gfpaudit audit: --color takes auto, always or never, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			a.color = optarg;
+			break;
+		case OPT_PROGRESS: a.progress = 1; break;
+		case OPT_NO_PROGRESS: a.progress = 0; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -360,6 +388,7 @@ static int run_setup(struct audit_run *r)
 		fprintf(stderr, "gfpaudit audit: --tree and -p exclude each other\n");
 		return EXIT_USAGE;
 	}
+	c->config_from = a->npaths ? a->paths[0] : NULL;
 	if (cli_engine_opts(c, &r->eo)) {
 		fprintf(stderr, "gfpaudit audit: %s\n", err_last());
 		return EXIT_USAGE;
@@ -376,9 +405,13 @@ static int run_setup(struct audit_run *r)
 	if (engine_pch_problem(r->e))
 		fprintf(stderr, "gfpaudit audit: warning: parsing without a PCH: %s\n", engine_pch_problem(r->e));
 
-	size_t left_out = 0, left_other_arch = 0;
+	size_t left_out = 0, left_other_arch = 0, left_skipped = 0;
 	for (int i = 0; i < a->npaths; i++)
-		select_files(r->e, &r->fl, a->paths[i], a->all_files, r->not_built, &left_out, &left_other_arch);
+		select_files(r->e, &r->fl, a->paths[i], a->all_files, r->not_built, &left_out, &left_other_arch,
+			     c->config, &left_skipped);
+	if (left_skipped && (!c->quiet || c->verbose))
+		fprintf(stderr, "gfpaudit: %zu file%s left out by the [skip] paths of %s\n", left_skipped,
+			left_skipped == 1 ? "" : "s", c->config->path);
 	for (size_t i = 0; i < r->fl.nproblems; i++)
 		fprintf(stderr, "gfpaudit: %s\n", r->fl.problems[i]);
 	if ((left_out || left_other_arch) && (!c->quiet || c->verbose))
@@ -584,8 +617,13 @@ static int run_report(struct audit_run *r, int exit_code)
 	else if (!strcmp(c->format, "sarif"))
 		report_sarif(rep, stdout);
 	else {
+		struct diag_style ds;
+		diag_style_init(&ds, a->color, stdout, c->tree); /* the mode was checked with the options */
 		rep->min_show = (enum severity)r->sev;
+		rep->style = &ds;
 		report_text(rep, stdout);
+		rep->style = NULL;
+		diag_style_release(&ds);
 	}
 	if (a->fix_dir) {
 		struct fix_mail_opts mo = { .tree = c->tree, .date = -1 };
@@ -615,6 +653,14 @@ static int run_report(struct audit_run *r, int exit_code)
 		if (nall > nf && !a->build_tree_facts)
 			fprintf(stderr, "gfpaudit: %zu more below %s (likely or possible costly orders: notes)%s\n",
 				nall - nf, c->severity, strcmp(c->format, "text") ? "" : ": --severity note shows them");
+		char *table = strcmp(c->format, "text") ? NULL : report_rule_counts(rep, (enum severity)r->sev);
+		if (table)
+			fprintf(stderr, "%s", table);
+		free(table);
+		size_t nsup = report_suppressed(rep);
+		if (nsup)
+			fprintf(stderr, "gfpaudit: %zu finding%s suppressed by 'gfpaudit: ignore' comments (listed with "
+				"--sites, -v and in JSON)\n", nsup, nsup == 1 ? "" : "s");
 		char *causes = report_error_causes(rep, 3);
 		if (causes)
 			fprintf(stderr, "gfpaudit: top parse errors: %s\n", causes);
@@ -669,7 +715,7 @@ int audit_main(struct audit_args *a)
 	}
 	struct pool_stats ps;
 	struct pool_opts po = { .jobs = a->jobs, .timeout_sec = a->timeout, .mem_limit_mb = a->mem_mb,
-				.quiet = c->quiet, .done = on_done, .data = &r.st, .stats = &ps,
+				.quiet = c->quiet, .progress_lines = a->progress, .done = on_done, .data = &r.st, .stats = &ps,
 				.lookup = on_lookup, .store = on_store, .idle = on_idle };
 	int rc = pool_run(r.e, r.fl.paths, r.fl.n, &po);
 	engine_set_facts(r.e, NULL);

@@ -42,8 +42,10 @@ static void usage(FILE *f)
 "                              could not be analyzed): the build stops\n"
 "  --gfpaudit-severity=LEVEL   print findings at or above note|warning|error\n"
 "                              (default warning)\n"
+"  -h, --help                  this text (alone)\n"
 "\n"
 "exit: 0 (also with findings, unless -Wgfpaudit-error), 2 usage\n");
+	cli_print_setup(f, NULL);
 }
 
 static bool is_c_file(const char *a)
@@ -103,7 +105,7 @@ int cmd_cc(int argc, char **argv)
 		free(cargs);
 		return EXIT_TOOL;
 	}
-	struct cli_common c = { 0 };
+	struct cli_common c = { .config_from = file };
 	struct engine_opts eo;
 	if (cli_engine_opts(&c, &eo)) {
 		fprintf(stderr, "gfpaudit cc: %s\n", err_last());

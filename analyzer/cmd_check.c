@@ -9,6 +9,8 @@
 #include <jansson.h>
 #include "gfpaudit/cmd.h"
 #include "gfpaudit/cli.h"
+#include "gfpaudit/diag.h"
+#include "gfpaudit/report.h"
 #include "gfpaudit/change.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/vcs.h"
@@ -42,9 +44,14 @@ static void usage(FILE *f)
 "                       file is analyzed in a child process, so a file that crashes,\n"
 "                       hangs or exhausts the analyzer fails alone (exit 3)\n"
 "  --memory-limit MIB   address-space limit of that child (default 4096)\n"
+"  --staged, --cached   the staged changes (the default)\n"
+"  --color WHEN         colour the text output: auto (default: on a terminal, unless\n"
+"                       NO_COLOR is set or TERM is dumb), always, never\n"
 "  -v, --verbose        also findings the change fixes, and new ones outside the\n"
 "                       changed functions (as notes)\n"
-"\n"
+"  -h, --help           this text\n");
+	cli_print_setup(f, "GFPAUDIT_NO_CACHE=1 (as --no-cache), GIT_DIR, GIT_WORK_TREE,\nGIT_INDEX_FILE (as git reads them in a hook), NO_COLOR, TERM (--color=auto)");
+	fprintf(f, "\n"
 "exit: 0 nothing new at or above the threshold, 1 new findings, 2 usage,\n"
 "3 tool failure (a changed file could not be analyzed)\n");
 }
@@ -67,27 +74,27 @@ static char *strip_slash(const char *s)
 	return d;
 }
 
-static void print_text(const struct change_set *cs, int verbose, int min_sev)
+static void print_noted(const struct diag_style *st, const struct finding *f, const char *what)
+{
+	char *m = xasprintf("%s: %s", what, f->message);
+	diag_print(stdout, st, f->site.file, f->site.line, f->site.col, "note", m, f->rule);
+	free(m);
+}
+
+static void print_text(const struct change_set *cs, int verbose, int min_sev, const struct diag_style *st)
 {
 	for (size_t i = 0; i < cs->nnew; i++) {
 		const struct finding *f = &cs->new_[i];
 		if ((int)f->severity < min_sev)
 			continue; /* a "possible" costly order: --severity note shows it */
-		printf("%s:%d:%d: %s: %s [%s]\n", f->site.file, f->site.line, f->site.col,
-		       severity_name(f->severity), f->message, f->rule);
+		report_print_finding(stdout, st, f);
 	}
 	if (!verbose)
 		return;
-	for (size_t i = 0; i < cs->nindirect; i++) {
-		const struct finding *f = &cs->indirect[i];
-		printf("%s:%d:%d: note: new outside the changed functions: %s [%s]\n", f->site.file,
-		       f->site.line, f->site.col, f->message, f->rule);
-	}
-	for (size_t i = 0; i < cs->nfixed; i++) {
-		const struct finding *f = &cs->fixed[i];
-		printf("%s:%d:%d: note: fixed by this change: %s [%s]\n", f->site.file, f->site.line,
-		       f->site.col, f->message, f->rule);
-	}
+	for (size_t i = 0; i < cs->nindirect; i++)
+		print_noted(st, &cs->indirect[i], "new outside the changed functions");
+	for (size_t i = 0; i < cs->nfixed; i++)
+		print_noted(st, &cs->fixed[i], "fixed by this change");
 }
 
 static json_t *findings_json(const struct finding *v, size_t n)
@@ -132,12 +139,14 @@ int cmd_check(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "memory-limit", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "color", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "text", .severity = "warning" };
 	const char *repo_dir = NULL, *spec = NULL;
 	int staged = 0, warn_only = 0, no_cache = 0, jobs = 0, opt;
+	const char *color = "auto";
 	struct isolate_limits iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
@@ -165,6 +174,13 @@ int cmd_check(int argc, char **argv)
 			}
 			break;
 		case 'v': c.verbose++; break;
+		case 'c':
+			if (!cli_color_mode_ok(optarg)) {
+				fprintf(stderr, "gfpaudit check: --color takes auto, always or never, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			color = optarg;
+			break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -262,6 +278,7 @@ int cmd_check(int argc, char **argv)
 			tree = xstrdup(real);
 	}
 	struct engine_opts eo;
+	c.config_from = root;
 	if (cli_engine_opts(&c, &eo)) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
 		exit_code = EXIT_USAGE;
@@ -296,7 +313,12 @@ int cmd_check(int argc, char **argv)
 	if (json)
 		print_json(&cs);
 	else
-		print_text(&cs, c.verbose, sev);
+	{
+		struct diag_style ds;
+		diag_style_init(&ds, color, stdout, root); /* paths are relative to the repository's top */
+		print_text(&cs, c.verbose, sev, &ds);
+		diag_style_release(&ds);
+	}
 	for (size_t i = 0; i < cs.nproblems; i++) {
 		char *file = xprintable(cs.problems[i].file), *why = xprintable(cs.problems[i].reason);
 		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, cs.problems[i].failed ? "failed" : "warning", why);

@@ -42,7 +42,9 @@ static void usage(FILE *f)
 "                          requests still enter direct compaction\n"
 "  -v, --verbose           also print every fact of the allocator model and\n"
 "                          where each alloc_flags bit is set\n"
-"\n"
+"  -h, --help              this text\n");
+	cli_print_setup(f, NULL);
+	fprintf(f, "\n"
 "exit: 0 explained, 2 usage or no site at FILE:LINE, 3 tool failure\n");
 }
 
@@ -192,11 +194,13 @@ int cmd_explain(int argc, char **argv)
 		}
 	} else {
 		struct engine_opts eo;
+		c.config_from = file;
 		if (cli_engine_opts(&c, &eo)) {
 			fprintf(stderr, "gfpaudit explain: %s\n", err_last());
 			exit_code = EXIT_USAGE;
 			goto cleanup;
 		}
+		eo.nskip = 0; /* a file asked for by name is explained, [skip] or not */
 		eo.rules = (uint64_t)1 << check_lookup("costly-noretry-compacts"); /* only the sites are wanted; one cheap rule */
 		if ((rc = engine_new(&eo, &e))) {
 			fprintf(stderr, "gfpaudit explain: %s\n", err_last());

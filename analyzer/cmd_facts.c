@@ -44,7 +44,9 @@ static void usage(FILE *f)
 "  -j N, --timeout SEC, --memory-limit MIB, --no-pch, --all-files   as for audit\n"
 "  -q, --quiet          no progress line\n"
 "  -v, --verbose        where the files went, the facts passes\n"
-"\n"
+"  -h, --help           this text\n");
+	cli_print_setup(f, NULL);
+	fprintf(f, "\n"
 "exit: 0 built (or the key printed, found or not), 2 usage, unprepared tree or facts\n"
 "not built (--key), 3 files that failed to analyze or a cache that cannot be used\n");
 }
@@ -167,6 +169,7 @@ static int print_key(const char *key, const char *format, const struct treefacts
 static int show_key(struct audit_args *a, const char *key, const char *format)
 {
 	struct engine_opts eo;
+	a->c.config_from = a->c.tree;
 	if (cli_engine_opts(&a->c, &eo)) {
 		fprintf(stderr, "gfpaudit facts: %s\n", err_last());
 		return EXIT_USAGE;

@@ -22,6 +22,8 @@ static void usage(FILE *f)
 "  --chain    keep that hook as pre-commit.gfpaudit-chained and run it first\n"
 "  --force    replace it (it is kept as pre-commit.gfpaudit-saved, or\n"
 "             pre-commit.gfpaudit-saved.N when that name is taken)\n"
+"  --repo DIR the repository (default: the one containing the current directory)\n"
+"  -h, --help this text\n"
 "uninstall removes only gfpaudit's hook and puts a chained one back.\n"
 "'git commit --no-verify' skips the hook for one commit.  The kbuild tree the\n"
 "hook uses: 'git config gfpaudit.tree KDIR' (see 'gfpaudit check --help').\n"

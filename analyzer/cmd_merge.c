@@ -32,6 +32,7 @@ static void usage(FILE *f)
 "                       configurations where it holds and, for the others,\n"
 "                       why not (the order their site has there, from runs\n"
 "                       with --sites)\n"
+"  -h, --help           this text\n"
 "\n"
 "exit: 0 clean, 1 findings at or above the threshold, 2 usage or unreadable\n"
 "input, 3 files that failed or were skipped and nothing else was found\n");

@@ -41,6 +41,8 @@ static void usage(FILE *f)
 "                       file is analyzed in a child process, so a file that crashes,\n"
 "                       hangs or exhausts the analyzer fails alone (exit 3)\n"
 "  --memory-limit MIB   address-space limit of that child (default 4096)\n"
+"  -v, --verbose        name the .gfpaudit read (see below)\n"
+"  -h, --help           this text\n"
 
 "\n"
 "The series is untrusted: it is applied in memory only (no checkout, no index,\n"
@@ -50,6 +52,7 @@ static void usage(FILE *f)
 "exit: 0 nothing new, 1 findings introduced, 2 usage or a series that cannot be\n"
 "reviewed (base not in REPO, no patch, over a cap, a patch that does not apply),\n"
 "3 tool failure (files the engine could not analyze)\n");
+	cli_print_setup(f, "SOURCE_DATE_EPOCH (the Date of the reply mails)");
 }
 
 /* Everything from the mail (subjects, paths, errors quoting them) goes
@@ -135,6 +138,7 @@ int cmd_review(int argc, char **argv)
 		.limits = MAIL_LIMITS_INIT, .max_file = REVIEW_MAX_FILE_DEFAULT, .verbose = c.verbose,
 		.min_severity = sev, .isolation = iso,
 	};
+	c.config_from = ro.repo;
 	c.tree = NULL; /* review decides: kbuild flags only for a prepared tree */
 	if (cli_engine_opts(&c, &ro.engine)) {
 		fprintf(stderr, "gfpaudit review: %s\n", err_last());

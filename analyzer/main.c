@@ -18,6 +18,14 @@ static const struct command commands[] = {
 #undef COMMAND
 };
 
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: gfpaudit <command> [options]\n\n"
@@ -26,7 +34,8 @@ static void usage(FILE *f)
 		"fallback, and checks gfp masks against the allocator's alloc_flags.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'gfpaudit <command> --help' shows a command's options.\n"
+	fprintf(f, "\n'gfpaudit help <command>' or 'gfpaudit <command> --help' shows a command's options;\n"
+		"'gfpaudit --version' the version.  Manual: gfpaudit(1), gfpaudit-<command>(1).\n"
 		"exit codes: 0 clean, 1 findings at or above the threshold, 2 usage, 3 tool failure\n");
 }
 
@@ -71,6 +80,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* 'gfpaudit help CMD' is 'gfpaudit CMD --help' */
+		const struct command *c = find(argv[2]);
+		if (!c) {
+			fprintf(stderr, "gfpaudit: '%s' is not a command; see 'gfpaudit --help'\n", argv[2]);
+			return EXIT_USAGE;
+		}
+		char *args[] = { argv[2], "--help", NULL };
+		return finish(c->fn(2, args));
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return finish(EXIT_CLEAN);
@@ -79,9 +98,9 @@ int main(int argc, char **argv)
 		printf("gfpaudit %s\n", GFPAUDIT_VERSION);
 		return finish(EXIT_CLEAN);
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return finish(commands[i].fn(argc - 1, argv + 1));
+	const struct command *c = find(argv[1]);
+	if (c)
+		return finish(c->fn(argc - 1, argv + 1));
 	fprintf(stderr, "gfpaudit: '%s' is not a command; see 'gfpaudit --help'\n", argv[1]);
 	return EXIT_USAGE;
 }

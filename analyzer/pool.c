@@ -86,6 +86,7 @@ static void worker(struct engine *e, int req, int res, int cpu_sec)
 
 struct progress {
 	int on;
+	int lines;  /* not a terminal: whole lines, at most every 5 s */
 	struct timespec start, last;
 	size_t shown;
 };
@@ -114,6 +115,10 @@ static void progress(struct progress *p, const struct pool_stats *st, size_t don
 	double since_last = (now.tv_sec - p->last.tv_sec) + (now.tv_nsec - p->last.tv_nsec) / 1e9;
 	if (!final && p->shown && since_last < 0.1)
 		return;
+	if (p->lines && !final && (p->shown ? since_last : since(&p->start)) < 5)
+		return;
+	if (p->lines && final && !p->shown)
+		return; /* a short run: the summary says it all */
 	p->last = now;
 	p->shown = 1;
 	double el = since(&p->start), rate = el > 0 ? done / el : 0;
@@ -121,10 +126,11 @@ static void progress(struct progress *p, const struct pool_stats *st, size_t don
 	if (rate > 0)
 		fmt_secs(eta, sizeof(eta), (n - done) / rate);
 	fmt_secs(took, sizeof(took), el);
-	fprintf(stderr, "\r\033[K[%zu/%zu] %3.0f%%, %zu answered without parsing, %.1f files/s, %s %s, "
-		"%zu finding%s", done, n, n ? 100.0 * done / n : 100.0, st->answered, rate,
+	fprintf(stderr, "%s[%zu/%zu] %3.0f%%, %zu answered without parsing, %.1f files/s, %s %s, "
+		"%zu finding%s", p->lines ? "gfpaudit: progress " : "\r\033[K", done, n,
+		n ? 100.0 * done / n : 100.0, st->answered, rate,
 		final ? "took" : "eta", final ? took : eta, findings, findings == 1 ? "" : "s");
-	if (final)
+	if (final || p->lines)
 		fputc('\n', stderr);
 }
 
@@ -203,7 +209,8 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 	struct file_result **ready = xcalloc(n ? n : 1, sizeof(*ready));
 	size_t next = 0, emitted = 0, done = 0, findings = 0;
 	struct pool_stats st = { 0 };
-	struct progress prog = { .on = !o->quiet && isatty(2) };
+	struct progress prog = { .on = !o->quiet && (isatty(2) || o->progress_lines),
+				 .lines = !isatty(2) };
 	struct timespec start;
 	int rc = 0;
 	/* a worker that died leaves its request pipe without a reader */

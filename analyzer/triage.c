@@ -5,6 +5,7 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <glib.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/triage.h"
 #include "gfpaudit/store.h"
 #include "gfpaudit/prefilter.h"
@@ -105,7 +106,7 @@ static int prefilter_setup(struct triage *t, const struct engine_opts *eo)
 		}
 		free(archinc);
 	} else {
-		prefilter_learn_dir(t->pf, eo->kmodel_dir ? eo->kmodel_dir : GFPAUDIT_KMODEL_DIR);
+		prefilter_learn_dir(t->pf, eo->kmodel_dir ? eo->kmodel_dir : datadir_kmodel());
 	}
 	t->st.learned = prefilter_learn_finish(t->pf);
 	add_rule_triggers(t->pf, eo);

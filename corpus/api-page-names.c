@@ -42,9 +42,21 @@ int bufs_init(struct bufs *b, int nid)
  * check-name: page-allocator macros over *_noprof reported by the name as written
  *
  * check-output-start
- * corpus/api-page-names.c:27:11: warning: '__get_dma_pages' can request order 4; gfp must __GFP_DMA|__GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/api-page-names.c:30:13: warning: 'alloc_pages_exact' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/api-page-names.c:33:13: warning: 'folio_alloc' can request order 6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/api-page-names.c:36:18: warning: '__folio_alloc_node' can request order 4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP|__GFP_THISNODE; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/api-page-names.c:27:11: warning: '__get_dma_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/api-page-names.c:27:11: note: gfp GFP_KERNEL | __GFP_DMA
+ * corpus/api-page-names.c:27:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/api-page-names.c:27:11: note: proven: every path asks for more than order 3
+ * corpus/api-page-names.c:30:13: warning: 'alloc_pages_exact' can request order 5: no fallback [costly-no-fallback]
+ * corpus/api-page-names.c:30:13: note: gfp GFP_KERNEL
+ * corpus/api-page-names.c:30:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/api-page-names.c:30:13: note: proven: every path asks for more than order 3
+ * corpus/api-page-names.c:33:13: warning: 'folio_alloc' can request order 6: no fallback [costly-no-fallback]
+ * corpus/api-page-names.c:33:13: note: gfp GFP_KERNEL | __GFP_COMP
+ * corpus/api-page-names.c:33:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/api-page-names.c:33:13: note: proven: every path asks for more than order 3
+ * corpus/api-page-names.c:36:18: warning: '__folio_alloc_node' can request order 4: no fallback [costly-no-fallback]
+ * corpus/api-page-names.c:36:18: note: gfp GFP_KERNEL | __GFP_COMP | __GFP_THISNODE
+ * corpus/api-page-names.c:36:18: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/api-page-names.c:36:18: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -32,7 +32,13 @@ int stats_init(struct stats *s, int nid)
  * check-name: kmalloc-family macros reported by the name as written
  *
  * check-output-start
- * corpus/api-slab-names.c:20:9: warning: 'kcalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/api-slab-names.c:23:9: warning: 'kmalloc_node' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/api-slab-names.c:20:9: warning: 'kcalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/api-slab-names.c:20:9: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/api-slab-names.c:20:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/api-slab-names.c:20:9: note: proven: every path asks for more than order 3
+ * corpus/api-slab-names.c:23:9: warning: 'kmalloc_node' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/api-slab-names.c:23:9: note: gfp GFP_KERNEL
+ * corpus/api-slab-names.c:23:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/api-slab-names.c:23:9: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -30,6 +30,9 @@ struct page *ge_alloc(unsigned int order)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/attempt-ge-hit.c:22:10: note: 'alloc_pages' can request order 1..8; its attempts at order 4 (with a fallback after them) get gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; possible: the order comes from parameter 'order' of ge_alloc(), whose values are not known here [costly-no-noretry]
+ * corpus/attempt-ge-hit.c:22:10: note: 'alloc_pages' can request order 1..8: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/attempt-ge-hit.c:22:10: note: its attempts at order 4 (with a fallback after them) get gfp GFP_KERNEL | __GFP_NOWARN
+ * corpus/attempt-ge-hit.c:22:10: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/attempt-ge-hit.c:22:10: note: possible: the order comes from parameter 'order' of ge_alloc(), whose values are not known here
  * check-output-end
  */

@@ -76,10 +76,26 @@ int hw_ring_ro(struct hw_ring *r)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/contig-physical.c:27:12: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/contig-physical.c:36:15: warning: 'kmalloc' can request order 5 (size 131072..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/contig-physical.c:47:22: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/contig-physical.c:57:14: note: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_HIGH|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; it cannot stall (no '__GFP_DIRECT_RECLAIM') and the memory must be physically contiguous (reaches 'sg_init_one', line 61): a failure goes back to the caller; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/contig-physical.c:67:23: warning: '__get_free_pages' can request order 4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/contig-physical.c:27:12: warning: 'kzalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/contig-physical.c:27:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/contig-physical.c:27:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-physical.c:27:12: note: proven: every path asks for more than order 3
+ * corpus/contig-physical.c:36:15: warning: 'kmalloc' can request order 5 (128 KiB): no fallback [costly-no-fallback]
+ * corpus/contig-physical.c:36:15: note: gfp GFP_KERNEL
+ * corpus/contig-physical.c:36:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-physical.c:36:15: note: proven: every path asks for more than order 3
+ * corpus/contig-physical.c:47:22: warning: 'alloc_pages' can request order 5: no fallback [costly-no-fallback]
+ * corpus/contig-physical.c:47:22: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/contig-physical.c:47:22: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-physical.c:47:22: note: proven: every path asks for more than order 3
+ * corpus/contig-physical.c:57:14: note: 'kmalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/contig-physical.c:57:14: note: gfp GFP_ATOMIC
+ * corpus/contig-physical.c:57:14: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-physical.c:57:14: note: it cannot stall (no '__GFP_DIRECT_RECLAIM') and the memory must be physically contiguous (reaches 'sg_init_one', line 61): a failure goes back to the caller
+ * corpus/contig-physical.c:57:14: note: proven: every path asks for more than order 3
+ * corpus/contig-physical.c:67:23: warning: '__get_free_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/contig-physical.c:67:23: note: gfp GFP_KERNEL
+ * corpus/contig-physical.c:67:23: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-physical.c:67:23: note: proven: every path asks for more than order 3
  * check-output-end
  */

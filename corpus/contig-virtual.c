@@ -67,8 +67,19 @@ char *stats_log_alloc(struct stats_buf *sb)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/contig-virtual.c:28:15: note: 'kmalloc_array' can request order 0..7 (size 0..524288); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; the memory is only used through its virtual address, so vmalloc memory would do; possible: the size comes from parameter 'n' of stats_init(), whose values are not known here [costly-no-fallback]
- * corpus/contig-virtual.c:43:14: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; the memory is only used through its virtual address, so vmalloc memory would do; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/contig-virtual.c:62:12: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/contig-virtual.c:28:15: note: 'kmalloc_array' can request order 0..7 (up to 512 KiB): no fallback [costly-no-fallback]
+ * corpus/contig-virtual.c:28:15: note: gfp GFP_KERNEL
+ * corpus/contig-virtual.c:28:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-virtual.c:28:15: note: the memory is only used through its virtual address, so vmalloc memory would do
+ * corpus/contig-virtual.c:28:15: note: possible: the size comes from parameter 'n' of stats_init(), whose values are not known here
+ * corpus/contig-virtual.c:43:14: warning: 'kmalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/contig-virtual.c:43:14: note: gfp GFP_KERNEL
+ * corpus/contig-virtual.c:43:14: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-virtual.c:43:14: note: the memory is only used through its virtual address, so vmalloc memory would do
+ * corpus/contig-virtual.c:43:14: note: proven: every path asks for more than order 3
+ * corpus/contig-virtual.c:62:12: warning: 'kmalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/contig-virtual.c:62:12: note: gfp GFP_KERNEL
+ * corpus/contig-virtual.c:62:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/contig-virtual.c:62:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -77,6 +77,9 @@ int flow_dev_setup_maybe(struct flow_dev *d, bool grow)
  * check-name: a setup helper's stores through its pointer parameter reach the caller's allocation
  *
  * check-output-start
- * corpus/dataflow-helper-stores.c:49:12: warning: 'kcalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/dataflow-helper-stores.c:49:12: warning: 'kcalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/dataflow-helper-stores.c:49:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/dataflow-helper-stores.c:49:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/dataflow-helper-stores.c:49:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

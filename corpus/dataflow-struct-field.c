@@ -39,7 +39,13 @@ int rq_data_init(struct rq_buf *rq)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/dataflow-struct-field.c:22:13: note: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'want' of rq_buf_init(), whose values are not known here [costly-no-fallback]
- * corpus/dataflow-struct-field.c:32:13: note: 'kmalloc' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from field 'rq_buf.len', whose values are not known here [costly-no-fallback]
+ * corpus/dataflow-struct-field.c:22:13: note: 'alloc_pages' can request order 2..6: no fallback [costly-no-fallback]
+ * corpus/dataflow-struct-field.c:22:13: note: gfp GFP_KERNEL
+ * corpus/dataflow-struct-field.c:22:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/dataflow-struct-field.c:22:13: note: possible: the order comes from parameter 'want' of rq_buf_init(), whose values are not known here
+ * corpus/dataflow-struct-field.c:32:13: note: 'kmalloc' can request order 0..8 (up to 1 MiB): no fallback [costly-no-fallback]
+ * corpus/dataflow-struct-field.c:32:13: note: gfp GFP_KERNEL
+ * corpus/dataflow-struct-field.c:32:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/dataflow-struct-field.c:32:13: note: possible: the size comes from field 'rq_buf.len', whose values are not known here
  * check-output-end
  */

@@ -33,6 +33,9 @@ err_free:
  * check-name: goto to an error label after an order-5 allocation: no fallback
  *
  * check-output-start
- * corpus/fallback-none-goto-err.c:22:12: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/fallback-none-goto-err.c:22:12: warning: 'alloc_pages' can request order 5: no fallback [costly-no-fallback]
+ * corpus/fallback-none-goto-err.c:22:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/fallback-none-goto-err.c:22:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-none-goto-err.c:22:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -39,7 +39,13 @@ int ring_and_ctx(struct two_rings *r)
  * check-name: later allocations of other buffers are no fallback
  *
  * check-output-start
- * corpus/fallback-shape-unrelated.c:19:9: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/fallback-shape-unrelated.c:32:10: warning: 'alloc_pages' can request order 4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/fallback-shape-unrelated.c:19:9: warning: 'alloc_pages' can request order 5: no fallback [costly-no-fallback]
+ * corpus/fallback-shape-unrelated.c:19:9: note: gfp GFP_KERNEL
+ * corpus/fallback-shape-unrelated.c:19:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-shape-unrelated.c:19:9: note: proven: every path asks for more than order 3
+ * corpus/fallback-shape-unrelated.c:32:10: warning: 'alloc_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/fallback-shape-unrelated.c:32:10: note: gfp GFP_KERNEL
+ * corpus/fallback-shape-unrelated.c:32:10: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-shape-unrelated.c:32:10: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -22,6 +22,9 @@ vm_fault_t anon_huge_fault_defrag(struct vm_fault *vmf)
  * check-name: THP fault with GFP_TRANSHUGE (direct reclaim, no NORETRY) and VM_FAULT_FALLBACK
  *
  * check-output-start
- * corpus/fallback-thp-defrag.c:15:10: warning: 'vma_alloc_folio' can request order 9; gfp must __GFP_HIGHMEM|__GFP_MOVABLE|__GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_NOWARN|__GFP_COMP|__GFP_NOMEMALLOC|__GFP_HARDWALL; fallback lower-order: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * corpus/fallback-thp-defrag.c:15:10: warning: 'vma_alloc_folio' can request order 9: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/fallback-thp-defrag.c:15:10: note: gfp __GFP_HIGHMEM | __GFP_MOVABLE | __GFP_IO | __GFP_FS | __GFP_DIRECT_RECLAIM | __GFP_NOWARN | __GFP_COMP | __GFP_NOMEMALLOC | __GFP_HARDWALL
+ * corpus/fallback-thp-defrag.c:15:10: note: fallback lower-order: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/fallback-thp-defrag.c:15:10: note: proven: every path asks for more than order 3
  * check-output-end
  */

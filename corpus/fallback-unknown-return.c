@@ -17,6 +17,9 @@ struct page *big_scratch_page(void)
  * check-name: result returned unchecked: an error return, fallback none
  *
  * check-output-start
- * corpus/fallback-unknown-return.c:14:9: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/fallback-unknown-return.c:14:9: warning: 'alloc_pages' can request order 5: no fallback [costly-no-fallback]
+ * corpus/fallback-unknown-return.c:14:9: note: gfp GFP_KERNEL | __GFP_COMP
+ * corpus/fallback-unknown-return.c:14:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-unknown-return.c:14:9: note: proven: every path asks for more than order 3
  * check-output-end
  */

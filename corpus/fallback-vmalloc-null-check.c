@@ -35,6 +35,9 @@ int hist_init(struct hist *h)
  * check-name: vmalloc/vzalloc fallback after a NULL check (kmalloc 64K without NORETRY, pages with)
  *
  * check-output-start
- * corpus/fallback-vmalloc-null-check.c:20:12: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * corpus/fallback-vmalloc-null-check.c:20:12: warning: 'kmalloc' can request order 4 (64 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/fallback-vmalloc-null-check.c:20:12: note: gfp GFP_KERNEL | __GFP_NOWARN
+ * corpus/fallback-vmalloc-null-check.c:20:12: note: fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/fallback-vmalloc-null-check.c:20:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

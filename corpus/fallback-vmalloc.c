@@ -36,6 +36,9 @@ void *ring_alloc(size_t size)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/fallback-vmalloc.c:17:8: note: 'kmalloc' can request order 0..10 (size 0..4194304); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; possible: the size comes from parameter 'size' of table_alloc(), whose values are not known here [costly-no-noretry]
+ * corpus/fallback-vmalloc.c:17:8: note: 'kmalloc' can request order 0..10 (up to 4 MiB) [costly-no-noretry]
+ * corpus/fallback-vmalloc.c:17:8: note: gfp GFP_KERNEL | __GFP_NOWARN
+ * corpus/fallback-vmalloc.c:17:8: note: fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/fallback-vmalloc.c:17:8: note: possible: the size comes from parameter 'size' of table_alloc(), whose values are not known here
  * check-output-end
  */

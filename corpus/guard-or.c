@@ -25,6 +25,9 @@ int sg_chunk_alloc(struct sg_chunk *c, unsigned int nr)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/guard-or.c:18:12: note: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'nr' of sg_chunk_alloc(), whose values are not known here [costly-no-fallback]
+ * corpus/guard-or.c:18:12: note: 'alloc_pages' can request order 0..4: no fallback [costly-no-fallback]
+ * corpus/guard-or.c:18:12: note: gfp GFP_KERNEL | __GFP_COMP
+ * corpus/guard-or.c:18:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/guard-or.c:18:12: note: possible: the order comes from parameter 'nr' of sg_chunk_alloc(), whose values are not known here
  * check-output-end
  */

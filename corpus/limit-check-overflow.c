@@ -65,7 +65,13 @@ long ring_setup(struct ring_ctx *rc, void __user *argp)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-check-overflow.c:48:13: note: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/limit-check-overflow.c:60:13: note: 'kmalloc' can request order 0..8 (size 0..1044480); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-check-overflow.c:48:13: note: 'kzalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/limit-check-overflow.c:48:13: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/limit-check-overflow.c:48:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-check-overflow.c:48:13: note: likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4
+ * corpus/limit-check-overflow.c:60:13: note: 'kmalloc' can request order 0..8 (up to 1020 KiB): no fallback [costly-no-fallback]
+ * corpus/limit-check-overflow.c:60:13: note: gfp GFP_KERNEL
+ * corpus/limit-check-overflow.c:60:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-check-overflow.c:60:13: note: likely: the size comes from copy_from_user() into 'req' (line 44), and nothing here bounds it below order 4
  * check-output-end
  */

@@ -53,6 +53,9 @@ const void *log_fops[] = { log_write };
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-minmax.c:43:12: note: 'kmalloc' can request order 0..8 (size 64..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-minmax.c:43:12: note: 'kmalloc' can request order 0..8 (64 bytes to 1 MiB): no fallback [costly-no-fallback]
+ * corpus/limit-minmax.c:43:12: note: gfp GFP_KERNEL
+ * corpus/limit-minmax.c:43:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-minmax.c:43:12: note: likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4
  * check-output-end
  */

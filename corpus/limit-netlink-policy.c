@@ -82,7 +82,13 @@ const struct genl_ops flt_ops[] = {
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-netlink-policy.c:60:15: note: 'kcalloc' can request order 0..8 (size 64..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from netlink attribute FLT_A_NBUCKETS (1..16384 by policy 'flt_policy') (line 59), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/limit-netlink-policy.c:72:13: note: 'kcalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a netlink attribute (line 71), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/limit-netlink-policy.c:60:15: note: 'kcalloc' can request order 0..8 (64 bytes to 1 MiB): no fallback [costly-no-fallback]
+ * corpus/limit-netlink-policy.c:60:15: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/limit-netlink-policy.c:60:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-netlink-policy.c:60:15: note: likely: the size comes from netlink attribute FLT_A_NBUCKETS (1..16384 by policy 'flt_policy') (line 59), and nothing here bounds it below order 4
+ * corpus/limit-netlink-policy.c:72:13: note: 'kcalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/limit-netlink-policy.c:72:13: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/limit-netlink-policy.c:72:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-netlink-policy.c:72:13: note: likely: the size comes from a netlink attribute (line 71), and nothing here bounds it below order 4
  * check-output-end
  */

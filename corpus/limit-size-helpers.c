@@ -77,7 +77,14 @@ const void *trace_fops[] = { trace_buf_write, trace_stash_write };
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-size-helpers.c:42:8: note: 'kzalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; the memory is only used through its virtual address, so vmalloc memory would do; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/limit-size-helpers.c:70:14: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/limit-size-helpers.c:42:8: note: 'kzalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/limit-size-helpers.c:42:8: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/limit-size-helpers.c:42:8: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-size-helpers.c:42:8: note: the memory is only used through its virtual address, so vmalloc memory would do
+ * corpus/limit-size-helpers.c:42:8: note: likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4
+ * corpus/limit-size-helpers.c:70:14: warning: 'kzalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/limit-size-helpers.c:70:14: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/limit-size-helpers.c:70:14: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-size-helpers.c:70:14: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -44,6 +44,9 @@ int sniff_copy_config(struct sniff_dev *sd, const struct usb_config_descriptor *
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-usb.c:39:17: note: 'kmalloc' can request order 0..4 (size 9..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from a little-endian device field 'usb_config_descriptor.wTotalLength', which the device or the on-disk data decides (usually small) [costly-no-fallback]
+ * corpus/limit-usb.c:39:17: note: 'kmalloc' can request order 0..4 (9 bytes to 65535 bytes): no fallback [costly-no-fallback]
+ * corpus/limit-usb.c:39:17: note: gfp GFP_KERNEL
+ * corpus/limit-usb.c:39:17: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-usb.c:39:17: note: possible: the size comes from a little-endian device field 'usb_config_descriptor.wTotalLength', which the device or the on-disk data decides (usually small)
  * check-output-end
  */

@@ -70,7 +70,13 @@ int vblk_init_io(struct vblk *vb)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/limit-virtio.c:43:11: note: 'kcalloc' can request order 0..10 (size 0..17301240); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from virtio config space (virtio_cread()) (line 42), which the device or the on-disk data decides (usually small) [costly-no-fallback]
- * corpus/limit-virtio.c:65:15: note: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from virtio config space (virtio_cread()) (line 64), which the device or the on-disk data decides (usually small) [costly-no-fallback]
+ * corpus/limit-virtio.c:43:11: note: 'kcalloc' can request order 0..10 (up to 17301240 bytes): no fallback [costly-no-fallback]
+ * corpus/limit-virtio.c:43:11: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/limit-virtio.c:43:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-virtio.c:43:11: note: possible: the size comes from virtio config space (virtio_cread()) (line 42), which the device or the on-disk data decides (usually small)
+ * corpus/limit-virtio.c:65:15: note: 'kmalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/limit-virtio.c:65:15: note: gfp GFP_KERNEL
+ * corpus/limit-virtio.c:65:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/limit-virtio.c:65:15: note: possible: the size comes from virtio config space (virtio_cread()) (line 64), which the device or the on-disk data decides (usually small)
  * check-output-end
  */

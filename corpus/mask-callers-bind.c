@@ -45,6 +45,9 @@ int queue_open(void)
  * check-name: a static helper's mask is the join of its callers' masks
  *
  * check-output-start
- * corpus/mask-callers-bind.c:22:22: warning: 'alloc_pages' can request order 4; gfp must __GFP_KSWAPD_RECLAIM|__GFP_COMP, may __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_NOWARN; fallback lower-order: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * corpus/mask-callers-bind.c:22:22: warning: 'alloc_pages' can request order 4: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/mask-callers-bind.c:22:22: note: gfp GFP_NOWAIT | __GFP_COMP, maybe __GFP_IO | __GFP_FS | __GFP_DIRECT_RECLAIM | __GFP_NOWARN
+ * corpus/mask-callers-bind.c:22:22: note: fallback lower-order: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/mask-callers-bind.c:22:22: note: proven: every path asks for more than order 3
  * check-output-end
  */

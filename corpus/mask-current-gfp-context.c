@@ -24,6 +24,9 @@ int bio_pool_init(struct bio_pool *bp)
  * check-name: mask from current_gfp_context(GFP_KERNEL): IO and FS only "may"
  *
  * check-output-start
- * corpus/mask-current-gfp-context.c:18:14: warning: 'alloc_pages' can request order 4; gfp must __GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM, may __GFP_IO|__GFP_FS; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/mask-current-gfp-context.c:18:14: warning: 'alloc_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/mask-current-gfp-context.c:18:14: note: gfp GFP_NOIO, maybe __GFP_IO | __GFP_FS
+ * corpus/mask-current-gfp-context.c:18:14: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/mask-current-gfp-context.c:18:14: note: proven: every path asks for more than order 3
  * check-output-end
  */

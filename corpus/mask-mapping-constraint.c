@@ -21,6 +21,9 @@ struct folio *meta_grab(struct address_space *mapping)
  * check-name: mask from mapping_gfp_constraint(mapping, GFP_KERNEL) in an order loop
  *
  * check-output-start
- * corpus/mask-mapping-constraint.c:14:11: warning: 'filemap_alloc_folio' can request order 0..4; gfp must 0, may __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
+ * corpus/mask-mapping-constraint.c:14:11: warning: 'filemap_alloc_folio' can request order 0..4 [costly-no-noretry]
+ * corpus/mask-mapping-constraint.c:14:11: note: gfp 0, maybe __GFP_IO | __GFP_FS | __GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM
+ * corpus/mask-mapping-constraint.c:14:11: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/mask-mapping-constraint.c:14:11: note: proven: constants give the order
  * check-output-end
  */

@@ -35,7 +35,13 @@ int ring_alloc_flexible(struct ring *r, gfp_t gfp)
  * check-name: mask from a gfp_t parameter (unknown bits) with and without a fallback
  *
  * check-output-start
- * corpus/mask-param.c:17:12: warning: 'alloc_pages' can request order 4; gfp must 0, may any; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/mask-param.c:27:12: warning: 'alloc_pages' can request order 4; gfp must __GFP_NOWARN, may any; fallback lower-order: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * corpus/mask-param.c:17:12: warning: 'alloc_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/mask-param.c:17:12: note: gfp 0, maybe any other flag
+ * corpus/mask-param.c:17:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/mask-param.c:17:12: note: proven: every path asks for more than order 3
+ * corpus/mask-param.c:27:12: warning: 'alloc_pages' can request order 4: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/mask-param.c:27:12: note: gfp __GFP_NOWARN, maybe any other flag
+ * corpus/mask-param.c:27:12: note: fallback lower-order: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/mask-param.c:27:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

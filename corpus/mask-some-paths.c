@@ -26,6 +26,9 @@ struct page *cache_grab(bool opportunistic, unsigned int *got)
  * check-name: NORETRY on some paths only is "may": the loop can still stall
  *
  * check-output-start
- * corpus/mask-some-paths.c:17:10: warning: 'alloc_pages' can request order 0..5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP, may __GFP_NOWARN|__GFP_NORETRY; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
+ * corpus/mask-some-paths.c:17:10: warning: 'alloc_pages' can request order 0..5: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/mask-some-paths.c:17:10: note: gfp GFP_KERNEL | __GFP_COMP, maybe __GFP_NOWARN | __GFP_NORETRY
+ * corpus/mask-some-paths.c:17:10: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/mask-some-paths.c:17:10: note: proven: constants give the order
  * check-output-end
  */

@@ -41,10 +41,16 @@ struct page *toy_mix_args(gfp_t gfp_mask, unsigned int order,
  * check-name: gfp bits used as alloc_flags and ALLOC_* bits used as gfp bits
  *
  * check-output-start
- * corpus/mm-alloc-flags-mix.c:25:2: warning: gfp bit '__GFP_NOWARN' is used as alloc_flags (in 'alloc_flags'): __GFP_* and ALLOC_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
- * corpus/mm-alloc-flags-mix.c:27:3: warning: 'ALLOC_HIGHATOMIC' is used in a gfp mask (in 'gfp_mask'): ALLOC_* and __GFP_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
- * corpus/mm-alloc-flags-mix.c:28:6: warning: gfp bit '__GFP_DIRECT_RECLAIM' is used as alloc_flags: __GFP_* and ALLOC_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
- * corpus/mm-alloc-flags-mix.c:31:11: warning: the whole gfp mask 'gfp_mask' flows into alloc_flags (in argument 'alloc_flags' of 'get_page_from_freelist()'): only the aliased bits may; they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
- * corpus/mm-alloc-flags-mix.c:37:32: warning: 'ALLOC_CPUSET' is used in a gfp mask (in argument 'gfp_mask' of 'get_page_from_freelist()'): ALLOC_* and __GFP_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model) [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:25:2: warning: gfp bit '__GFP_NOWARN' is used as alloc_flags (in 'alloc_flags') [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:25:2: note: __GFP_* and ALLOC_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model)
+ * corpus/mm-alloc-flags-mix.c:27:3: warning: 'ALLOC_HIGHATOMIC' is used in a gfp mask (in 'gfp_mask') [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:27:3: note: ALLOC_* and __GFP_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model)
+ * corpus/mm-alloc-flags-mix.c:28:6: warning: gfp bit '__GFP_DIRECT_RECLAIM' is used as alloc_flags [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:28:6: note: __GFP_* and ALLOC_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model)
+ * corpus/mm-alloc-flags-mix.c:31:11: warning: the whole gfp mask 'gfp_mask' flows into alloc_flags (in argument... [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:31:11: note: the whole gfp mask 'gfp_mask' flows into alloc_flags (in argument 'alloc_flags' of 'get_page_from_freelist()'): only the aliased bits may
+ * corpus/mm-alloc-flags-mix.c:31:11: note: they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model)
+ * corpus/mm-alloc-flags-mix.c:37:32: warning: 'ALLOC_CPUSET' is used in a gfp mask (in argument 'gfp_mask' of... [gfp-alloc-flags-mix]
+ * corpus/mm-alloc-flags-mix.c:37:32: note: 'ALLOC_CPUSET' is used in a gfp mask (in argument 'gfp_mask' of 'get_page_from_freelist()'): ALLOC_* and __GFP_* are different bit spaces and they share only the aliases '__GFP_HIGH' == 'ALLOC_MIN_RESERVE', '__GFP_KSWAPD_RECLAIM' == 'ALLOC_KSWAPD' (built-in allocator model)
  * check-output-end
  */

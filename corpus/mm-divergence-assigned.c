@@ -49,6 +49,8 @@ restart:
  * check-name: a mask-derived capability switched off later while the mask still reaches gfp_to_alloc_flags()
  *
  * check-output-start
- * corpus/mm-divergence-assigned.c:32:3: warning: 'may_reclaim' is derived from 'gfp_mask' ('__GFP_DIRECT_RECLAIM') but combined with 'false', which is not in the mask, while 'gfp_mask' still flows to 'gfp_to_alloc_flags' (line 34), '__alloc_pages_direct_compact' (line 39): the flag and the mask now disagree; change the mask (clear the bit) or the caller instead [gfp-derived-divergence]
+ * corpus/mm-divergence-assigned.c:32:3: warning: 'may_reclaim' is derived from 'gfp_mask' ('__GFP_DIRECT_RECLAIM') but... [gfp-derived-divergence]
+ * corpus/mm-divergence-assigned.c:32:3: note: 'may_reclaim' is derived from 'gfp_mask' ('__GFP_DIRECT_RECLAIM') but combined with 'false', which is not in the mask, while 'gfp_mask' still flows to 'gfp_to_alloc_flags' (line 34), '__alloc_pages_direct_compact' (line 39): the flag and the mask now disagree
+ * corpus/mm-divergence-assigned.c:32:3: note: change the mask (clear the bit) or the caller instead
  * check-output-end
  */

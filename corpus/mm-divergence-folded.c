@@ -52,6 +52,8 @@ struct page *toy_slowpath(gfp_t gfp_mask, unsigned int order,
  * check-name: costly NORETRY folded into can_direct_reclaim (the rejected v5 shape)
  *
  * check-output-start
- * corpus/mm-divergence-folded.c:32:7: warning: 'can_direct_reclaim' is derived from 'gfp_mask' ('__GFP_DIRECT_RECLAIM') but combined with 'cheap_fallback', which is not in the mask, while 'gfp_mask' still flows to 'gfp_to_alloc_flags' (line 39), '__alloc_pages_direct_compact' (line 44), '__alloc_pages_direct_reclaim' (line 48): the flag and the mask now disagree; change the mask (clear the bit) or the caller instead [gfp-derived-divergence]
+ * corpus/mm-divergence-folded.c:32:7: warning: 'can_direct_reclaim' is derived from 'gfp_mask'... [gfp-derived-divergence]
+ * corpus/mm-divergence-folded.c:32:7: note: 'can_direct_reclaim' is derived from 'gfp_mask' ('__GFP_DIRECT_RECLAIM') but combined with 'cheap_fallback', which is not in the mask, while 'gfp_mask' still flows to 'gfp_to_alloc_flags' (line 39), '__alloc_pages_direct_compact' (line 44), '__alloc_pages_direct_reclaim' (line 48): the flag and the mask now disagree
+ * corpus/mm-divergence-folded.c:32:7: note: change the mask (clear the bit) or the caller instead
  * check-output-end
  */

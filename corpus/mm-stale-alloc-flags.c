@@ -53,7 +53,9 @@ retry:
  * check-name: alloc_flags used after their mask changed, straight-line and around a retry label
  *
  * check-output-start
- * corpus/mm-stale-alloc-flags.c:30:49: warning: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 26), 'gfp_mask' changed at line 29, and the old 'alloc_flags' is used here without being derived again: derive it again from the new mask [stale-alloc-flags]
- * corpus/mm-stale-alloc-flags.c:41:6: warning: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 39), 'gfp_mask' changed at line 47, and the old 'alloc_flags' is used here without being derived again: derive it again from the new mask [stale-alloc-flags]
+ * corpus/mm-stale-alloc-flags.c:30:49: warning: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 26),... [stale-alloc-flags]
+ * corpus/mm-stale-alloc-flags.c:30:49: note: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 26), 'gfp_mask' changed at line 29, and the old 'alloc_flags' is used here without being derived again: derive it again from the new mask
+ * corpus/mm-stale-alloc-flags.c:41:6: warning: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 39),... [stale-alloc-flags]
+ * corpus/mm-stale-alloc-flags.c:41:6: note: 'alloc_flags' was derived from 'gfp_mask' (gfp_to_alloc_flags, line 39), 'gfp_mask' changed at line 47, and the old 'alloc_flags' is used here without being derived again: derive it again from the new mask
  * check-output-end
  */

@@ -38,6 +38,9 @@ int hw_cfg_map(struct hw_desc *d, u32 cfg)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-bitfield.c:23:11: note: 'alloc_pages' can request order 0..7; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from field 'hw_desc.flags', whose values are not known here [costly-no-fallback]
+ * corpus/order-bitfield.c:23:11: note: 'alloc_pages' can request order 0..7: no fallback [costly-no-fallback]
+ * corpus/order-bitfield.c:23:11: note: gfp GFP_KERNEL
+ * corpus/order-bitfield.c:23:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-bitfield.c:23:11: note: possible: the order comes from field 'hw_desc.flags', whose values are not known here
  * check-output-end
  */

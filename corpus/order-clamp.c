@@ -31,6 +31,9 @@ int frame_pool_init(struct frame_pool *fp, unsigned int req_order, u8 meta_order
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-clamp.c:20:15: note: 'alloc_pages' can request order 2..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'req_order' of frame_pool_init(), whose values are not known here [costly-no-fallback]
+ * corpus/order-clamp.c:20:15: note: 'alloc_pages' can request order 2..6: no fallback [costly-no-fallback]
+ * corpus/order-clamp.c:20:15: note: gfp GFP_KERNEL
+ * corpus/order-clamp.c:20:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-clamp.c:20:15: note: possible: the order comes from parameter 'req_order' of frame_pool_init(), whose values are not known here
  * check-output-end
  */

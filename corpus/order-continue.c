@@ -36,6 +36,9 @@ int chunk_ring_fill(struct chunk_ring *r, unsigned int nr_pages)
  * check-name: while loop lowering the order with `order--; continue;` after a NULL check
  *
  * check-output-start
- * corpus/order-continue.c:23:10: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_COMP; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
+ * corpus/order-continue.c:23:10: warning: 'alloc_pages' can request order 0..6: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/order-continue.c:23:10: note: gfp GFP_KERNEL | __GFP_NOWARN | __GFP_COMP
+ * corpus/order-continue.c:23:10: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/order-continue.c:23:10: note: proven: constants give the order
  * check-output-end
  */

@@ -30,6 +30,9 @@ int logbuf_init(struct logbuf *lb)
  * check-name: order from get_order() of constant sizes (64K: 4, 16K: 2)
  *
  * check-output-start
- * corpus/order-get-order.c:19:12: warning: '__get_free_pages' can request order 4; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/order-get-order.c:19:12: warning: '__get_free_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/order-get-order.c:19:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/order-get-order.c:19:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-get-order.c:19:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -36,6 +36,9 @@ retry:
  * check-name: goto retry at order 0 after an order-5 attempt
  *
  * check-output-start
- * corpus/order-goto-retry.c:23:9: warning: 'alloc_pages' can request order 0..5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
+ * corpus/order-goto-retry.c:23:9: warning: 'alloc_pages' can request order 0..5: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/order-goto-retry.c:23:9: note: gfp GFP_KERNEL | __GFP_NOWARN
+ * corpus/order-goto-retry.c:23:9: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/order-goto-retry.c:23:9: note: proven: constants give the order
  * check-output-end
  */

@@ -30,6 +30,9 @@ int pool_grow(struct pool *pool)
  * check-name: order from a same-file helper that returns 5 or 1
  *
  * check-output-start
- * corpus/order-helper-return.c:24:16: warning: 'alloc_pages' can request order 1..5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: constants give the order [costly-no-fallback]
+ * corpus/order-helper-return.c:24:16: warning: 'alloc_pages' can request order 1..5: no fallback [costly-no-fallback]
+ * corpus/order-helper-return.c:24:16: note: gfp GFP_KERNEL
+ * corpus/order-helper-return.c:24:16: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-helper-return.c:24:16: note: proven: constants give the order
  * check-output-end
  */

@@ -32,6 +32,9 @@ int rx_queue_init(struct rx_queue *q, unsigned int want_pages)
  * check-name: order from ilog2() of a constant (5) and of a clamped count (0..3)
  *
  * check-output-start
- * corpus/order-ilog2.c:23:11: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/order-ilog2.c:23:11: warning: 'alloc_pages' can request order 5: no fallback [costly-no-fallback]
+ * corpus/order-ilog2.c:23:11: note: gfp GFP_KERNEL
+ * corpus/order-ilog2.c:23:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-ilog2.c:23:11: note: proven: every path asks for more than order 3
  * check-output-end
  */

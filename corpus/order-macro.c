@@ -30,7 +30,13 @@ int evt_ring_init(struct evt_ring *r, int nid)
  * check-name: order from macros: EVT_RING_ORDER 5 and HPAGE_PMD_ORDER 9
  *
  * check-output-start
- * corpus/order-macro.c:19:12: warning: 'alloc_pages_node' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/order-macro.c:22:12: warning: 'alloc_pages' can request order 9; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/order-macro.c:19:12: warning: 'alloc_pages_node' can request order 5: no fallback [costly-no-fallback]
+ * corpus/order-macro.c:19:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/order-macro.c:19:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-macro.c:19:12: note: proven: every path asks for more than order 3
+ * corpus/order-macro.c:22:12: warning: 'alloc_pages' can request order 9: no fallback [costly-no-fallback]
+ * corpus/order-macro.c:22:12: note: gfp GFP_KERNEL | __GFP_COMP
+ * corpus/order-macro.c:22:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-macro.c:22:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

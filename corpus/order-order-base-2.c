@@ -32,6 +32,9 @@ int chunk_alloc(struct dma_pool_chunk *c, size_t size)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-order-base-2.c:24:12: note: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'size' of chunk_alloc(), whose values are not known here [costly-no-fallback]
+ * corpus/order-order-base-2.c:24:12: note: 'alloc_pages' can request order 0..6: no fallback [costly-no-fallback]
+ * corpus/order-order-base-2.c:24:12: note: gfp GFP_KERNEL | __GFP_COMP
+ * corpus/order-order-base-2.c:24:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-order-base-2.c:24:12: note: possible: the order comes from parameter 'size' of chunk_alloc(), whose values are not known here
  * check-output-end
  */

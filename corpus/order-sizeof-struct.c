@@ -29,6 +29,9 @@ int owner_init(struct owner *o)
  * check-name: order from get_order(sizeof(struct)) of a 40008-byte record
  *
  * check-output-start
- * corpus/order-sizeof-struct.c:22:12: warning: 'alloc_pages' can request order 4; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/order-sizeof-struct.c:22:12: warning: 'alloc_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/order-sizeof-struct.c:22:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/order-sizeof-struct.c:22:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-sizeof-struct.c:22:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -26,7 +26,13 @@ int msg_alloc(struct msg *m, u16 len, u8 nr_pages)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/order-type-bound.c:16:12: note: 'alloc_pages' can request order 0..4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'len' of msg_alloc(), whose values are not known here [costly-no-fallback]
- * corpus/order-type-bound.c:19:13: note: 'alloc_pages' can request order 0..8; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the order comes from parameter 'nr_pages' of msg_alloc(), whose values are not known here [costly-no-fallback]
+ * corpus/order-type-bound.c:16:12: note: 'alloc_pages' can request order 0..4: no fallback [costly-no-fallback]
+ * corpus/order-type-bound.c:16:12: note: gfp GFP_KERNEL
+ * corpus/order-type-bound.c:16:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-type-bound.c:16:12: note: possible: the order comes from parameter 'len' of msg_alloc(), whose values are not known here
+ * corpus/order-type-bound.c:19:13: note: 'alloc_pages' can request order 0..8: no fallback [costly-no-fallback]
+ * corpus/order-type-bound.c:19:13: note: gfp GFP_KERNEL
+ * corpus/order-type-bound.c:19:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/order-type-bound.c:19:13: note: possible: the order comes from parameter 'nr_pages' of msg_alloc(), whose values are not known here
  * check-output-end
  */

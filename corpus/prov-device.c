@@ -42,8 +42,17 @@ int hw_setup(struct hw *hw, struct device *dev)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-device.c:28:12: note: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from a register read (line 26), which the device or the on-disk data decides (usually small) [costly-no-fallback]
- * corpus/prov-device.c:31:11: note: 'kcalloc' can request order 0..10 (size 0..16776960); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from a little-endian device field 'dev_desc.nqueues', which the device or the on-disk data decides (usually small) [costly-no-fallback]
- * corpus/prov-device.c:36:12: note: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from request_firmware() into 'fw' (line 34), which the device or the on-disk data decides (usually small) [costly-no-fallback]
+ * corpus/prov-device.c:28:12: note: 'kmalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-device.c:28:12: note: gfp GFP_KERNEL
+ * corpus/prov-device.c:28:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-device.c:28:12: note: possible: the size comes from a register read (line 26), which the device or the on-disk data decides (usually small)
+ * corpus/prov-device.c:31:11: note: 'kcalloc' can request order 0..10 (up to 16776960 bytes): no fallback [costly-no-fallback]
+ * corpus/prov-device.c:31:11: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/prov-device.c:31:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-device.c:31:11: note: possible: the size comes from a little-endian device field 'dev_desc.nqueues', which the device or the on-disk data decides (usually small)
+ * corpus/prov-device.c:36:12: note: 'kmalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-device.c:36:12: note: gfp GFP_KERNEL
+ * corpus/prov-device.c:36:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-device.c:36:12: note: possible: the size comes from request_firmware() into 'fw' (line 34), which the device or the on-disk data decides (usually small)
  * check-output-end
  */

@@ -24,7 +24,13 @@ struct page *stats_alloc(void)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-param.c:15:9: note: 'alloc_pages' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the order comes from module parameter 'ring_order' (default 2) (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/prov-param.c:20:9: warning: 'alloc_pages' can request order 5; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/prov-param.c:15:9: note: 'alloc_pages' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-param.c:15:9: note: gfp GFP_KERNEL
+ * corpus/prov-param.c:15:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-param.c:15:9: note: likely: the order comes from module parameter 'ring_order' (default 2) (line 15), and nothing here bounds it below order 4
+ * corpus/prov-param.c:20:9: warning: 'alloc_pages' can request order 5: no fallback [costly-no-fallback]
+ * corpus/prov-param.c:20:9: note: gfp GFP_KERNEL
+ * corpus/prov-param.c:20:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-param.c:20:9: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -37,7 +37,13 @@ void *buf_alloc(size_t len)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-possible.c:22:9: note: 'kcalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from the number of CPUs (line 22), whose values are not known here [costly-no-fallback]
- * corpus/prov-possible.c:27:10: note: 'kcalloc' can request order 0..10 (size 0..8388480); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from field 'queue_set.nr_queues', whose values are not known here [costly-no-fallback]
+ * corpus/prov-possible.c:22:9: note: 'kcalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-possible.c:22:9: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/prov-possible.c:22:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-possible.c:22:9: note: possible: the size comes from the number of CPUs (line 22), whose values are not known here
+ * corpus/prov-possible.c:27:10: note: 'kcalloc' can request order 0..10 (up to 8388480 bytes): no fallback [costly-no-fallback]
+ * corpus/prov-possible.c:27:10: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/prov-possible.c:27:10: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-possible.c:27:10: note: possible: the size comes from field 'queue_set.nr_queues', whose values are not known here
  * check-output-end
  */

@@ -22,6 +22,9 @@ int flow_table_set(struct nlattr *attr, struct flow_ent **out)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-remote.c:17:9: note: 'kmalloc_array' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from a netlink attribute (line 15), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-remote.c:17:9: note: 'kmalloc_array' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-remote.c:17:9: note: gfp GFP_KERNEL
+ * corpus/prov-remote.c:17:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-remote.c:17:9: note: likely: the size comes from a netlink attribute (line 15), and nothing here bounds it below order 4
  * check-output-end
  */

@@ -58,7 +58,13 @@ long tbl_set_count(u32 __user *uc)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-user-ioctl.c:30:9: note: 'kcalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from copy_from_user() into 'req' (line 28), and nothing here bounds it below order 4 [costly-no-fallback]
- * corpus/prov-user-ioctl.c:50:6: note: 'kmalloc_array' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; likely: the size comes from get_user() (line 48), and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-user-ioctl.c:30:9: note: 'kcalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-user-ioctl.c:30:9: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/prov-user-ioctl.c:30:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-user-ioctl.c:30:9: note: likely: the size comes from copy_from_user() into 'req' (line 28), and nothing here bounds it below order 4
+ * corpus/prov-user-ioctl.c:50:6: note: 'kmalloc_array' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-user-ioctl.c:50:6: note: gfp GFP_KERNEL
+ * corpus/prov-user-ioctl.c:50:6: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-user-ioctl.c:50:6: note: likely: the size comes from get_user() (line 48), and nothing here bounds it below order 4
  * check-output-end
  */

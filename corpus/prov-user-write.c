@@ -55,6 +55,10 @@ const void *cfg_fops[] = { cfg_write, cfg_read };
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-user-write.c:23:8: note: 'kmalloc' can request order 0..10; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; the memory is only used through its virtual address, so vmalloc memory would do; likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4 [costly-no-fallback]
+ * corpus/prov-user-write.c:23:8: note: 'kmalloc' can request order 0..10: no fallback [costly-no-fallback]
+ * corpus/prov-user-write.c:23:8: note: gfp GFP_KERNEL
+ * corpus/prov-user-write.c:23:8: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/prov-user-write.c:23:8: note: the memory is only used through its virtual address, so vmalloc memory would do
+ * corpus/prov-user-write.c:23:8: note: likely: the size comes from the count of a user buffer, 'count', and nothing here bounds it below order 4
  * check-output-end
  */

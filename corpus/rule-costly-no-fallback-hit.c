@@ -24,6 +24,9 @@ int read_sink_init(struct read_sink *sink)
  * check-name: costly-no-fallback: literal order 4, GFP_KERNEL, error return only
  *
  * check-output-start
- * corpus/rule-costly-no-fallback-hit.c:17:16: warning: 'alloc_pages' can request order 4; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/rule-costly-no-fallback-hit.c:17:16: warning: 'alloc_pages' can request order 4: no fallback [costly-no-fallback]
+ * corpus/rule-costly-no-fallback-hit.c:17:16: note: gfp GFP_KERNEL
+ * corpus/rule-costly-no-fallback-hit.c:17:16: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/rule-costly-no-fallback-hit.c:17:16: note: proven: every path asks for more than order 3
  * check-output-end
  */

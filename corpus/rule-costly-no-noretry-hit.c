@@ -24,6 +24,9 @@ struct page *buf_alloc_chunk(unsigned int *out_order)
  * check-name: costly-no-noretry: for order loop from 6 to 0 with GFP_KERNEL
  *
  * check-output-start
- * corpus/rule-costly-no-noretry-hit.c:15:10: warning: 'alloc_pages' can request order 0..6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
+ * corpus/rule-costly-no-noretry-hit.c:15:10: warning: 'alloc_pages' can request order 0..6: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/rule-costly-no-noretry-hit.c:15:10: note: gfp GFP_KERNEL | __GFP_COMP
+ * corpus/rule-costly-no-noretry-hit.c:15:10: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/rule-costly-no-noretry-hit.c:15:10: note: proven: constants give the order
  * check-output-end
  */

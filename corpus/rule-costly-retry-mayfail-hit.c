@@ -30,7 +30,13 @@ int map_update_prepare(struct map_update *u)
  * check-name: __GFP_RETRY_MAYFAIL on a costly kvmalloc attempt
  *
  * check-output-start
- * corpus/rule-costly-retry-mayfail-hit.c:19:12: warning: 'kvmalloc' can request order 6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_RETRY_MAYFAIL; fallback kvmalloc: kvmalloc keeps its kmalloc attempt from '__GFP_NORETRY' when the caller passes '__GFP_RETRY_MAYFAIL', so reclaim and compaction retry in full before the vmalloc fallback that would serve at once; proven: every path asks for more than order 3 [costly-retry-mayfail]
- * corpus/rule-costly-retry-mayfail-hit.c:22:12: warning: 'kmalloc' can request order 5 (size 131072..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_RETRY_MAYFAIL; fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * corpus/rule-costly-retry-mayfail-hit.c:19:12: warning: 'kvmalloc' can request order 6: full retries before vmalloc [costly-retry-mayfail]
+ * corpus/rule-costly-retry-mayfail-hit.c:19:12: note: gfp GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL
+ * corpus/rule-costly-retry-mayfail-hit.c:19:12: note: fallback kvmalloc: kvmalloc keeps its kmalloc attempt from '__GFP_NORETRY' when the caller passes '__GFP_RETRY_MAYFAIL', so reclaim and compaction retry in full before the vmalloc fallback that would serve at once
+ * corpus/rule-costly-retry-mayfail-hit.c:19:12: note: proven: every path asks for more than order 3
+ * corpus/rule-costly-retry-mayfail-hit.c:22:12: warning: 'kmalloc' can request order 5 (128 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/rule-costly-retry-mayfail-hit.c:22:12: note: gfp GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL
+ * corpus/rule-costly-retry-mayfail-hit.c:22:12: note: fallback vmalloc: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/rule-costly-retry-mayfail-hit.c:22:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

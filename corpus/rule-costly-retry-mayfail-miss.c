@@ -36,6 +36,9 @@ void *small_alloc(void)
  * check-name: no costly-retry-mayfail on order loops, flagless or small kvmalloc
  *
  * check-output-start
- * corpus/rule-costly-retry-mayfail-miss.c:17:10: warning: 'alloc_pages' can request order 0..9; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_RETRY_MAYFAIL; fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
+ * corpus/rule-costly-retry-mayfail-miss.c:17:10: warning: 'alloc_pages' can request order 0..9: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/rule-costly-retry-mayfail-miss.c:17:10: note: gfp GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL
+ * corpus/rule-costly-retry-mayfail-miss.c:17:10: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/rule-costly-retry-mayfail-miss.c:17:10: note: proven: constants give the order
  * check-output-end
  */

@@ -17,6 +17,8 @@ void irq_buf_get(struct irq_buf *b)
  * check-name: gfp-contradiction: NOFAIL with GFP_NOWAIT (no direct reclaim)
  *
  * check-output-start
- * corpus/rule-gfp-contradiction-nofail-noreclaim.c:14:12: error: 'alloc_page' can request order 0; gfp must __GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_NOFAIL; fallback none: '__GFP_NOFAIL' without '__GFP_DIRECT_RECLAIM': the allocator cannot make progress and busy-loops [gfp-contradiction]
+ * corpus/rule-gfp-contradiction-nofail-noreclaim.c:14:12: error: 'alloc_page' can request order 0: contradictory gfp flags [gfp-contradiction]
+ * corpus/rule-gfp-contradiction-nofail-noreclaim.c:14:12: note: gfp GFP_NOWAIT | __GFP_NOWARN | __GFP_NOFAIL
+ * corpus/rule-gfp-contradiction-nofail-noreclaim.c:14:12: note: fallback none: '__GFP_NOFAIL' without '__GFP_DIRECT_RECLAIM': the allocator cannot make progress and busy-loops
  * check-output-end
  */

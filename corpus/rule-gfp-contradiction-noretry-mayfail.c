@@ -21,6 +21,8 @@ int cache_slot_fill(struct cache_slot *slot)
  * check-name: gfp-contradiction: NORETRY with RETRY_MAYFAIL
  *
  * check-output-start
- * corpus/rule-gfp-contradiction-noretry-mayfail.c:15:15: error: '__get_free_pages' can request order 1; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_RETRY_MAYFAIL|__GFP_NORETRY; fallback none: '__GFP_NORETRY' with '__GFP_RETRY_MAYFAIL': one asks to give up early, the other to retry [gfp-contradiction]
+ * corpus/rule-gfp-contradiction-noretry-mayfail.c:15:15: error: '__get_free_pages' can request order 1: contradictory gfp flags [gfp-contradiction]
+ * corpus/rule-gfp-contradiction-noretry-mayfail.c:15:15: note: gfp GFP_KERNEL | __GFP_NOWARN | __GFP_RETRY_MAYFAIL | __GFP_NORETRY
+ * corpus/rule-gfp-contradiction-noretry-mayfail.c:15:15: note: fallback none: '__GFP_NORETRY' with '__GFP_RETRY_MAYFAIL': one asks to give up early, the other to retry
  * check-output-end
  */

@@ -17,6 +17,8 @@ void meta_init(struct meta *m)
  * check-name: gfp-contradiction: NORETRY with NOFAIL
  *
  * check-output-start
- * corpus/rule-gfp-contradiction-noretry-nofail.c:14:12: error: 'alloc_page' can request order 0; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOFAIL|__GFP_NORETRY; fallback none: '__GFP_NORETRY' with '__GFP_NOFAIL': the allocator ignores NORETRY and never fails [gfp-contradiction]
+ * corpus/rule-gfp-contradiction-noretry-nofail.c:14:12: error: 'alloc_page' can request order 0: contradictory gfp flags [gfp-contradiction]
+ * corpus/rule-gfp-contradiction-noretry-nofail.c:14:12: note: gfp GFP_KERNEL | __GFP_NOFAIL | __GFP_NORETRY
+ * corpus/rule-gfp-contradiction-noretry-nofail.c:14:12: note: fallback none: '__GFP_NORETRY' with '__GFP_NOFAIL': the allocator ignores NORETRY and never fails
  * check-output-end
  */

@@ -17,6 +17,8 @@ void journal_init(struct journal *j)
  * check-name: nofail-high-order: __GFP_NOFAIL at order 2
  *
  * check-output-start
- * corpus/rule-nofail-high-order-hit.c:14:11: error: 'alloc_pages' can request order 2; gfp must __GFP_IO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOFAIL; fallback none: '__GFP_NOFAIL' above order 1 warns in the allocator and can loop in reclaim forever [nofail-high-order]
+ * corpus/rule-nofail-high-order-hit.c:14:11: error: 'alloc_pages' can request order 2: __GFP_NOFAIL above order 1 [nofail-high-order]
+ * corpus/rule-nofail-high-order-hit.c:14:11: note: gfp GFP_NOFS | __GFP_NOFAIL
+ * corpus/rule-nofail-high-order-hit.c:14:11: note: fallback none: '__GFP_NOFAIL' above order 1 warns in the allocator and can loop in reclaim forever
  * check-output-end
  */

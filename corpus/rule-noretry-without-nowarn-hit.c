@@ -26,6 +26,9 @@ int tx_buf_alloc(struct tx_buf *tx)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/rule-noretry-without-nowarn-hit.c:17:13: note: 'alloc_pages' can request order 2; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NORETRY; fallback lower-order: a '__GFP_NORETRY' attempt is expected to fail; add '__GFP_NOWARN' [noretry-without-nowarn]
+ * corpus/rule-noretry-without-nowarn-hit.c:17:13: note: 'alloc_pages' can request order 2: __GFP_NORETRY without __GFP_NOWARN [noretry-without-nowarn]
+ * corpus/rule-noretry-without-nowarn-hit.c:17:13: note: gfp GFP_KERNEL | __GFP_NORETRY
+ * corpus/rule-noretry-without-nowarn-hit.c:17:13: note: fallback lower-order: a '__GFP_NORETRY' attempt is expected to fail
+ * corpus/rule-noretry-without-nowarn-hit.c:17:13: note: add '__GFP_NOWARN'
  * check-output-end
  */

@@ -52,8 +52,17 @@ free_scratch:
  * check-name: constant kmalloc sizes above KMALLOC_MAX_CACHE_SIZE (a constant, sizeof, kmemdup)
  *
  * check-output-start
- * corpus/slab-const-big.c:29:15: warning: 'kmalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/slab-const-big.c:32:11: warning: 'kmalloc' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
- * corpus/slab-const-big.c:38:12: warning: 'kmemdup' can request order 4 (size 40000..40000); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/slab-const-big.c:29:15: warning: 'kmalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/slab-const-big.c:29:15: note: gfp GFP_KERNEL
+ * corpus/slab-const-big.c:29:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-const-big.c:29:15: note: proven: every path asks for more than order 3
+ * corpus/slab-const-big.c:32:11: warning: 'kmalloc' can request order 4 (40000 bytes): no fallback [costly-no-fallback]
+ * corpus/slab-const-big.c:32:11: note: gfp GFP_KERNEL
+ * corpus/slab-const-big.c:32:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-const-big.c:32:11: note: proven: every path asks for more than order 3
+ * corpus/slab-const-big.c:38:12: warning: 'kmemdup' can request order 4 (40000 bytes): no fallback [costly-no-fallback]
+ * corpus/slab-const-big.c:38:12: note: gfp GFP_KERNEL
+ * corpus/slab-const-big.c:38:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-const-big.c:38:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

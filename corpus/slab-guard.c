@@ -36,6 +36,9 @@ int fw_load_body(struct fw_image *fw, const void *src, size_t len)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-guard.c:29:13: note: 'kmemdup' can request order 0..8 (size 0..1048576); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'len' of fw_load_body(), whose values are not known here [costly-no-fallback]
+ * corpus/slab-guard.c:29:13: note: 'kmemdup' can request order 0..8 (up to 1 MiB): no fallback [costly-no-fallback]
+ * corpus/slab-guard.c:29:13: note: gfp GFP_KERNEL
+ * corpus/slab-guard.c:29:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-guard.c:29:13: note: possible: the size comes from parameter 'len' of fw_load_body(), whose values are not known here
  * check-output-end
  */

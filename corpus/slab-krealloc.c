@@ -30,6 +30,9 @@ int vec_grow(struct u64_vec *v, unsigned int new_cap)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-krealloc.c:21:10: note: 'krealloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'new_cap' of vec_grow(), whose values are not known here [costly-no-fallback]
+ * corpus/slab-krealloc.c:21:10: note: 'krealloc' can request order 0..5 (up to 128 KiB): no fallback [costly-no-fallback]
+ * corpus/slab-krealloc.c:21:10: note: gfp GFP_KERNEL
+ * corpus/slab-krealloc.c:21:10: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-krealloc.c:21:10: note: possible: the size comes from parameter 'new_cap' of vec_grow(), whose values are not known here
  * check-output-end
  */

@@ -21,6 +21,9 @@ int log_area_init(struct log_area *la)
  * check-name: kzalloc's __GFP_ZERO (added inside kzalloc_noprof) is in the site's mask
  *
  * check-output-start
- * corpus/slab-kzalloc-zero.c:15:12: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/slab-kzalloc-zero.c:15:12: warning: 'kzalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/slab-kzalloc-zero.c:15:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/slab-kzalloc-zero.c:15:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-kzalloc-zero.c:15:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

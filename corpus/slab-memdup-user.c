@@ -32,6 +32,9 @@ long req_copy_in(struct ioctl_req *req)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-memdup-user.c:24:8: note: 'memdup_user' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_NOWARN|__GFP_HARDWALL; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from field 'ioctl_req.len', whose values are not known here [costly-no-fallback]
+ * corpus/slab-memdup-user.c:24:8: note: 'memdup_user' can request order 0..5 (up to 128 KiB): no fallback [costly-no-fallback]
+ * corpus/slab-memdup-user.c:24:8: note: gfp GFP_USER | __GFP_NOWARN
+ * corpus/slab-memdup-user.c:24:8: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-memdup-user.c:24:8: note: possible: the size comes from field 'ioctl_req.len', whose values are not known here
  * check-output-end
  */

@@ -40,7 +40,13 @@ int table_init(struct table *t, unsigned int n, u8 count)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-product.c:28:13: note: 'kcalloc' can request order 0..5 (size 0..131072); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'n' of table_init(), whose values are not known here [costly-no-fallback]
- * corpus/slab-product.c:31:15: note: 'kmalloc_array' can request order 0..4 (size 0..65280); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; possible: the size comes from parameter 'count' of table_init(), whose values are not known here [costly-no-fallback]
+ * corpus/slab-product.c:28:13: note: 'kcalloc' can request order 0..5 (up to 128 KiB): no fallback [costly-no-fallback]
+ * corpus/slab-product.c:28:13: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/slab-product.c:28:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-product.c:28:13: note: possible: the size comes from parameter 'n' of table_init(), whose values are not known here
+ * corpus/slab-product.c:31:15: note: 'kmalloc_array' can request order 0..4 (up to 65280 bytes): no fallback [costly-no-fallback]
+ * corpus/slab-product.c:31:15: note: gfp GFP_KERNEL
+ * corpus/slab-product.c:31:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-product.c:31:15: note: possible: the size comes from parameter 'count' of table_init(), whose values are not known here
  * check-output-end
  */

@@ -35,6 +35,10 @@ int blob_set(struct blob *b, const void *src, u16 len, u8 tag_len)
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/slab-u16-len.c:20:8: note: 'kmalloc' can request order 0..4 (size 0..65535); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; the memory is only used through its virtual address, so vmalloc memory would do; possible: the size comes from parameter 'len' of blob_set(), whose values are not known here [costly-no-fallback]
+ * corpus/slab-u16-len.c:20:8: note: 'kmalloc' can request order 0..4 (up to 65535 bytes): no fallback [costly-no-fallback]
+ * corpus/slab-u16-len.c:20:8: note: gfp GFP_KERNEL
+ * corpus/slab-u16-len.c:20:8: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/slab-u16-len.c:20:8: note: the memory is only used through its virtual address, so vmalloc memory would do
+ * corpus/slab-u16-len.c:20:8: note: possible: the size comes from parameter 'len' of blob_set(), whose values are not known here
  * check-output-end
  */

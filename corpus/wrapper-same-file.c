@@ -37,6 +37,9 @@ int ring_init_big(struct ring *r)
  * check-name: same-file wrapper (gfp, order) -> alloc_pages: its callers are sites
  *
  * check-output-start
- * corpus/wrapper-same-file.c:30:12: warning: 'ring_alloc_pages' can request order 6; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM|__GFP_COMP; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/wrapper-same-file.c:30:12: warning: 'ring_alloc_pages' can request order 6: no fallback [costly-no-fallback]
+ * corpus/wrapper-same-file.c:30:12: note: gfp GFP_KERNEL | __GFP_COMP
+ * corpus/wrapper-same-file.c:30:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/wrapper-same-file.c:30:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

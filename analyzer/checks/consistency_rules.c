@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "consistency_rules.h"
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/slowpath.h"
 #include "gfpaudit/strbuf.h"
 
@@ -38,7 +39,7 @@ static const struct cons_result *analyze(const struct check_file *f, const struc
 		.model = m,
 		.sparse = sparse,
 		.tree = m ? m->tree : NULL,
-		.include_dir = GFPAUDIT_KMODEL_DIR,
+		.include_dir = datadir_kmodel(),
 	};
 	if (consistency_check(f->path, f->contents, f->len, &o, &cache.r))
 		memset(&cache.r, 0, sizeof(cache.r)); /* unreadable: the engine reports the file */

@@ -45,5 +45,6 @@ const struct check check_costly_no_fallback = {
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "costly-order allocation with no fallback to smaller orders",
+	.headline = "no fallback",
 	.on_site = on_site,
 };

@@ -39,5 +39,6 @@ const struct check check_costly_no_noretry = {
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "costly-order attempt with a fallback may direct-reclaim without __GFP_NORETRY",
+	.headline = "no __GFP_NORETRY before its fallback",
 	.on_site = on_site,
 };

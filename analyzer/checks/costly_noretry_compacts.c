@@ -91,5 +91,6 @@ const struct check check_costly_noretry_compacts = {
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "costly __GFP_NORETRY attempt that may direct-reclaim still enters direct compaction on this tree",
+	.headline = "__GFP_NORETRY still compacts",
 	.on_site = on_site,
 };

@@ -38,5 +38,6 @@ const struct check check_costly_retry_mayfail = {
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "__GFP_RETRY_MAYFAIL on a costly kvmalloc attempt: full retries before the vmalloc fallback",
+	.headline = "full retries before vmalloc",
 	.on_site = on_site,
 };

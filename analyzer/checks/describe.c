@@ -14,13 +14,39 @@ void describe_order(struct strbuf *sb, const struct site *s)
 		strbuf_addf(sb, "order %d..%d", s->order.lo, s->order.hi);
 }
 
+/* One size as people read it: "64 KiB", or the bytes when not a whole KiB. */
+static void size_human(struct strbuf *sb, long long v)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	int u = -1;
+	while (u < 3 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		strbuf_addf(sb, "%lld bytes", v);
+	else
+		strbuf_addf(sb, "%lld %s", v, unit[u]);
+}
+
+void describe_size(struct strbuf *sb, long long lo, long long hi)
+{
+	strbuf_adds(sb, lo == hi ? " (" : lo <= 0 ? " (up to " : " (");
+	if (lo != hi && lo > 0) {
+		size_human(sb, lo);
+		strbuf_adds(sb, " to ");
+	}
+	size_human(sb, hi);
+	strbuf_adds(sb, ")");
+}
+
 char *describe_site(const struct site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "'%s' can request ", s->api);
 	describe_order(&sb, s);
 	if (s->kind == API_SLAB && s->size.known)
-		strbuf_addf(&sb, " (size %lld..%lld)", (long long)s->size.lo, (long long)s->size.hi);
+		describe_size(&sb, s->size.lo, s->size.hi);
 	strbuf_adds(&sb, "; gfp ");
 	gfp_bits_text(&sb, s->gfp);
 	strbuf_addf(&sb, "; fallback %s", fallback_name(s->fallback));
@@ -33,7 +59,7 @@ char *describe_attempt(const struct site *s, const struct attempt *a)
 	strbuf_addf(&sb, "'%s' can request ", s->api);
 	describe_order(&sb, s);
 	if (s->kind == API_SLAB && s->size.known)
-		strbuf_addf(&sb, " (size %lld..%lld)", (long long)s->size.lo, (long long)s->size.hi);
+		describe_size(&sb, s->size.lo, s->size.hi);
 	bool split = false; /* name the class only when the classes differ */
 	for (size_t i = 1; i < s->natt; i++)
 		split |= s->att[i].gfp.must != s->att[0].gfp.must || s->att[i].gfp.may != s->att[0].gfp.may;

@@ -5,6 +5,9 @@
 void describe_order(struct strbuf *sb, const struct site *s);
 /* "'alloc_pages' can request order 4; gfp must ..., may ...; fallback none" */
 char *describe_site(const struct site *s);
+/* " (64 KiB)", " (up to 512 KiB)", " (32 KiB to 64 KiB)": a size range as people read it. */
+struct strbuf;
+void describe_size(struct strbuf *sb, long long lo, long long hi);
 /* "'alloc_pages' can request order 0..10; its attempts at orders 4..10 (with
  * a fallback after them, when order > min_order) get gfp must ..., may ...;
  * fallback order-loop" */

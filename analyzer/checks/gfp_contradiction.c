@@ -30,5 +30,6 @@ const struct check check_gfp_contradiction = {
 	.id = "gfp-contradiction",
 	.severity = SEV_ERROR,
 	.summary = "contradictory gfp flags (NORETRY with NOFAIL or RETRY_MAYFAIL; NOFAIL without direct reclaim)",
+	.headline = "contradictory gfp flags",
 	.on_site = on_site,
 };

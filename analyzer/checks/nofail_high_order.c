@@ -24,5 +24,6 @@ const struct check check_nofail_high_order = {
 	.id = "nofail-high-order",
 	.severity = SEV_ERROR,
 	.summary = "__GFP_NOFAIL with an order above 1",
+	.headline = "__GFP_NOFAIL above order 1",
 	.on_site = on_site,
 };

@@ -29,5 +29,6 @@ const struct check check_noretry_without_nowarn = {
 	.id = "noretry-without-nowarn",
 	.severity = SEV_NOTE,
 	.summary = "__GFP_NORETRY high-order attempt without __GFP_NOWARN",
+	.headline = "__GFP_NORETRY without __GFP_NOWARN",
 	.on_site = on_site,
 };

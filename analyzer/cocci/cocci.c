@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/alloc_table.h"
 #include "gfpaudit/check.h"
 #include "gfpaudit/cocci.h"
@@ -26,9 +27,6 @@
 
 extern char **environ;
 
-#ifndef GFPAUDIT_RULES_DIR
-#define GFPAUDIT_RULES_DIR "rules"
-#endif
 
 /* Files per spatch process: keeps the argument list far below ARG_MAX on
  * whole trees. */
@@ -44,35 +42,10 @@ static int is_cocci_name(const char *name)
 	return n > 6 && !strcmp(name + n - 6, ".cocci") && name[0] != '.';
 }
 
-static int dir_has_rules(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int found = 0;
-	if (!d)
-		return 0;
-	while (!found && (de = readdir(d)))
-		found = is_cocci_name(de->d_name);
-	closedir(d);
-	return found;
-}
-
 const char *cocci_rules_dir(void)
 {
-	static char buf[PATH_MAX];
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (len > 0) {
-		exe[len] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			if ((size_t)snprintf(buf, sizeof(buf), "%s/rules", exe) < sizeof(buf) &&
-			    dir_has_rules(buf))
-				return buf;
-		}
-	}
-	return GFPAUDIT_RULES_DIR;
+	const char *d = datadir_rules();
+	return d ? d : "rules";
 }
 
 /* A rule file and what its header says: the gfpaudit rule id (the python

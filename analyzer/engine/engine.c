@@ -5,6 +5,9 @@
 #include <sys/resource.h>
 #include <string.h>
 #include <jansson.h>
+#include "gfpaudit/fs.h"
+#include "gfpaudit/suppress.h"
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/sites.h"
@@ -56,10 +59,12 @@ static void collect_probes(struct engine *e)
 int engine_new(const struct engine_opts *opts, struct engine **out)
 {
 	struct engine *e = xcalloc(1, sizeof(*e));
-	int rc;
+	int rc = 0;
 	e->o = *opts;
-	if (!e->o.kmodel_dir)
-		e->o.kmodel_dir = GFPAUDIT_KMODEL_DIR;
+	if (!e->o.kmodel_dir && (rc = datadir_find(&e->o.kmodel_dir)) == 0)
+		e->o.kmodel_dir = datadir_kmodel();
+	if (rc)
+		goto fail;
 	if ((rc = alloc_table_init(&e->table)))
 		goto fail;
 	for (const char **f = opts->allocator_files; f && *f; f++)
@@ -374,6 +379,31 @@ static void reparse_as_kbuild(struct engine *e, struct flags_ctx *fc, const char
 	}
 }
 
+/* Findings an inline comment suppresses move to r->suppressed, with the
+ * comment's reason and line (suppress.h); bad-suppression reports the
+ * comments that cannot apply and is itself never suppressed. */
+static void apply_suppressions(struct file_result *r, const char *text, size_t len)
+{
+	struct suppressions s;
+	suppressions_scan(text, len, &s);
+	size_t keep = 0;
+	for (size_t i = 0; i < r->nfindings; i++) {
+		struct finding *f = &r->findings[i];
+		const struct suppression *x = strcmp(f->rule, "bad-suppression")
+			? suppressions_match(&s, f->rule, f->site.line) : NULL;
+		if (!x) {
+			r->findings[keep++] = *f;
+			continue;
+		}
+		f->suppressed = xstrdup(x->reason);
+		f->suppressed_line = x->line;
+		ALLOC_GROW(r->suppressed, r->nsuppressed + 1, r->suppressed_alloc);
+		r->suppressed[r->nsuppressed++] = *f;
+	}
+	r->nfindings = keep;
+	suppressions_release(&s);
+}
+
 int engine_analyze_file(struct engine *e, const char *path,
 			const struct unsaved_file *unsaved, size_t nunsaved,
 			struct file_result **out)
@@ -393,6 +423,11 @@ int engine_analyze_source(struct engine *e, const char *path,
 	*out = r;
 	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch, .pch_module = e->pch_module,
 				.compdb = e->compdb };
+	if (e->o.nskip && fs_path_matches(e->o.skip_base, e->o.skip, e->o.nskip, path)) {
+		r->reason = xasprintf("not analyzed: a [skip] path of %s/.gfpaudit covers it", e->o.skip_base);
+		free(rep);
+		return 0;
+	}
 	if (engine_config_state(e, path) == CONFIG_OTHER_ARCH) {
 		struct kbuild_obj o;
 		kbuild_object(e->tree_real, path, &o);
@@ -471,6 +506,11 @@ int engine_analyze_source(struct engine *e, const char *path,
 				on_disk = false;
 		struct check_file cf = { .path = path, .contents = t.main_text, .len = t.main_len, .on_disk = on_disk };
 		checks_run_file(rules, &cf, &cc);
+		for (size_t i = 0; i < r->nfindings; i++)
+			for (size_t k = 0; k < e->o.nseverities; k++)
+				if (check_lookup(r->findings[i].rule) == e->o.severities[k].rule)
+					r->findings[i].severity = (enum severity)e->o.severities[k].severity;
+		apply_suppressions(r, t.main_text, t.main_len);
 	}
 	if (r->nfindings > 1)
 		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);

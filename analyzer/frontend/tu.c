@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -131,7 +132,7 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	if ((rc = flags_for_file(fc, path, &argv, &argc)))
 		return rc;
 	/* the in-memory copies are the untrusted ones (mailed, staged) */
-	const char *roots[] = { fc->tree, fc->kmodel_dir ? fc->kmodel_dir : GFPAUDIT_KMODEL_DIR,
+	const char *roots[] = { fc->tree, fc->kmodel_dir ? fc->kmodel_dir : datadir_kmodel(),
 				GFPAUDIT_CLANG_RESOURCE_DIR, fc->compdb_dir };
 	size_t nroots = sizeof(roots) / sizeof(roots[0]);
 	rc = incguard_check(path, t->main_text, t->main_len, mine != NULL, argv, argc, roots, nroots);

@@ -26,6 +26,9 @@ void file_result_release(struct file_result *r)
 	for (size_t i = 0; i < r->nfindings; i++)
 		finding_release(&r->findings[i]);
 	free(r->findings);
+	for (size_t i = 0; i < r->nsuppressed; i++)
+		finding_release(&r->suppressed[i]);
+	free(r->suppressed);
 	for (size_t i = 0; i < r->nincludes; i++)
 		free(r->includes[i]);
 	free(r->includes);
@@ -340,6 +343,11 @@ json_t *finding_to_json(const struct finding *f)
 	json_object_set_new(o, "fixes", fx);
 	if (f->fix_declined)
 		json_object_set_new(o, "fix_declined", json_string(f->fix_declined));
+	if (f->suppressed) {
+		char *at = xasprintf("%s:%d", f->site.file ? f->site.file : "", f->suppressed_line);
+		json_object_set_new(o, "suppressed", json_pack("{s:s,s:s}", "reason", f->suppressed, "at", at));
+		free(at);
+	}
 	return o;
 }
 
@@ -360,6 +368,13 @@ int finding_from_json(const json_t *j, struct finding *f)
 	f->source = get_str(j, "source");
 	f->fingerprint = get_str(j, "fingerprint");
 	f->fix_declined = get_str(j, "fix_declined");
+	const json_t *sup = json_object_get(j, "suppressed");
+	if (json_is_object(sup) && json_is_string(json_object_get(sup, "reason"))) {
+		f->suppressed = get_str(sup, "reason");
+		const char *at = json_string_value(json_object_get(sup, "at"));
+		const char *colon = at ? strrchr(at, ':') : NULL;
+		f->suppressed_line = colon ? atoi(colon + 1) : 0;
+	}
 	if (!f->fingerprint)
 		f->fingerprint = finding_fingerprint(f->rule, &f->site);
 	size_t i;
@@ -396,6 +411,12 @@ json_t *file_result_to_json(const struct file_result *r)
 		json_array_append_new(f, finding_to_json(&r->findings[i]));
 	json_object_set_new(o, "sites", s);
 	json_object_set_new(o, "findings", f);
+	if (r->nsuppressed) {
+		json_t *sa = json_array();
+		for (size_t i = 0; i < r->nsuppressed; i++)
+			json_array_append_new(sa, finding_to_json(&r->suppressed[i]));
+		json_object_set_new(o, "suppressed", sa);
+	}
 	if (r->nincludes) {
 		json_t *inc = json_array();
 		for (size_t i = 0; i < r->nincludes; i++)
@@ -451,6 +472,14 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 	}
 	json_array_foreach(json_object_get(j, "findings"), i, v) {
 		int rc = finding_from_json(v, file_result_add_finding(r));
+		if (rc) {
+			file_result_free(r);
+			return rc;
+		}
+	}
+	json_array_foreach(json_object_get(j, "suppressed"), i, v) {
+		ALLOC_GROW(r->suppressed, r->nsuppressed + 1, r->suppressed_alloc);
+		int rc = finding_from_json(v, &r->suppressed[r->nsuppressed++]);
 		if (rc) {
 			file_result_free(r);
 			return rc;

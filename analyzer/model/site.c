@@ -244,6 +244,7 @@ void finding_release(struct finding *f)
 	}
 	free(f->fixes);
 	free(f->fix_declined);
+	free(f->suppressed);
 	finding_init(f);
 }
 
@@ -259,6 +260,8 @@ void finding_copy(struct finding *d, const struct finding *s)
 	for (size_t i = 0; i < s->nfixes; i++)
 		finding_add_fix(d, s->fixes[i].kind, s->fixes[i].reason, s->fixes[i].diff);
 	d->fix_declined = dup_or_null(s->fix_declined);
+	d->suppressed = dup_or_null(s->suppressed);
+	d->suppressed_line = s->suppressed_line;
 }
 
 void finding_add_fix(struct finding *f, const char *kind, const char *reason, const char *diff)

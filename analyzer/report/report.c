@@ -3,6 +3,8 @@
 #include <string.h>
 #include <jansson.h>
 #include "gfpaudit/report.h"
+#include "gfpaudit/diag.h"
+#include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -107,6 +109,39 @@ char *report_error_causes(const struct report *r, size_t top)
 	return strbuf_detach(&sb);
 }
 
+size_t report_suppressed(const struct report *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->n; i++)
+		n += r->files[i]->nsuppressed;
+	return n;
+}
+
+char *report_rule_counts(const struct report *r, enum severity min)
+{
+	size_t nrules = check_count(), *n = xcalloc(nrules + 1, sizeof(*n)), total = 0;
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < r->files[i]->nfindings; k++) {
+			const struct finding *f = &r->files[i]->findings[k];
+			if (f->severity < min)
+				continue;
+			int x = check_lookup(f->rule);
+			n[x < 0 ? nrules : (size_t)x]++;
+			total++;
+		}
+	char *out = NULL;
+	if (total) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "gfpaudit: findings by rule (at or above %s):\n", severity_name(min));
+		for (size_t i = 0; i <= nrules; i++)
+			if (n[i])
+				strbuf_addf(&sb, "  %6zu  %s\n", n[i], i < nrules ? check_table[i]->id : "(other)");
+		out = strbuf_detach(&sb);
+	}
+	free(n);
+	return out;
+}
+
 size_t report_findings_at_least(const struct report *r, enum severity min)
 {
 	size_t n = 0;
@@ -165,8 +200,38 @@ char *site_format_line(const struct site *s)
 	return strbuf_detach(&sb);
 }
 
+void report_print_finding(FILE *out, const struct diag_style *st, const struct finding *f)
+{
+	int i = check_lookup(f->rule);
+	/* the phrase only when the finding is the rule's verdict on a site's order */
+	const char *phrase = i >= 0 && f->site.order.known ? check_table[i]->headline : NULL;
+	diag_print_finding(out, st, f->site.file, f->site.line, f->site.col, severity_name(f->severity),
+			   f->message ? f->message : "", phrase, f->rule);
+}
+
+static int cmp_evidence(const void *a, const void *b)
+{
+	const struct evidence *x = *(const struct evidence *const *)a, *y = *(const struct evidence *const *)b;
+	int c = strcmp(x->file, y->file);
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* -v: the evidence in line order (file by file), each labelled by its note */
+static void print_evidence(FILE *out, const struct diag_style *st, const struct site *s)
+{
+	const struct evidence **v = xcalloc(s->nev ? s->nev : 1, sizeof(*v));
+	for (size_t e = 0; e < s->nev; e++)
+		v[e] = &s->ev[e];
+	qsort(v, s->nev, sizeof(*v), cmp_evidence);
+	for (size_t e = 0; e < s->nev; e++)
+		diag_print(out, st, v[e]->file[0] ? v[e]->file : s->file, v[e]->line, 0, "note", v[e]->note, NULL);
+	free(v);
+}
+
 void report_text(const struct report *r, FILE *out)
 {
+	static const struct diag_style plain;
+	const struct diag_style *st = r->style ? r->style : &plain;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct file_result *fr = r->files[i];
 		if (r->with_sites)
@@ -179,27 +244,36 @@ void report_text(const struct report *r, FILE *out)
 			const struct finding *f = &fr->findings[k];
 			if (f->severity < r->min_show)
 				continue;
-			fputs_printable(f->site.file, out); /* a file name is any bytes */
-			fprintf(out, ":%d:%d: %s: %s [%s]\n", f->site.line, f->site.col,
-				severity_name(f->severity), f->message, f->rule);
+			report_print_finding(out, st, f);
 			if (r->with_evidence)
-				for (size_t e = 0; e < f->site.nev; e++)
-					fprintf(out, "%s:%d: note: %s\n", f->site.ev[e].file, f->site.ev[e].line,
-						f->site.ev[e].note);
-			for (size_t x = 0; r->with_fixes && x < f->nfixes; x++)
-				fprintf(out, "%s:%d:%d: note: candidate fix %zu (%s): %s\n%s", f->site.file,
-					f->site.line, f->site.col, x + 1, f->fixes[x].kind, f->fixes[x].reason,
-					f->fixes[x].diff);
-			if (r->with_evidence && f->fix_declined)
-				fprintf(out, "%s:%d:%d: note: no fix offered: %s\n", f->site.file, f->site.line,
-					f->site.col, f->fix_declined);
+				print_evidence(out, st, &f->site);
+			for (size_t x = 0; r->with_fixes && x < f->nfixes; x++) {
+				char *m = xasprintf("candidate fix %zu (%s): %s", x + 1, f->fixes[x].kind,
+						    f->fixes[x].reason);
+				diag_print(out, st, f->site.file, f->site.line, f->site.col, "note", m, NULL);
+				fputs(f->fixes[x].diff, out);
+				free(m);
+			}
+			if (r->with_evidence && f->fix_declined) {
+				char *m = xasprintf("no fix offered: %s", f->fix_declined);
+				diag_print(out, st, f->site.file, f->site.line, f->site.col, "note", m, NULL);
+				free(m);
+			}
+		}
+		/* what a comment suppressed is listed with the sites, never dropped unseen */
+		for (size_t k = 0; (r->with_sites || r->with_evidence) && k < fr->nsuppressed; k++) {
+			const struct finding *f = &fr->suppressed[k];
+			char *m = xasprintf("%s [%s] (line %d: %s)", f->message, f->rule, f->suppressed_line,
+					    f->suppressed);
+			diag_print(out, st, f->site.file, f->site.line, f->site.col, "suppressed", m, NULL);
+			free(m);
 		}
 	}
 }
 
 int report_json(const struct report *r, FILE *out)
 {
-	json_t *root = json_object(), *fa = json_array(), *sa = json_array();
+	json_t *root = json_object(), *fa = json_array(), *sa = json_array(), *su = json_array();
 	size_t a, s, f;
 	json_object_set_new(root, "tool", json_string("gfpaudit"));
 	json_object_set_new(root, "version", json_string(GFPAUDIT_VERSION));
@@ -211,11 +285,14 @@ int report_json(const struct report *r, FILE *out)
 				json_object_set_new(fj, "in_config", json_false());
 			json_array_append_new(fa, fj);
 		}
+		for (size_t k = 0; k < fr->nsuppressed; k++)
+			json_array_append_new(su, finding_to_json(&fr->suppressed[k]));
 		if (r->with_sites)
 			for (size_t k = 0; k < fr->nsites; k++)
 				json_array_append_new(sa, site_to_json(&fr->sites[k]));
 	}
 	json_object_set_new(root, "findings", fa);
+	json_object_set_new(root, "suppressed", su);
 	if (r->with_sites)
 		json_object_set_new(root, "sites", sa);
 	else

@@ -303,8 +303,14 @@ static json_t *result_of(struct ctx *c, const struct finding *f, bool baseline)
 				"locations", loc);
 	if (f->fingerprint)
 		json_object_set_new(res, "partialFingerprints", json_pack("{s:s}", FP_KEY, f->fingerprint));
-	if (baseline)
+	if (baseline && !f->suppressed)
 		json_object_set_new(res, "baselineState", json_string("new"));
+	if (f->suppressed) {
+		char *at = xasprintf("%s:%d", s->file, f->suppressed_line);
+		json_object_set_new(res, "suppressions", json_pack("[{s:s,s:s,s:{s:s}}]", "kind", "inSource",
+			"justification", f->suppressed, "properties", "at", at));
+		free(at);
+	}
 	if (s->nev) {
 		json_t *rel = json_array();
 		for (size_t i = 0; i < s->nev; i++) {
@@ -388,6 +394,8 @@ int report_sarif(const struct report *r, FILE *out)
 				json_object_set_new(props, "in_config", json_false());
 			json_array_append_new(results, res);
 		}
+		for (size_t k = 0; k < fr->nsuppressed; k++)
+			json_array_append_new(results, result_of(&c, &fr->suppressed[k], r->baseline));
 		if (fr->status != FILE_ANALYZED || fr->partial)
 			json_array_append_new(notes, notification_of(&c, fr));
 	}

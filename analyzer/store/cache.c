@@ -11,6 +11,7 @@
 #include <glib.h>
 #include <jansson.h>
 #include <sqlite3.h>
+#include "gfpaudit/datadir.h"
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -366,7 +367,7 @@ static void add_dir_hash(struct strbuf *ctx, const char *dir)
 /* Every engine option that can change a result must be hashed below: a
  * new field in struct engine_opts trips this until store_context() covers
  * it (then update the size).  verbose only changes stderr. */
-_Static_assert(sizeof(struct engine_opts) == 104,
+_Static_assert(sizeof(struct engine_opts) == 144,
 	       "struct engine_opts changed: hash the new option in store_context() (analyzer/store/cache.c)");
 
 int store_context(const struct engine_opts *o, const char *pch_identity, char out[STORE_HASH_HEX])
@@ -384,6 +385,11 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 	strbuf_addf(&ctx, "facts %d\n", o->collect_facts ? 1 : 0);
 	strbuf_addf(&ctx, "rules %016llx fixes %d model %s\n", (unsigned long long)o->rules, o->fixes ? 1 : 0,
 		    o->allocator_model && strcmp(o->allocator_model, "auto") ? o->allocator_model : "auto");
+	/* .gfpaudit [severity] lines change what a result holds */
+	for (size_t i = 0; i < o->nseverities; i++)
+		strbuf_addf(&ctx, "severity %d=%d\n", o->severities[i].rule, o->severities[i].severity);
+	for (size_t i = 0; i < o->nskip; i++)
+		strbuf_addf(&ctx, "skip %s/%s\n", o->skip_base, o->skip[i]);
 	if (o->tree) {
 		const char *t = realpath(o->tree, buf) ? buf : o->tree;
 		strbuf_addf(&ctx, "tree %s\n", t);
@@ -398,8 +404,9 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 			free(pa);
 		}
 	} else if (!o->compdb) {
-		const char *k = o->kmodel_dir ? o->kmodel_dir : GFPAUDIT_KMODEL_DIR;
-		add_dir_hash(&ctx, k);
+		const char *k = o->kmodel_dir ? o->kmodel_dir : datadir_kmodel();
+		if (k)
+			add_dir_hash(&ctx, k);
 	}
 	if (o->compdb) {
 		strbuf_addf(&ctx, "compdb %s\n", realpath(o->compdb, buf) ? buf : o->compdb);

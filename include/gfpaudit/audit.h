@@ -16,6 +16,8 @@ struct audit_args {
 	int no_cache, prefilter, candidates, cocci, all_files;  /* prefilter: 0 off, 1 auto, 2 on */
 	int shard_k, shard_n;
 	int use_facts, facts_passes;
+	const char *color;       /* --color: auto (NULL), always, never */
+	int progress;            /* progress lines when stderr is not a terminal */
 	/* gfpaudit facts: record the tree's facts of the files (root: what
 	 * they are the facts of), print no report */
 	bool build_tree_facts;

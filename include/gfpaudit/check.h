@@ -31,6 +31,10 @@ struct check {
 	const char *id;
 	enum severity severity;
 	const char *summary; /* one line, for --help, README, SARIF */
+	/* For a finding at an allocation site: what is wrong, after "'API' can
+	 * request order N" in a text headline (NULL: the message's first
+	 * clause is the headline) */
+	const char *headline;
 	/* The finding is about a costly order: its confidence (site.h) is
 	 * said in the message, and a "possible" one is only a note. */
 	bool judged_by_size;

@@ -26,9 +26,8 @@ struct cocci_opts {
 	int verbose;           /* > 0: print each spatch command on stderr */
 };
 
-/* The rules directory used when opts->rules_dir is NULL: "rules" next to the
- * running binary when that directory holds .cocci files, else the compiled-in
- * GFPAUDIT_RULES_DIR.  Lent (static storage). */
+/* The rules directory used when opts->rules_dir is NULL: the data
+ * directory's rules/ (datadir.h), or "rules" when there is none.  Lent. */
 const char *cocci_rules_dir(void);
 
 /* Run every enabled rule file over files[0..n) and merge what they report

@@ -12,6 +12,12 @@
 #include "gfpaudit/result.h"
 #include "gfpaudit/source.h"
 
+/* A rule's severity as a .gfpaudit [severity] line sets it (config.h). */
+struct rule_severity {
+	int rule;     /* check index (check.h) */
+	int severity; /* enum severity */
+};
+
 struct engine_opts {
 	const char *tree;       /* prepared kernel tree, or NULL: kmodel headers */
 	const char *compdb;     /* compile_commands.json, or NULL */
@@ -33,6 +39,15 @@ struct engine_opts {
 	size_t cc_argc;
 	const char *cc_file, *cc_dir;
 	int verbose;
+	/* severities that replace the rules' own (after the checks, before
+	 * suppressions); lent, live as long as the engine */
+	const struct rule_severity *severities;
+	size_t nseverities;
+	/* .gfpaudit [skip] paths, relative to skip_base: such a file is not
+	 * parsed (analyzed, nothing found, the reason says why); lent */
+	const char *const *skip;
+	size_t nskip;
+	const char *skip_base;
 };
 
 struct engine;

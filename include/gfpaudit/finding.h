@@ -23,6 +23,10 @@ struct finding {
 	struct fix *fixes;
 	size_t nfixes, fixes_alloc;
 	char *fix_declined; /* fixes were sought and none is offered: why, or NULL */
+	/* Suppressed by an inline comment (suppress.h): its reason and line;
+	 * NULL when the finding counts. */
+	char *suppressed;
+	int suppressed_line;
 };
 
 void finding_init(struct finding *f);

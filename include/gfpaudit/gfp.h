@@ -54,8 +54,12 @@ struct strbuf;
 /* The flags of a canonical set by name in index order ("__GFP_IO|__GFP_FS"
  * with sep "|"), or `none` for the empty set. */
 void gfp_flags_text(struct strbuf *sb, uint64_t set, const char *sep, const char *none);
-/* "must F|F, may F" (", may any" for an unknown mask; no may part when may
- * adds nothing to must). */
+/* A set as kernel developers write it: the largest GFP_* mask it holds and
+ * the other flags, "GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN"; `none` for
+ * the empty set. */
+void gfp_kernel_text(struct strbuf *sb, uint64_t set, const char *none);
+/* The must set as gfp_kernel_text writes it, then ", maybe F | F" for the
+ * flags only some paths set (", maybe any other flag" for an unknown mask). */
 void gfp_bits_text(struct strbuf *sb, struct gfp_bits g);
 
 /* A tree's bit values, evaluated in one translation unit. */

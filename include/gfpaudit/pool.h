@@ -19,6 +19,10 @@ struct pool_opts {
 	int timeout_sec;     /* per file, wall clock (and CPU: RLIMIT_CPU); 0 = none */
 	long mem_limit_mb;   /* RLIMIT_AS of each worker in MiB; 0 = none */
 	int quiet;           /* no progress line */
+	/* progress on stderr that is not a terminal: a plain line every 5 s
+	 * (for CI logs; nothing for a shorter run); a terminal always gets the
+	 * one rewritten line */
+	int progress_lines;
 	/* Called in the parent for each finished file, in input order. Takes
 	 * ownership of r. */
 	void (*done)(void *data, size_t index, struct file_result *r);

@@ -15,6 +15,7 @@ struct report {
 	enum severity min_show; /* text: findings below this are not printed
 				 * (JSON and SARIF carry every finding) */
 	const char *tree;    /* root the paths are relative to, or NULL */
+	const struct diag_style *style; /* text: colour, display paths (diag.h); NULL: plain */
 	/* Of the analyzed files: how many the cache answered, and how many the
 	 * lexical prefilter proved to hold no allocation call (those count as
 	 * analyzed with no sites).  Set by the front end. */
@@ -36,6 +37,16 @@ void report_release(struct report *r);
 void report_add(struct report *r, struct file_result *fr);
 void report_counts(const struct report *r, size_t *analyzed, size_t *skipped, size_t *failed);
 size_t report_findings_at_least(const struct report *r, enum severity min);
+/* The stderr table of findings at or above `min` per rule ("gfpaudit:
+ * findings by rule ...", one "  COUNT  RULE" line each), NULL when there
+ * are none.  Caller frees. */
+char *report_rule_counts(const struct report *r, enum severity min);
+/* One finding as text: the short headline and the note lines of its
+ * message (diag.h diag_print_finding, with the rule's headline phrase). */
+struct diag_style;
+void report_print_finding(FILE *out, const struct diag_style *st, const struct finding *f);
+/* Findings inline comments suppressed (never counted above). */
+size_t report_suppressed(const struct report *r);
 /* Analyzed files whose parse errors may hide an allocation (result.h). */
 size_t report_partial(const struct report *r);
 /* The `top` most common first parse errors of the run's files, quoted

@@ -34,6 +34,10 @@ struct file_result {
 	size_t nsites, sites_alloc;
 	struct finding *findings;
 	size_t nfindings, findings_alloc;
+	/* Findings an inline comment suppressed (suppress.h): reported as
+	 * such, never counted. */
+	struct finding *suppressed;
+	size_t nsuppressed, suppressed_alloc;
 	/* Every file the translation unit opened besides the file itself
 	 * (absolute paths as the compiler saw them): the cache's dependency
 	 * list.  Part of the wire form, not of the user-facing reports. */
