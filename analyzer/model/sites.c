@@ -7,6 +7,7 @@
 #include "gfpaudit/eval.h"
 #include "gfpaudit/attempts.h"
 #include "gfpaudit/usage.h"
+#include "gfpaudit/callers.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -542,6 +543,32 @@ static bool exclusive(const struct node *a, const struct node *b)
 
 /* ---- building sites ---- */
 
+/* A failure the function returns, and every caller the tree shows copes
+ * with it (callers.h): a fallback in the callers. */
+static void caller_fallback(struct fn_scan *s, const struct call_rec *r, struct site *st)
+{
+	static const enum fallback_kind kind[] = {
+		[CALLER_FEATURE_OFF] = FB_CALLER_OFF, [CALLER_OTHER_PATH] = FB_CALLER_PATH,
+		[CALLER_SMALLER] = FB_CALLER_SMALLER,
+	};
+	struct caller_fallback cf;
+	if (!s->o->facts || !s->fn->in_main || !s->fn->name || !callers_failure_returns(s->tu, r->call, NULL) ||
+	    !callers_cope(s->o->facts, s->fn->cur, s->o->report_path, &cf))
+		return;
+	st->fallback = kind[cf.how];
+	st->fallback_line = cf.line;
+	if (strcmp(cf.file, st->file))
+		st->fallback_file = xstrdup(cf.file);
+	char *note = xasprintf("fallback: %s returns the failure, and %s %s (%s, %u call%s across the tree)",
+			       s->fn->name, cf.ncallers == 1 ? "its caller" : "every caller",
+			       cf.how == CALLER_SMALLER ? "retries smaller" : cf.how == CALLER_OTHER_PATH
+			       ? "falls back to another allocation" : "goes on without it",
+			       caller_handling_name(cf.how), cf.ncallers, cf.ncallers == 1 ? "" : "s");
+	site_add_evidence(st, cf.file, cf.line, note);
+	free(note);
+	free(cf.file);
+}
+
 struct floor_info {
 	bool have;
 	int var;
@@ -894,6 +921,9 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 		}
 	}
 
+	if (st->fallback == FB_NONE)
+		caller_fallback(s, r, st);
+
 	/* Handed straight back (`return alloc_pages(...)`) is the same as
 	 * `if (!p) return NULL;`: an error return, so "none".  (A parameter
 	 * order would have made the function a wrapper instead.) */
@@ -1184,6 +1214,10 @@ static enum CXChildVisitResult init_refs(CXCursor c, CXCursor parent, CXClientDa
 			char *key = eval_param_key(r, w->o->report_path, -1);
 			file_result_add_fact(w->out, key, iv_unknown(), SRCB(UNKNOWN), (int)line);
 			free(key);
+			key = callers_key(r, w->o->report_path);
+			if (key)
+				file_result_add_fact(w->out, key, iv_const(CALLER_PROPAGATES), SRCB(CONST), (int)line);
+			free(key);
 		}
 		return CXChildVisit_Continue;
 	}
@@ -1364,6 +1398,9 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		eval_function(&cx, NULL, 0);
 		free(s.recs);
 	}
+	/* the fact base: how each function handles the failures of those it calls */
+	for (size_t i = 0; o->collect_facts && i < fns.n; i++)
+		callers_publish(t, fns.f[i], o->report_path, o->table, out);
 	/* one site per written call (alloc_hooks can expand a call twice) */
 	if (out->nsites > first_site)
 		qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);
