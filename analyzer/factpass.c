@@ -22,11 +22,12 @@ struct fp_run {
 
 
 /* A site that asked whether its function's callers cope with a failure
- * (callers.h): what they say can change its fallback. */
+ * (callers.h), or a fix that asked who frees a type (frees.h): what they
+ * say can change its fallback or its fix. */
 static bool asks_callers(const struct file_result *r)
 {
 	for (size_t k = 0; k < r->nconsulted; k++)
-		if (!strncmp(r->consulted[k], "fails:", 6))
+		if (!strncmp(r->consulted[k], "fails:", 6) || !strncmp(r->consulted[k], "frees:", 6))
 			return true;
 	return false;
 }

@@ -43,11 +43,11 @@ done
 "$G" audit --no-cache --format json --sites -q -v pool.c user.c > "$T/both.json" 2> "$T/both.err"
 expect_rc "with the callers: exit 1 (warnings)" 1 $? "$(cat "$T/both.err")"
 expect_grep "retry smaller: the caller lowers the chunk and loops" \
-	'^caller-smaller user\.c:17 costly-no-noretry:warning$' "$(site "$T/both.json" pool_fill_chunks)"
+	'^caller-smaller user\.c:18 costly-no-noretry:warning$' "$(site "$T/both.json" pool_fill_chunks)"
 expect_grep "other path: the caller falls back to vmalloc" \
-	'^caller-other-path user\.c:30 costly-no-noretry:warning$' "$(site "$T/both.json" pool_table_alloc)"
+	'^caller-other-path user\.c:31 costly-no-noretry:warning$' "$(site "$T/both.json" pool_table_alloc)"
 expect_grep "feature off: the caller only notes it" \
-	'^caller-feature-off user\.c:40 costly-no-noretry:warning$' "$(site "$T/both.json" pool_trace_enable)"
+	'^caller-feature-off user\.c:41 costly-no-noretry:warning$' "$(site "$T/both.json" pool_trace_enable)"
 expect_grep "a caller that returns the error: still no fallback" \
 	'^none - costly-no-fallback:warning$' "$(site "$T/both.json" pool_ring_setup)"
 expect_grep "one caller copes, another returns the error: still no fallback" \
@@ -59,12 +59,31 @@ expect_grep "the evidence names the caller's retry" 'fallback: pool_fill_chunks 
 out=$("$G" audit --no-cache -q pool.c user.c 2>&1)
 expect_grep "text: the fallback is named" 'fallback caller-smaller' "$out"
 
+# frees through the fact base (frees.h): pool_ctx_create returns a
+# struct pool_ctx that pool.c frees with kfree(*pc) in pool_ctx_destroy
+fixjson() {
+	python3 -c "import json,sys
+d=json.load(open(sys.argv[1]))
+for f in d['findings']:
+    if f['function'] == 'pool_ctx_create':
+        print(f.get('fix_declined') or '', '|'.join(x['reason'] for x in f.get('fixes', [])))" "$1"
+}
+"$G" audit --no-cache --fixes --format json -q pool.c > "$T/fx1.json" 2>/dev/null
+got=$(fixjson "$T/fx1.json")
+expect_grep "returned struct: the kfree of the type in this file becomes kvfree" 	"'pc' is returned to the caller: the frees of 'struct pool_ctx' objects here are its frees \('\*pc'" "$got"
+"$G" audit --no-cache --fixes --format json -q pool.c user.c > "$T/fx2.json" 2>/dev/null
+got=$(fixjson "$T/fx2.json")
+expect_grep "returned struct freed with kfree in user.c too: refused, naming it" 	"'struct pool_ctx' objects are freed with kfree in another file too \(user\.c:[0-9]+\)" "$got"
+"$G" audit --no-cache --no-facts --fixes --format json -q pool.c user.c > "$T/fx3.json" 2>/dev/null
+got=$(fixjson "$T/fx3.json")
+expect_grep "--no-facts: offered, and says other files were not checked" 'other files not checked \(no fact base\)' "$got"
+
 # the cache: warm runs answer the same
 C="$T/cache.sqlite"
 "$G" audit --cache "$C" --format json --sites -q pool.c user.c > "$T/cold.json" 2>/dev/null
 "$G" audit --cache "$C" --format json --sites -q -v pool.c user.c > "$T/warm.json" 2> "$T/warm.err"
 expect_grep "warm: both files from the cache" "2 files: 2 from the cache" "$(cat "$T/warm.err")"
-expect_grep "warm: the caller's retry still seen" '^caller-smaller user\.c:17 ' "$(site "$T/warm.json" pool_fill_chunks)"
+expect_grep "warm: the caller's retry still seen" '^caller-smaller user\.c:18 ' "$(site "$T/warm.json" pool_fill_chunks)"
 # the caller changes: it returns the error now; the callee is judged again
 sed -i 's/unit = 1;/return err;/' user.c
 "$G" audit --cache "$C" --format json --sites -q pool.c user.c > "$T/t1.json" 2>/dev/null
@@ -78,7 +97,7 @@ cp "$root/tests/data/facts-callers/user.c" user.c
 expect_rc "facts: built" 0 $?
 "$G" audit --cache "$P" --format json --sites -q pool.c > "$T/part.json" 2>/dev/null
 expect_grep "pool.c alone with the tree's facts: the caller in user.c is seen" \
-	'^caller-smaller (.*/)?user\.c:17 ' "$(site "$T/part.json" pool_fill_chunks)"
+	'^caller-smaller (.*/)?user\.c:18 ' "$(site "$T/part.json" pool_fill_chunks)"
 out=$("$G" facts --cache "$P" --key fails:pool_stage_alloc 2>&1)
 expect_grep "facts --key fails:F: both callers" '2 observations' "$out"
 finish

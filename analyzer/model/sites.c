@@ -8,6 +8,7 @@
 #include "gfpaudit/attempts.h"
 #include "gfpaudit/usage.h"
 #include "gfpaudit/callers.h"
+#include "gfpaudit/frees.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -1399,8 +1400,10 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		free(s.recs);
 	}
 	/* the fact base: how each function handles the failures of those it calls */
-	for (size_t i = 0; o->collect_facts && i < fns.n; i++)
+	for (size_t i = 0; o->collect_facts && i < fns.n; i++) {
 		callers_publish(t, fns.f[i], o->report_path, o->table, out);
+		frees_publish(fns.f[i], out);
+	}
 	/* one site per written call (alloc_hooks can expand a call twice) */
 	if (out->nsites > first_site)
 		qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);

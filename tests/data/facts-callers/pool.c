@@ -59,3 +59,18 @@ int pool_hook_alloc(struct pool_set *ps)
 		return -ENOMEM;
 	return 0;
 }
+
+struct pool_ctx *pool_ctx_create(void)
+{
+	struct pool_ctx *pc = kzalloc(sizeof(*pc), GFP_KERNEL);
+
+	if (!pc)
+		return NULL;
+	return pc;
+}
+
+void pool_ctx_destroy(struct pool_ctx **pc)
+{
+	kfree(*pc);
+	*pc = NULL;
+}

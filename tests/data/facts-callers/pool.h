@@ -6,7 +6,10 @@
  *   pool_trace_enable  the caller goes on without tracing
  *   pool_ring_setup    the caller returns the error: still a finding
  *   pool_stage_alloc   one caller goes on, one returns the error: still a finding
- *   pool_hook_alloc    its address goes into an ops table: callers unseen */
+ *   pool_hook_alloc    its address goes into an ops table: callers unseen
+ * and pool_ctx_create returns a 72 KiB context that pool.c frees in
+ * pool_ctx_destroy and user.c frees itself too (a kvzalloc fix must see
+ * both: frees.h). */
 #include <linux/types.h>
 
 struct pool_set {
@@ -20,6 +23,10 @@ struct pool_set {
 	bool tracing;
 };
 
+struct pool_ctx {
+	unsigned long slots[9216];
+};
+
 struct pool_ops {
 	int (*grow)(struct pool_set *ps);
 };
@@ -31,3 +38,5 @@ int pool_ring_setup(struct pool_set *ps);
 int pool_stage_alloc(struct pool_set *ps);
 int pool_hook_alloc(struct pool_set *ps);
 void pool_note(const char *what);
+struct pool_ctx *pool_ctx_create(void);
+void pool_ctx_destroy(struct pool_ctx **pc);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <linux/errno.h>
+#include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "pool.h"
 
@@ -78,4 +79,9 @@ void user_hook(struct pool_set *ps)
 {
 	if (pool_hook_alloc(ps))
 		pool_note("no hook");
+}
+
+void user_ctx_drop(struct pool_ctx *ctx)
+{
+	kfree(ctx);
 }
