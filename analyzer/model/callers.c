@@ -43,11 +43,6 @@ static bool is_wrapper_expr(const struct node *n)
 	       n->kind == CXCursor_CStyleCastExpr || n->kind == CXCursor_StmtExpr;
 }
 
-static bool is_loop(const struct node *n)
-{
-	return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt || n->kind == CXCursor_DoStmt;
-}
-
 /* `tok` in `txt` as a whole expression operand (not a part of a longer name). */
 static const char *find_token(const char *txt, const char *tok)
 {
@@ -117,19 +112,6 @@ static int failure_when_true(const char *cond, const char *lv, enum ret_type rt)
 	return rt == RT_SIGNED ? 1 : 0;
 }
 
-static void vars_of(const struct node *n, int *vars, int *nv, int max)
-{
-	if ((n->kind == CXCursor_DeclRefExpr || n->kind == CXCursor_MemberRefExpr) && n->var >= 0) {
-		for (int i = 0; i < *nv; i++)
-			if (vars[i] == n->var)
-				return;
-		if (*nv < max)
-			vars[(*nv)++] = n->var;
-	}
-	for (unsigned i = 0; i < n->nkids; i++)
-		vars_of(n->kids[i], vars, nv, max);
-}
-
 static bool writes_var(const struct node *n, int v)
 {
 	if (node_modifies(n, v))
@@ -163,40 +145,57 @@ static const struct node *lowers_one_of(const struct node *n, const int *vars, i
 	return NULL;
 }
 
-static const struct node *find_kind(const struct node *n, enum CXCursorKind k)
+/* The first node of n (preorder) that `is` accepts. */
+typedef bool (*node_pred)(const struct node *n, const void *arg);
+static const struct node *find_first(const struct node *n, node_pred is, const void *arg)
 {
-	if (n->kind == k)
+	if (is(n, arg))
 		return n;
 	for (unsigned i = 0; i < n->nkids; i++) {
-		const struct node *m = find_kind(n->kids[i], k);
+		const struct node *m = find_first(n->kids[i], is, arg);
 		if (m)
 			return m;
 	}
 	return NULL;
+}
+
+static bool is_kind(const struct node *n, const void *arg)
+{
+	return n->kind == *(const enum CXCursorKind *)arg;
+}
+
+static const struct node *find_kind(const struct node *n, enum CXCursorKind k)
+{
+	return find_first(n, is_kind, &k);
+}
+
+/* a call to name (any when NULL) other than `not` */
+struct call_q {
+	const char *name;
+	const struct node *not;
+	const struct alloc_table *tab;
+};
+
+static bool is_call(const struct node *n, const void *arg)
+{
+	const struct call_q *q = arg;
+	if (n == q->not || n->kind != CXCursor_CallExpr || !n->name)
+		return false;
+	if (q->tab)
+		return alloc_table_find(q->tab, n->name) != NULL;
+	return !q->name || !strcmp(n->name, q->name);
 }
 
 static const struct node *find_call(const struct node *n, const char *name, const struct node *not)
 {
-	if (n != not && n->kind == CXCursor_CallExpr && n->name && (!name || !strcmp(n->name, name)))
-		return n;
-	for (unsigned i = 0; i < n->nkids; i++) {
-		const struct node *m = find_call(n->kids[i], name, not);
-		if (m)
-			return m;
-	}
-	return NULL;
+	struct call_q q = { name, not, NULL };
+	return find_first(n, is_call, &q);
 }
 
 static const struct node *find_alloc_call(const struct node *n, const struct alloc_table *tab)
 {
-	if (n->kind == CXCursor_CallExpr && n->name && alloc_table_find(tab, n->name))
-		return n;
-	for (unsigned i = 0; i < n->nkids; i++) {
-		const struct node *m = find_alloc_call(n->kids[i], tab);
-		if (m)
-			return m;
-	}
-	return NULL;
+	struct call_q q = { NULL, NULL, tab };
+	return find_first(n, is_call, &q);
 }
 
 /* `lv = <call>` in n: the same value computed another way. */
@@ -222,19 +221,13 @@ static const struct node *reassigns_from_call(const struct tu *t, const struct n
 	return NULL;
 }
 
-/* A branch that hands an error on: returns something other than 0 (or
- * nothing), jumps away, stores an -E code, or stops the loop or the kernel. */
+/* A branch that does not go on: returns (even 0: the rest of the caller's
+ * work is skipped), jumps away, stores an -E code, or stops the loop or
+ * the kernel. */
 static bool hands_error_on(const struct tu *t, const struct node *n)
 {
 	switch (n->kind) {
-	case CXCursor_ReturnStmt: {
-		if (!n->nkids)
-			return true;
-		char *v = node_text(t, n->kids[0]);
-		bool zero = !strcmp(v, "0");
-		free(v);
-		return !zero;
-	}
+	case CXCursor_ReturnStmt: /* even `return 0`: the caller's work stops (hid_add_field) */
 	case CXCursor_GotoStmt:
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt:
@@ -354,7 +347,7 @@ static void find_use(const struct tu *t, struct node *call, struct use *u)
 			}
 			return;
 		}
-		if (up->kind == CXCursor_CompoundStmt || is_loop(up))
+		if (up->kind == CXCursor_CompoundStmt || node_is_loop(up))
 			break;
 	}
 	u->ignored = p->kind == CXCursor_CompoundStmt;
@@ -366,7 +359,7 @@ static void find_use(const struct tu *t, struct node *call, struct use *u)
 static bool comes_back(const struct node *call, const struct node *branch)
 {
 	for (const struct node *p = call->parent; p; p = p->parent)
-		if (is_loop(p) && node_contains(p, branch))
+		if (node_is_loop(p) && node_contains(p, branch))
 			return true;
 	const struct node *g = find_kind(branch, CXCursor_GotoStmt);
 	return g && g->line >= call->line;
@@ -381,7 +374,7 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 	enum caller_handling h = CALLER_PROPAGATES;
 	int vars[8], nv = 0;
 	for (unsigned i = 0; i < node_nargs(call); i++)
-		vars_of(node_arg(call, i), vars, &nv, 8);
+		node_vars(node_arg(call, i), true, vars, &nv, 8);
 	if (u.loop && nv) {
 		/* do { p = f(order); } while (!p && order-- > min); */
 		const struct node *m = lowers_one_of(u.loop->kids[u.loop->nkids - 1], vars, nv);

@@ -261,23 +261,10 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 
 /* ---- syntax helpers for fallbacks ---- */
 
-static bool is_loop(const struct node *n)
-{
-	return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt || n->kind == CXCursor_DoStmt;
-}
-
 /* Collect local variables referenced in a subtree. */
 static void vars_in(const struct node *n, int *vars, int *nv, int max)
 {
-	if (n->kind == CXCursor_DeclRefExpr && n->var >= 0) {
-		for (int i = 0; i < *nv; i++)
-			if (vars[i] == n->var)
-				return;
-		if (*nv < max)
-			vars[(*nv)++] = n->var;
-	}
-	for (unsigned i = 0; i < n->nkids; i++)
-		vars_in(n->kids[i], vars, nv, max);
+	node_vars(n, false, vars, nv, max);
 }
 
 /* A node modifying variable v: v--, v -= k, v >>= k, v = ... (not a decl),
@@ -822,7 +809,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	}
 	if (st->fallback == FB_NONE && order_var >= 0) {
 		for (struct node *p = r->call->parent; p; p = p->parent) {
-			if (!is_loop(p))
+			if (!node_is_loop(p))
 				continue;
 			const struct node *m = loop_step_after(p, order_var, r->call);
 			if (!m || !lowers(m))

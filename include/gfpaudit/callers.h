@@ -5,8 +5,9 @@
  * handles that call's failure (a NULL, an error code, a zero count):
  *   CALLER_PROPAGATES   the failure goes on (returned, `goto err`, not
  *                       looked at, or F's address is taken: callers unseen);
- *   CALLER_FEATURE_OFF  the failure branch goes on without an error (a
- *                       warning, a flag cleared): the result was optional;
+ *   CALLER_FEATURE_OFF  the failure branch goes on (no return, not even
+ *                       `return 0`; no goto, no -E code; a warning, a flag
+ *                       cleared): the result was optional;
  *   CALLER_OTHER_PATH   the failure branch allocates or computes the same
  *                       thing another way (another allocator, another
  *                       function into the same variable);
