@@ -239,7 +239,8 @@ static bool hands_error_on(const struct tu *t, const struct node *n)
 	case CXCursor_BinaryOperator:
 		if (n->op && !strcmp(n->op, "=") && n->nkids == 2) {
 			char *v = node_text(t, n->kids[1]);
-			bool err = v[0] == '-' && v[1] == 'E';
+			/* -ENOMEM, an error code of the driver's own (VERR_QUEUE_ALLOC_FAIL) */
+			bool err = (v[0] == '-' && v[1] == 'E') || strstr(v, "ERR") || strstr(v, "FAIL");
 			free(v);
 			if (err)
 				return true;
@@ -353,6 +354,11 @@ static void find_use(const struct tu *t, struct node *call, struct use *u)
 	u->ignored = p->kind == CXCursor_CompoundStmt;
 }
 
+static bool is_label(const struct node *n, const void *name)
+{
+	return n->kind == CXCursor_LabelStmt && n->name && !strcmp(n->name, name);
+}
+
 /* Does control come back to `call` after `branch`: the call is in a loop
  * around the branch, the branch jumps back to a label before it, or it
  * calls the same function again? */
@@ -362,7 +368,13 @@ static bool comes_back(const struct node *call, const struct node *branch)
 		if (node_is_loop(p) && node_contains(p, branch))
 			return true;
 	const struct node *g = find_kind(branch, CXCursor_GotoStmt);
-	return g && g->line >= call->line;
+	if (!g || !g->name)
+		return false;
+	const struct node *root = call;
+	while (root->parent)
+		root = root->parent;
+	const struct node *lab = find_first(root, is_label, g->name);
+	return lab && lab->off < call->off; /* back to before the call, not on to an error label */
 }
 
 static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
