@@ -20,13 +20,26 @@ struct fp_run {
 	struct factpass_stats *st;
 };
 
-/* A site whose size is unknown or only "possible": the facts can bound it. */
+
+/* A site that asked whether its function's callers cope with a failure
+ * (callers.h), or a fix that asked who frees a type (frees.h): what they
+ * say can change its fallback or its fix. */
+static bool asks_callers(const struct file_result *r)
+{
+	for (size_t k = 0; k < r->nconsulted; k++)
+		if (!strncmp(r->consulted[k], "fails:", 6) || !strncmp(r->consulted[k], "frees:", 6))
+			return true;
+	return false;
+}
+
+/* A site whose size is unknown or only "possible": the facts can bound it;
+ * or one that asked about its callers. */
 static bool wants_facts(const struct file_result *r)
 {
 	for (size_t i = 0; i < r->nsites; i++)
 		if (r->sites[i].conf == CONF_POSSIBLE || !r->sites[i].order.known)
 			return true;
-	return false;
+	return asks_callers(r);
 }
 
 /* An observation a fact may bound: not a constant. */

@@ -78,7 +78,7 @@ CONTIGS = {"physical", "virtual", "unknown"}
 CONFIDENCES = {"proven", "likely", "possible", "none"}
 SOURCES = {"const", "config", "param", "user", "remote", "device", "runtime", "unknown"}
 ROLES = {"fallback", "last"}
-FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown"}
+FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown", "caller-smaller", "caller-other-path", "caller-feature-off"}
 RULES = {"costly-no-noretry", "costly-no-fallback", "costly-noretry-compacts",
          "nofail-high-order", "gfp-contradiction", "noretry-without-nowarn",
          "gfp-derived-divergence", "stale-alloc-flags", "gfp-alloc-flags-mix",

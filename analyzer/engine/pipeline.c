@@ -36,7 +36,7 @@ int pipeline_analyze_file(struct engine *e, const char *path,
 		if (src.text && r->status == FILE_ANALYZED && r->nfindings) {
 			struct pipeline_reanalysis ra = { e, path, unsaved, nunsaved };
 			struct fix_opts fo = { .verbose = eo->verbose, .costly_order = src.costly_order,
-					       .reanalyze = pipeline_reanalyze, .reanalyze_data = &ra };
+					       .reanalyze = pipeline_reanalyze, .reanalyze_data = &ra, .facts = fb };
 			fix_file(path, src.text, src.len, r, &fo);
 		}
 		free(src.text);

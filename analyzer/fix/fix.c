@@ -163,7 +163,8 @@ static int candidates(const char *path, const char *text, size_t len,
 		      struct verify_cache *cache)
 {
 	struct fix_ctx c = { text, len, &f->site,
-			     o && o->costly_order > 0 ? o->costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT, 0 };
+			     o && o->costly_order > 0 ? o->costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT, 0,
+			     o ? o->facts : NULL };
 	struct fix_plan plans[8];
 	size_t np = fix_rank(f->rule, &c, plans, 8);
 	char *dpath = diff_path(r->file ? r->file : path);

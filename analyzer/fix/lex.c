@@ -239,6 +239,25 @@ bool fn_is_param(const struct toks *t, const struct fn_span *fn, const char *nam
 	return false;
 }
 
+int fn_param_index(const struct toks *t, const struct fn_span *fn, const char *name)
+{
+	if (fn->lparen == NONE || fn->rparen == NONE)
+		return -1;
+	int depth = 0, idx = 0;
+	for (size_t k = fn->lparen + 1; k < fn->rparen; k++) {
+		if (tok_is(t, k, "(") || tok_is(t, k, "["))
+			depth++;
+		else if (tok_is(t, k, ")") || tok_is(t, k, "]"))
+			depth--;
+		else if (depth == 0 && tok_is(t, k, ","))
+			idx++;
+		else if (depth == 0 && t->v[k].kind == TK_IDENT && tok_is(t, k, name) &&
+			 (tok_is(t, k + 1, ",") || k + 1 == fn->rparen || tok_is(t, k + 1, "[")))
+			return idx;
+	}
+	return -1;
+}
+
 static bool is_control_kw(const struct toks *t, size_t i)
 {
 	return tok_is(t, i, "if") || tok_is(t, i, "while") || tok_is(t, i, "for") ||

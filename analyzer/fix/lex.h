@@ -51,6 +51,8 @@ bool toks_function(const struct toks *t, size_t pos, struct fn_span *out);
 
 /* Is identifier token i a parameter name of the function? */
 bool fn_is_param(const struct toks *t, const struct fn_span *fn, const char *name);
+/* Its position in the parameter list (0-based), or -1. */
+int fn_param_index(const struct toks *t, const struct fn_span *fn, const char *name);
 
 /* The statement that contains token i: first and last token ("...;").
  * `begin` follows the previous ";", "{", "}" or label at the same nesting;

@@ -174,6 +174,9 @@ static void describe_facts(struct strbuf *sb, const struct finding *f)
 		[FB_VMALLOC] = "a failure falls back to vmalloc",
 		[FB_KVMALLOC] = "the allocator falls back to vmalloc itself",
 		[FB_UNKNOWN] = "the result leaves the function unchecked",
+		[FB_CALLER_SMALLER] = "its callers retry with a smaller size",
+		[FB_CALLER_PATH] = "its callers fall back to another allocation",
+		[FB_CALLER_OFF] = "its callers go on without it (a feature off)",
 	};
 	strbuf_addf(sb, "; %s.", (unsigned)s->fallback < sizeof(fb) / sizeof(fb[0]) ? fb[s->fallback] : "");
 }

@@ -18,6 +18,8 @@
 #include <strings.h>
 #include "gfpaudit/fix.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/facts.h"
+#include "gfpaudit/frees.h"
 #include "lex.h"
 
 #define NONE ((size_t)-1)
@@ -1388,6 +1390,146 @@ static void add_stored_names(struct shape *sh, struct ptr_key *keys, size_t *nk,
 	}
 }
 
+/* "*P = kmalloc(...)" with P a parameter: an out-parameter.  The callers
+ * in this file that pass "&X" there keep the memory as X; X's frees are the
+ * pointer's.  Returns how many callers were found. */
+static size_t add_out_param_names(struct shape *sh, struct ptr_key *keys, size_t *nk, struct strbuf *names)
+{
+	const struct ptr_key *k0 = &keys[0];
+	if (k0->member || k0->t.n != 2 || !tok_is(&k0->t, 0, "*") || k0->t.v[1].kind != TK_IDENT ||
+	    !sh->have_fn || sh->fn.name == NONE)
+		return 0;
+	char *p = tok_str(&k0->t, 1);
+	int idx = fn_param_index(&sh->t, &sh->fn, p);
+	free(p);
+	if (idx < 0)
+		return 0;
+	size_t found = 0;
+	char *fname = tok_str(&sh->t, sh->fn.name);
+	for (size_t i = 0; i + 1 < sh->t.n && *nk < MAX_KEYS; i++) {
+		if ((i >= sh->fn.name && i <= sh->fn.rbrace) || sh->t.v[i].pp || !tok_is(&sh->t, i, fname) ||
+		    !tok_is(&sh->t, i + 1, "("))
+			continue;
+		size_t rp = toks_match(&sh->t, i + 1);
+		if (rp == NONE)
+			continue;
+		/* the argument at idx */
+		int a = 0;
+		size_t start = i + 2;
+		for (size_t j = i + 2; j <= rp; j++) {
+			if (j < rp && (tok_is(&sh->t, j, "(") || tok_is(&sh->t, j, "["))) {
+				size_t m = toks_match(&sh->t, j);
+				if (m != NONE && m < rp)
+					j = m;
+				continue;
+			}
+			if (j != rp && !tok_is(&sh->t, j, ","))
+				continue;
+			if (a++ == idx && j == start + 2 && tok_is(&sh->t, start, "&") &&
+			    sh->t.v[start + 1].kind == TK_IDENT) {
+				size_t b = sh->t.v[start + 1].begin, e = sh->t.v[start + 1].end;
+				if (key_from_text(&keys[*nk], sh->text + b, e - b)) {
+					strbuf_addf(names, "%s'%.*s' (the caller's, line %d)", names->len ? ", " : "",
+						    (int)(e - b), sh->text + b, line_of(sh->text, b));
+					(*nk)++;
+					found++;
+				}
+			}
+			start = j + 1;
+		}
+	}
+	free(fname);
+	return found;
+}
+
+/* "struct T *NAME" (stars '*'s) declared in tokens [b, e): T's token, or NONE. */
+static size_t decl_record_ptr(const struct shape *sh, size_t b, size_t e, const char *name, int stars)
+{
+	for (size_t i = b; i + 3 < e; i++) {
+		if (!(tok_is(&sh->t, i, "struct") || tok_is(&sh->t, i, "union")) || sh->t.v[i + 1].kind != TK_IDENT)
+			continue;
+		size_t j = i + 2;
+		int n = 0;
+		while (j < e && tok_is(&sh->t, j, "*")) {
+			j++;
+			n++;
+		}
+		if (n == stars && j + 1 < e && tok_is(&sh->t, j, name) &&
+		    (tok_is(&sh->t, j + 1, "=") || tok_is(&sh->t, j + 1, ";") || tok_is(&sh->t, j + 1, ",") ||
+		     tok_is(&sh->t, j + 1, ")")))
+			return i + 1;
+	}
+	return NONE;
+}
+
+/* A plain local of type "struct T *" handed back to the caller: the frees
+ * of struct T objects are its frees.  In this file, each "kfree(X)" or
+ * "kfree(*X)" whose X its function declares as a pointer to (a pointer to)
+ * struct T adds X's text as a key; the fact base (frees.h) says whether
+ * other files free struct T with kfree too, which refuses (in *why).
+ * Returns the number of frees found here; the type in *type (new). */
+static size_t returned_type_frees(struct shape *sh, struct ptr_key *keys, size_t *nk, struct strbuf *names,
+				  char **type, struct strbuf *why)
+{
+	*type = NULL;
+	const struct ptr_key *k0 = &keys[0];
+	if (k0->member || k0->t.n != 1 || !sh->have_fn)
+		return 0;
+	char *name = tok_str(&k0->t, 0);
+	size_t b = sh->fn.lparen != NONE ? sh->fn.lparen : sh->fn.lbrace;
+	size_t ti = decl_record_ptr(sh, b, sh->call, name, 1);
+	free(name);
+	if (ti == NONE)
+		return 0;
+	char *tname = tok_str(&sh->t, ti);
+	*type = xasprintf("%s %s", tok_is(&sh->t, ti - 1, "union") ? "union" : "struct", tname);
+	size_t found = 0;
+	for (size_t i = 0; i + 3 < sh->t.n; i++) {
+		bool is_free = false;
+		for (size_t f = 0; free_map[f][0]; f++)
+			is_free = is_free || tok_is(&sh->t, i, free_map[f][0]);
+		if (!is_free || sh->t.v[i].pp || !tok_is(&sh->t, i + 1, "("))
+			continue;
+		size_t a = i + 2, rp = toks_match(&sh->t, i + 1);
+		int deref = tok_is(&sh->t, a, "*") ? 1 : 0;
+		if (rp == NONE || rp != a + 1 + (size_t)deref || sh->t.v[a + deref].kind != TK_IDENT)
+			continue;
+		struct fn_span fn2;
+		if (!toks_function(&sh->t, sh->t.v[i].begin, &fn2))
+			continue;
+		char *x = tok_str(&sh->t, a + deref);
+		size_t d = decl_record_ptr(sh, fn2.lparen != NONE ? fn2.lparen : fn2.lbrace, i, x, 1 + deref);
+		free(x);
+		if (d == NONE || !tok_is(&sh->t, d, tname))
+			continue;
+		found++;
+		size_t kb = sh->t.v[a].begin, ke = sh->t.v[rp - 1].end;
+		bool have = false;
+		for (size_t k = 0; k < *nk && !have; k++)
+			have = match_key(sh, a, rp, &keys[k]) != NONE;
+		if (!have && *nk < MAX_KEYS && key_from_text(&keys[*nk], sh->text + kb, ke - kb)) {
+			strbuf_addf(names, "%s'%.*s' (a '%s', line %d)", names->len ? ", " : "", (int)(ke - kb),
+				    sh->text + kb, *type, line_of(sh->text, kb));
+			(*nk)++;
+		}
+	}
+	free(tname);
+	struct fact_value v;
+	char *key = frees_key(*type);
+	const char *self = sh->s->file;
+	if (found && sh->c->facts && self && factbase_get(sh->c->facts, key, &v)) {
+		size_t sl = strlen(self);
+		bool first_here = v.where && !strncmp(v.where, self, sl) && v.where[sl] == ':';
+		const char *other = !first_here ? v.where : v.nfiles > 1 ? v.where2 : NULL;
+		if (other)
+			strbuf_addf(why, "'%s' is returned to the caller, and '%s' objects are freed with kfree in "
+				    "another file too (%s): kfree would have to become kvfree there", sh->s->result_lvalue,
+				    *type, other);
+	}
+	free(key);
+	return found;
+}
+
 static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 {
 	const struct site *s = sh->s;
@@ -1422,6 +1564,7 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 	int rc = 0;
 	struct strbuf frees = STRBUF_INIT, names = STRBUF_INIT;
 	size_t nfree = 0;
+	char *rtype = NULL; /* returned: the struct type whose frees are its frees */
 	/* a plain local handed back to the caller: its frees are elsewhere */
 	if (!keys[0].member && sh->have_fn) {
 		for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++) {
@@ -1431,13 +1574,24 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 			while (e < sh->fn.rbrace && !tok_is(&sh->t, e, ";"))
 				e++;
 			if (match_key(sh, i + 1, e, &keys[0]) != NONE) {
-				rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are in the callers, "
-					    "not in view", s->result_lvalue, line_of(sh->text, sh->t.v[i].begin));
-				goto cleanup;
+				struct strbuf why = STRBUF_INIT;
+				size_t got = returned_type_frees(sh, keys, &nk, &names, &rtype, &why);
+				if (why.len)
+					rc = refuse(sh, "%s", why.buf);
+				else if (!got)
+					rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are in the "
+						    "callers, not in view", s->result_lvalue,
+						    line_of(sh->text, sh->t.v[i].begin));
+				strbuf_release(&why);
+				if (!got || rc)
+					goto cleanup;
+				break;
 			}
 		}
 		/* "priv->buf = buf;": freed under that name */
 		add_stored_names(sh, keys, &nk, &names);
+		/* "*data = kmemdup(...)": freed as the callers' "&X" */
+		add_out_param_names(sh, keys, &nk, &names);
 	}
 	for (size_t i = 0; i + 1 < sh->t.n; i++) {
 		if (sh->t.v[i].kind != TK_IDENT || !tok_is(&sh->t, i + 1, "(") || sh->t.v[i].pp)
@@ -1511,9 +1665,14 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 	else
 		strbuf_addf(sh->note, "%s becomes %s and the %zu kfrees of '%s' on lines %s become kvfree",
 			    s->api, kv, nfree, s->result_lvalue, frees.buf);
-	if (names.len)
+	if (rtype)
+		strbuf_addf(sh->note, "; '%s' is returned to the caller: the frees of '%s' objects here are its "
+			    "frees (%s)%s", s->result_lvalue, rtype, names.buf,
+			    sh->c->facts ? "" : "; other files not checked (no fact base)");
+	else if (names.len)
 		strbuf_addf(sh->note, " (stored as %s)", names.buf);
 cleanup:
+	free(rtype);
 	strbuf_release(&frees);
 	strbuf_release(&names);
 	for (size_t k = 0; k < nk; k++)

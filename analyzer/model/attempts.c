@@ -234,6 +234,9 @@ static enum attempt_role role_of(const struct attempt_plan *p, const struct site
 	case FB_LOWER_ORDER:
 	case FB_VMALLOC:
 	case FB_KVMALLOC:
+	case FB_CALLER_SMALLER:
+	case FB_CALLER_PATH:
+	case FB_CALLER_OFF:
 		return ROLE_FALLBACK;
 	default:
 		return ROLE_LAST;

@@ -10,6 +10,7 @@
 struct entry {
 	char *key;
 	struct fact_value v;
+	char *last_file; /* the file of the last observation added */
 };
 
 struct factbase {
@@ -43,6 +44,8 @@ void factbase_free(struct factbase *fb)
 		free(fb->slot[i].key);
 		free((char *)fb->slot[i].v.where);
 		free((char *)fb->slot[i].v.cmax_where);
+		free((char *)fb->slot[i].v.where2);
+		free(fb->slot[i].last_file);
 	}
 	free(fb->slot);
 	if (fb->reads)
@@ -102,8 +105,17 @@ static void add(struct factbase *fb, const char *file, const struct fact_obs *o)
 		e->v.src = o->src;
 		e->v.nobs = 1;
 		e->v.where = xasprintf("%s:%d", file ? file : "?", o->line);
+		e->v.nfiles = 1;
+		e->last_file = xstrdup(file ? file : "?");
 		fb->n++;
 	} else {
+		if (strcmp(e->last_file, file ? file : "?")) {
+			e->v.nfiles++;
+			free(e->last_file);
+			e->last_file = xstrdup(file ? file : "?");
+			if (!e->v.where2)
+				e->v.where2 = xasprintf("%s:%d", file ? file : "?", o->line);
+		}
 		e->v.iv = e->v.iv.known && o->iv.known ? iv_join(e->v.iv, o->iv) : iv_unknown();
 		e->v.src |= o->src;
 		e->v.nobs++;
@@ -156,6 +168,9 @@ bool factbase_get(const struct factbase *fb, const char *key, struct fact_value 
 		out->iv = e->v.iv.known && x->v.iv.known ? iv_join(e->v.iv, x->v.iv) : iv_unknown();
 		out->src |= x->v.src;
 		out->nobs += x->v.nobs;
+		out->nfiles += x->v.nfiles;
+		if (!out->where2)
+			out->where2 = x->v.where;
 		if (x->v.has_cmax && (!out->has_cmax || x->v.cmax > out->cmax)) {
 			out->has_cmax = true;
 			out->cmax = x->v.cmax;
@@ -204,8 +219,10 @@ static char *fact_value_text(struct factbase *fb, const char *key)
 	fb->reads = reads;
 	if (!have)
 		return xasprintf("%s -", key);
-	return xasprintf("%s %d %lld %lld %u %u %s", key, v.iv.known ? 1 : 0, v.iv.known ? (long long)v.iv.lo : 0,
-			 v.iv.known ? (long long)v.iv.hi : 0, v.src, v.nobs, v.where ? v.where : "");
+	return xasprintf("%s %d %lld %lld %u %u %s %u %s %d %lld %s", key, v.iv.known ? 1 : 0,
+			 v.iv.known ? (long long)v.iv.lo : 0, v.iv.known ? (long long)v.iv.hi : 0, v.src, v.nobs,
+			 v.where ? v.where : "", v.nfiles, v.where2 ? v.where2 : "", v.has_cmax ? 1 : 0,
+			 v.has_cmax ? (long long)v.cmax : 0, v.cmax_where ? v.cmax_where : "");
 }
 
 void factbase_digest(struct factbase *fb, char *const *keys, size_t n, char out[FACTBASE_DIGEST_HEX + 1])

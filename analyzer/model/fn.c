@@ -460,3 +460,21 @@ bool node_modifies(const struct node *n, int v)
 	}
 	return false;
 }
+
+void node_vars(const struct node *n, bool members, int *vars, int *nv, int max)
+{
+	if ((n->kind == CXCursor_DeclRefExpr || (members && n->kind == CXCursor_MemberRefExpr)) && n->var >= 0) {
+		for (int i = 0; i < *nv; i++)
+			if (vars[i] == n->var)
+				return;
+		if (*nv < max)
+			vars[(*nv)++] = n->var;
+	}
+	for (unsigned i = 0; i < n->nkids; i++)
+		node_vars(n->kids[i], members, vars, nv, max);
+}
+
+bool node_is_loop(const struct node *n)
+{
+	return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt || n->kind == CXCursor_DoStmt;
+}

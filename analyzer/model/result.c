@@ -164,6 +164,16 @@ static int at_line(const json_t *o, const char *key)
 	return c ? atoi(c + 1) : 0;
 }
 
+/* The file of a "file:line" string when it is not `self` (new), else NULL. */
+static char *at_file(const json_t *o, const char *key, const char *self)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	const char *c = v ? strrchr(v, ':') : NULL;
+	if (!c || (self && strlen(self) == (size_t)(c - v) && !strncmp(v, self, (size_t)(c - v))))
+		return NULL;
+	return xstrndup(v, (size_t)(c - v));
+}
+
 static void site_fields_to_json(json_t *o, const struct site *s)
 {
 	json_object_set_new(o, "file", json_string(s->file ? s->file : ""));
@@ -191,7 +201,8 @@ static void site_fields_to_json(json_t *o, const struct site *s)
 	json_object_set_new(o, "attempts", att);
 	json_object_set_new(o, "fallback", json_string(fallback_name(s->fallback)));
 	if (s->fallback_line > 0)
-		json_object_set_new(o, "fallback_at", at_json(s->file, s->fallback_line));
+		json_object_set_new(o, "fallback_at",
+				    at_json(s->fallback_file ? s->fallback_file : s->file, s->fallback_line));
 	json_object_set_new(o, "stall", json_string(stall_name(s->stall)));
 	json_object_set_new(o, "contiguity", json_string(contiguity_name(s->contig)));
 	if (s->contig_line > 0)
@@ -270,6 +281,7 @@ int site_from_json(const json_t *j, struct site *s)
 	s->fallback = fbk < 0 ? FB_UNKNOWN : (enum fallback_kind)fbk;
 	free(fb);
 	s->fallback_line = at_line(j, "fallback_at");
+	s->fallback_file = at_file(j, "fallback_at", s->file);
 	const char *stall = json_string_value(json_object_get(j, "stall"));
 	int stk = stall ? stall_lookup(stall) : -1;
 	s->stall = stk < 0 ? STALL_MAYBE : (enum stall_kind)stk;

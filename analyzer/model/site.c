@@ -7,6 +7,8 @@
 static const char *const fb_names[] = {
 	[FB_NONE] = "none", [FB_ORDER_LOOP] = "order-loop", [FB_LOWER_ORDER] = "lower-order",
 	[FB_VMALLOC] = "vmalloc", [FB_KVMALLOC] = "kvmalloc", [FB_UNKNOWN] = "unknown",
+	[FB_CALLER_SMALLER] = "caller-smaller", [FB_CALLER_PATH] = "caller-other-path",
+	[FB_CALLER_OFF] = "caller-feature-off",
 };
 
 const char *fallback_name(enum fallback_kind k)
@@ -82,6 +84,7 @@ void site_release(struct site *s)
 	free(s->src_why);
 	free(s->unknown_why);
 	free(s->contig_why);
+	free(s->fallback_file);
 	for (size_t i = 0; i < s->nev; i++) {
 		free(s->ev[i].file);
 		free(s->ev[i].note);
@@ -107,6 +110,7 @@ void site_copy(struct site *d, const struct site *s)
 	d->src_why = dup_or_null(s->src_why);
 	d->unknown_why = dup_or_null(s->unknown_why);
 	d->contig_why = dup_or_null(s->contig_why);
+	d->fallback_file = dup_or_null(s->fallback_file);
 	d->ev = NULL;
 	d->nev = d->ev_alloc = 0;
 	for (size_t i = 0; i < s->nev; i++)
@@ -146,6 +150,9 @@ void site_default_attempts(struct site *s)
 	case FB_LOWER_ORDER:
 	case FB_VMALLOC:
 	case FB_KVMALLOC:
+	case FB_CALLER_SMALLER:
+	case FB_CALLER_PATH:
+	case FB_CALLER_OFF:
 		site_add_attempt(s, r, ROLE_FALLBACK, s->gfp, NULL);
 		break;
 	default:

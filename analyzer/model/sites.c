@@ -7,6 +7,8 @@
 #include "gfpaudit/eval.h"
 #include "gfpaudit/attempts.h"
 #include "gfpaudit/usage.h"
+#include "gfpaudit/callers.h"
+#include "gfpaudit/frees.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -259,23 +261,10 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 
 /* ---- syntax helpers for fallbacks ---- */
 
-static bool is_loop(const struct node *n)
-{
-	return n->kind == CXCursor_ForStmt || n->kind == CXCursor_WhileStmt || n->kind == CXCursor_DoStmt;
-}
-
 /* Collect local variables referenced in a subtree. */
 static void vars_in(const struct node *n, int *vars, int *nv, int max)
 {
-	if (n->kind == CXCursor_DeclRefExpr && n->var >= 0) {
-		for (int i = 0; i < *nv; i++)
-			if (vars[i] == n->var)
-				return;
-		if (*nv < max)
-			vars[(*nv)++] = n->var;
-	}
-	for (unsigned i = 0; i < n->nkids; i++)
-		vars_in(n->kids[i], vars, nv, max);
+	node_vars(n, false, vars, nv, max);
 }
 
 /* A node modifying variable v: v--, v -= k, v >>= k, v = ... (not a decl),
@@ -542,6 +531,32 @@ static bool exclusive(const struct node *a, const struct node *b)
 
 /* ---- building sites ---- */
 
+/* A failure the function returns, and every caller the tree shows copes
+ * with it (callers.h): a fallback in the callers. */
+static void caller_fallback(struct fn_scan *s, const struct call_rec *r, struct site *st)
+{
+	static const enum fallback_kind kind[] = {
+		[CALLER_FEATURE_OFF] = FB_CALLER_OFF, [CALLER_OTHER_PATH] = FB_CALLER_PATH,
+		[CALLER_SMALLER] = FB_CALLER_SMALLER,
+	};
+	struct caller_fallback cf;
+	if (!s->o->facts || !s->fn->in_main || !s->fn->name || !callers_failure_returns(s->tu, r->call, NULL) ||
+	    !callers_cope(s->o->facts, s->fn->cur, s->o->report_path, &cf))
+		return;
+	st->fallback = kind[cf.how];
+	st->fallback_line = cf.line;
+	if (strcmp(cf.file, st->file))
+		st->fallback_file = xstrdup(cf.file);
+	char *note = xasprintf("fallback: %s returns the failure, and %s %s (%s, %u call%s across the tree)",
+			       s->fn->name, cf.ncallers == 1 ? "its caller" : "every caller",
+			       cf.how == CALLER_SMALLER ? "retries smaller" : cf.how == CALLER_OTHER_PATH
+			       ? "falls back to another allocation" : "goes on without it",
+			       caller_handling_name(cf.how), cf.ncallers, cf.ncallers == 1 ? "" : "s");
+	site_add_evidence(st, cf.file, cf.line, note);
+	free(note);
+	free(cf.file);
+}
+
 struct floor_info {
 	bool have;
 	int var;
@@ -794,7 +809,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	}
 	if (st->fallback == FB_NONE && order_var >= 0) {
 		for (struct node *p = r->call->parent; p; p = p->parent) {
-			if (!is_loop(p))
+			if (!node_is_loop(p))
 				continue;
 			const struct node *m = loop_step_after(p, order_var, r->call);
 			if (!m || !lowers(m))
@@ -893,6 +908,9 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				break;
 		}
 	}
+
+	if (st->fallback == FB_NONE)
+		caller_fallback(s, r, st);
 
 	/* Handed straight back (`return alloc_pages(...)`) is the same as
 	 * `if (!p) return NULL;`: an error return, so "none".  (A parameter
@@ -1184,6 +1202,10 @@ static enum CXChildVisitResult init_refs(CXCursor c, CXCursor parent, CXClientDa
 			char *key = eval_param_key(r, w->o->report_path, -1);
 			file_result_add_fact(w->out, key, iv_unknown(), SRCB(UNKNOWN), (int)line);
 			free(key);
+			key = callers_key(r, w->o->report_path);
+			if (key)
+				file_result_add_fact(w->out, key, iv_const(CALLER_PROPAGATES), SRCB(CONST), (int)line);
+			free(key);
 		}
 		return CXChildVisit_Continue;
 	}
@@ -1363,6 +1385,11 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 				       .facts = o->facts, .file = o->report_path, .budget = 20000 };
 		eval_function(&cx, NULL, 0);
 		free(s.recs);
+	}
+	/* the fact base: how each function handles the failures of those it calls */
+	for (size_t i = 0; o->collect_facts && i < fns.n; i++) {
+		callers_publish(t, fns.f[i], o->report_path, o->table, out);
+		frees_publish(fns.f[i], out);
 	}
 	/* one site per written call (alloc_hooks can expand a call twice) */
 	if (out->nsites > first_site)

@@ -139,6 +139,15 @@ static void finding_prose(struct strbuf *sb, const struct review *r, const struc
 	case FB_KVMALLOC:
 		strbuf_adds(&t, " The kvmalloc family falls back to vmalloc by itself.");
 		break;
+	case FB_CALLER_SMALLER:
+		strbuf_adds(&t, " Its callers retry with a smaller size when it fails.");
+		break;
+	case FB_CALLER_PATH:
+		strbuf_adds(&t, " Its callers fall back to another allocation when it fails.");
+		break;
+	case FB_CALLER_OFF:
+		strbuf_adds(&t, " Its callers go on without it when it fails (a feature off).");
+		break;
 	default:
 		strbuf_adds(&t, " The result leaves the function unchecked, so any fallback is out of sight here.");
 	}

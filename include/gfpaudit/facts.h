@@ -47,6 +47,10 @@ struct fact_value {
 	bool has_cmax;
 	int64_t cmax;
 	const char *cmax_where; /* "file:line" of that observation */
+	/* The files the observations came from, and "file:line" of the first
+	 * observation made in another file than `where`'s (NULL: one file). */
+	unsigned nfiles;
+	const char *where2;
 };
 /* The joined value of `key` (with its ".*" / "#*" wildcard joined in); false
  * when the tree shows nothing for it. */

@@ -82,6 +82,7 @@ enum fix_kind {
 const char *fix_kind_name(enum fix_kind k);
 
 /* What a shape reads.  `site` byte ranges index `text`. */
+struct factbase;
 struct fix_ctx {
 	const char *text;
 	size_t len;
@@ -89,6 +90,7 @@ struct fix_ctx {
 	int costly_order;  /* PAGE_ALLOC_COSTLY_ORDER of the tree (3) */
 	int cap;           /* cap-order: the highest order kept (costly_order, or 1
 			    * for __GFP_NOFAIL); ignored by other shapes */
+	const struct factbase *facts; /* the tree's joined facts (frees.h), or NULL */
 };
 
 /* Build the edits of shape `k` for c->site.  0 with `out` filled and a
@@ -124,6 +126,7 @@ struct fix_opts {
 	 * give the edited text); it must not compute fixes itself. */
 	fix_reanalyze_fn reanalyze;
 	void *reanalyze_data;
+	const struct factbase *facts; /* the tree's joined facts, or NULL (frees.h) */
 };
 
 /* Compute, verify and attach (finding_add_fix) the candidate fixes of every

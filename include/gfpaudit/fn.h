@@ -70,6 +70,11 @@ bool node_contains(const struct node *n, const struct node *x);
 char *node_text(const struct tu *t, const struct node *n);
 /* Is `n` itself a write of local v: v--, v++, v op= x, v = x (not a decl)? */
 bool node_modifies(const struct node *n, int v);
+/* Local variables referenced in a subtree (with `members`, tracked field
+ * paths too), each once, at most max. */
+void node_vars(const struct node *n, bool members, int *vars, int *nv, int max);
+/* for, while or do. */
+bool node_is_loop(const struct node *n);
 /* For-loop parts (any may be NULL). */
 void node_for_parts(struct node *f, struct node **init, struct node **cond,
 		    struct node **inc, struct node **body);

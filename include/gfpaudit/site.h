@@ -17,7 +17,14 @@ enum fallback_kind {
 	FB_VMALLOC,     /* a vmalloc-family retry after a NULL check */
 	FB_KVMALLOC,    /* the API falls back itself (kvmalloc family) */
 	FB_UNKNOWN,     /* the result leaves the function unchecked */
+	/* Every caller the tree shows copes with the failure the function
+	 * returns (callers.h, through the fact base): */
+	FB_CALLER_SMALLER, /* it calls again with a smaller size or order */
+	FB_CALLER_PATH,    /* it gets the same thing another way (another allocator) */
+	FB_CALLER_OFF,     /* it goes on without it: a feature off */
 };
+/* A fallback in the callers (FB_CALLER_*). */
+#define FB_IS_CALLER(k) ((k) >= FB_CALLER_SMALLER && (k) <= FB_CALLER_OFF)
 const char *fallback_name(enum fallback_kind k);
 int fallback_lookup(const char *name); /* -1 if unknown */
 
@@ -87,6 +94,7 @@ struct site {
 	struct interval size;      /* bytes, for API_SLAB/API_KV/API_EXACT */
 	enum fallback_kind fallback;
 	int fallback_line;         /* where the fallback is (0: none or the API's own) */
+	char *fallback_file;       /* in that file (a caller's), NULL: in this one */
 	enum stall_kind stall;     /* of the costly attempts (of all when none is costly) */
 	enum contiguity contig;
 	int contig_line;           /* the use that decided it (0: none) */

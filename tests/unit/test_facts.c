@@ -49,6 +49,43 @@ TEST(facts_track_records_each_key_asked_once_sorted)
 	file_result_free(a);
 }
 
+/* frees.h/callers.h read which files observed a key, and the best caller */
+TEST(facts_count_files_and_name_one_in_another)
+{
+	struct factbase *fb = factbase_new();
+	struct file_result *a = result_with_fact("a.c", "frees:struct s", 0, SRCB(CONST));
+	file_result_add_fact(a, "frees:struct s", iv_const(0), SRCB(CONST), 9);
+	struct file_result *b = result_with_fact("b.c", "frees:struct s", 0, SRCB(CONST));
+	factbase_add_result(fb, a);
+	struct fact_value v;
+	REQUIRE(factbase_get(fb, "frees:struct s", &v));
+	CHECK_EQ_INT(v.nfiles, 1);
+	CHECK(v.where2 == NULL);
+	CHECK_EQ_INT(v.nobs, 2);
+	char *k1[] = { "frees:struct s" };
+	char d1[FACTBASE_DIGEST_HEX + 1], d2[FACTBASE_DIGEST_HEX + 1];
+	factbase_digest(fb, k1, 1, d1);
+	factbase_add_result(fb, b);
+	REQUIRE(factbase_get(fb, "frees:struct s", &v));
+	CHECK_EQ_INT(v.nfiles, 2);
+	CHECK_EQ_STR(v.where, "a.c:7");
+	CHECK_EQ_STR(v.where2, "b.c:7");
+	factbase_digest(fb, k1, 1, d2);
+	CHECK(strcmp(d1, d2) != 0); /* another file's free changes the answer */
+	/* callers: the best one (the largest constant) and where */
+	struct file_result *c = result_with_fact("c.c", "fails:f", 3, SRCB(CONST));
+	file_result_add_fact(c, "fails:f", iv_const(1), SRCB(CONST), 12);
+	factbase_add_result(fb, c);
+	REQUIRE(factbase_get(fb, "fails:f", &v));
+	CHECK(v.iv.known && v.iv.lo == 1 && v.iv.hi == 3);
+	CHECK(v.has_cmax && v.cmax == 3);
+	CHECK_EQ_STR(v.cmax_where, "c.c:7");
+	factbase_free(fb);
+	file_result_free(a);
+	file_result_free(b);
+	file_result_free(c);
+}
+
 TEST(facts_digest_changes_with_the_answers_only)
 {
 	char *keys[] = { "field:s.x", "field:s.absent" };

@@ -308,7 +308,7 @@ static void mk_site(struct site *s, const char *src, const char *after, const ch
 static int shape(enum fix_kind k, const char *src, const struct site *s, int cap,
 		 struct strbuf *patched, struct strbuf *note)
 {
-	struct fix_ctx c = { src, strlen(src), s, 3, cap };
+	struct fix_ctx c = { src, strlen(src), s, 3, cap, NULL };
 	struct fix_edits e;
 	struct strbuf d = STRBUF_INIT;
 	fix_edits_init(&e);
@@ -747,7 +747,7 @@ TEST(fix_rank_orders_by_idiom)
 	mk_site(&s, loop_src, NULL, "alloc_pages(gfp | __GFP_COMP, order)", "alloc_pages", "gfp | __GFP_COMP", "order");
 	s.fallback = FB_ORDER_LOOP;
 	s.order = (struct order_range){ 0, 10, true };
-	struct fix_ctx c = { loop_src, strlen(loop_src), &s, 3, 0 };
+	struct fix_ctx c = { loop_src, strlen(loop_src), &s, 3, 0, NULL };
 	CHECK_EQ_INT(fix_rank("costly-no-noretry", &c, pl, 8), 2);
 	CHECK_EQ_INT(pl[0].kind, FIX_STRIP_DIRECT_RECLAIM);
 	CHECK_EQ_INT(pl[1].kind, FIX_ADD_NORETRY);
@@ -767,7 +767,7 @@ TEST(fix_rank_orders_by_idiom)
 			  "\tif (!p)\n\t\tp = alloc_pages(GFP_KERNEL | __GFP_NORETRY, 0);\n}\n";
 	mk_site(&s, src, NULL, "alloc_pages(GFP_KERNEL, order)", "alloc_pages", "GFP_KERNEL", "order");
 	s.order = (struct order_range){ 0, 10, true };
-	c = (struct fix_ctx){ src, strlen(src), &s, 3, 0 };
+	c = (struct fix_ctx){ src, strlen(src), &s, 3, 0, NULL };
 	CHECK_EQ_INT(fix_rank("costly-no-noretry", &c, pl, 8), 2);
 	CHECK_EQ_INT(pl[0].kind, FIX_ADD_NORETRY);
 	site_release(&s);

@@ -1,0 +1,529 @@
+/* Who handles a function's failure: its callers (callers.h). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gfpaudit/callers.h"
+#include "gfpaudit/facts.h"
+#include "gfpaudit/provenance.h"
+#include "gfpaudit/strbuf.h"
+
+const char *caller_handling_name(enum caller_handling h)
+{
+	switch (h) {
+	case CALLER_FEATURE_OFF:
+		return "feature-off";
+	case CALLER_OTHER_PATH:
+		return "other-path";
+	case CALLER_SMALLER:
+		return "retry-smaller";
+	default:
+		return "propagates";
+	}
+}
+
+char *callers_key(CXCursor fn, const char *file)
+{
+	if (clang_Cursor_isNull(fn))
+		return NULL;
+	CXString s = clang_getCursorSpelling(fn);
+	const char *name = clang_getCString(s);
+	char *k = NULL;
+	if (name && *name)
+		k = clang_Cursor_getStorageClass(fn) == CX_SC_Static ? xasprintf("fails:%s:%s", file ? file : "?", name)
+								       : xasprintf("fails:%s", name);
+	clang_disposeString(s);
+	return k;
+}
+
+/* ---- syntax ---- */
+
+static bool is_wrapper_expr(const struct node *n)
+{
+	return n->kind == CXCursor_ParenExpr || n->kind == CXCursor_UnexposedExpr ||
+	       n->kind == CXCursor_CStyleCastExpr || n->kind == CXCursor_StmtExpr;
+}
+
+/* `tok` in `txt` as a whole expression operand (not a part of a longer name). */
+static const char *find_token(const char *txt, const char *tok)
+{
+	size_t n = strlen(tok);
+	if (!n)
+		return NULL;
+	for (const char *p = strstr(txt, tok); p; p = strstr(p + 1, tok)) {
+		bool left = p == txt || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' ||
+					  p[-1] == '>');
+		bool right = !(isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '.' || p[n] == '-' ||
+			       p[n] == '[' || p[n] == '(');
+		if (left && right)
+			return p;
+	}
+	return NULL;
+}
+
+static bool has_pat(const char *txt, const char *fmt_before, const char *lv, const char *after)
+{
+	char *pat = xasprintf("%s%s%s", fmt_before, lv, after);
+	bool r = strstr(txt, pat) != NULL;
+	free(pat);
+	return r;
+}
+
+enum ret_type { RT_POINTER, RT_SIGNED, RT_UNSIGNED, RT_BOOL, RT_VOID };
+
+static enum ret_type result_type(CXCursor fn)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorResultType(fn));
+	switch (t.kind) {
+	case CXType_Pointer:
+		return RT_POINTER;
+	case CXType_Bool:
+		return RT_BOOL;
+	case CXType_Void:
+		return RT_VOID;
+	case CXType_UChar:
+	case CXType_UShort:
+	case CXType_UInt:
+	case CXType_ULong:
+	case CXType_ULongLong:
+		return RT_UNSIGNED;
+	default:
+		return RT_SIGNED;
+	}
+}
+
+/* Which branch of `if (cond)` does a failure of the value `lv` take?
+ * 1: then, 0: else, -1: cannot tell. */
+static int failure_when_true(const char *cond, const char *lv, enum ret_type rt)
+{
+	if (!find_token(cond, lv))
+		return -1;
+	if (has_pat(cond, "IS_ERR(", lv, "") || has_pat(cond, "IS_ERR_OR_NULL(", lv, "") ||
+	    has_pat(cond, "", lv, " == NULL") || has_pat(cond, "", lv, " < 0") || has_pat(cond, "", lv, " == -E") ||
+	    has_pat(cond, "", lv, " <= 0"))
+		return 1;
+	bool negated = has_pat(cond, "!", lv, "") || has_pat(cond, "!(", lv, ")") || has_pat(cond, "", lv, " == 0");
+	if (negated)
+		return rt == RT_SIGNED ? 0 : 1; /* a zero count or a NULL fails; a zero errno succeeds */
+	if (has_pat(cond, "", lv, " != 0") || has_pat(cond, "", lv, " > 0") || has_pat(cond, "", lv, " >= 0"))
+		return rt == RT_SIGNED && !has_pat(cond, "", lv, " >= 0") ? 1 : 0;
+	if (strchr(cond, '<') || strchr(cond, '>') || strstr(cond, "=="))
+		return -1;
+	/* the bare value: true is a pointer, a count, an error code */
+	return rt == RT_SIGNED ? 1 : 0;
+}
+
+static bool writes_var(const struct node *n, int v)
+{
+	if (node_modifies(n, v))
+		return true;
+	const struct node *k = NULL;
+	if (n->kind == CXCursor_UnaryOperator && n->op && !strcmp(n->op, "--") && n->nkids == 1)
+		k = node_strip(n->kids[0]);
+	else if ((n->kind == CXCursor_CompoundAssignOperator ||
+		  (n->kind == CXCursor_BinaryOperator && n->op && !strcmp(n->op, "="))) && n->nkids == 2)
+		k = node_strip(n->kids[0]);
+	return k && k->kind == CXCursor_MemberRefExpr && k->var == v;
+}
+
+/* A write that lowers (or resets) one of vars[]: --, -=, >>=, /=, or an assignment. */
+static const struct node *lowers_one_of(const struct node *n, const int *vars, int nv)
+{
+	for (int i = 0; i < nv; i++) {
+		if (!writes_var(n, vars[i]))
+			continue;
+		if (n->kind == CXCursor_UnaryOperator)
+			return !strcmp(n->op, "--") ? n : NULL;
+		if (n->kind == CXCursor_CompoundAssignOperator)
+			return !strcmp(n->op, "-=") || !strcmp(n->op, ">>=") || !strcmp(n->op, "/=") ? n : NULL;
+		return n;
+	}
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *m = lowers_one_of(n->kids[i], vars, nv);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
+/* The first node of n (preorder) that `is` accepts. */
+typedef bool (*node_pred)(const struct node *n, const void *arg);
+static const struct node *find_first(const struct node *n, node_pred is, const void *arg)
+{
+	if (is(n, arg))
+		return n;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *m = find_first(n->kids[i], is, arg);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
+static bool is_kind(const struct node *n, const void *arg)
+{
+	return n->kind == *(const enum CXCursorKind *)arg;
+}
+
+static const struct node *find_kind(const struct node *n, enum CXCursorKind k)
+{
+	return find_first(n, is_kind, &k);
+}
+
+/* a call to name (any when NULL) other than `not` */
+struct call_q {
+	const char *name;
+	const struct node *not;
+	const struct alloc_table *tab;
+};
+
+static bool is_call(const struct node *n, const void *arg)
+{
+	const struct call_q *q = arg;
+	if (n == q->not || n->kind != CXCursor_CallExpr || !n->name)
+		return false;
+	if (q->tab)
+		return alloc_table_find(q->tab, n->name) != NULL;
+	return !q->name || !strcmp(n->name, q->name);
+}
+
+static const struct node *find_call(const struct node *n, const char *name, const struct node *not)
+{
+	struct call_q q = { name, not, NULL };
+	return find_first(n, is_call, &q);
+}
+
+static const struct node *find_alloc_call(const struct node *n, const struct alloc_table *tab)
+{
+	struct call_q q = { NULL, NULL, tab };
+	return find_first(n, is_call, &q);
+}
+
+/* `lv = <call>` in n: the same value computed another way. */
+static const struct node *reassigns_from_call(const struct tu *t, const struct node *n, const char *lv)
+{
+	if (n->kind == CXCursor_BinaryOperator && n->op && !strcmp(n->op, "=") && n->nkids == 2) {
+		const struct node *rhs = node_strip(n->kids[1]);
+		while (rhs && rhs->kind == CXCursor_StmtExpr && rhs->nkids)
+			rhs = node_strip(rhs->kids[rhs->nkids - 1]);
+		if (rhs && rhs->kind == CXCursor_CallExpr) {
+			char *l = node_text(t, n->kids[0]);
+			bool same = !strcmp(l, lv);
+			free(l);
+			if (same)
+				return n;
+		}
+	}
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *m = reassigns_from_call(t, n->kids[i], lv);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
+/* A branch that does not go on: returns (even 0: the rest of the caller's
+ * work is skipped), jumps away, stores an -E code, or stops the loop or
+ * the kernel. */
+static bool hands_error_on(const struct tu *t, const struct node *n)
+{
+	switch (n->kind) {
+	case CXCursor_ReturnStmt: /* even `return 0`: the caller's work stops (hid_add_field) */
+	case CXCursor_GotoStmt:
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+		return true;
+	case CXCursor_CallExpr:
+		if (n->name && (strstr(n->name, "panic") || strstr(n->name, "BUG")))
+			return true;
+		break;
+	case CXCursor_BinaryOperator:
+		if (n->op && !strcmp(n->op, "=") && n->nkids == 2) {
+			char *v = node_text(t, n->kids[1]);
+			/* -ENOMEM, an error code of the driver's own (VERR_QUEUE_ALLOC_FAIL) */
+			bool err = (v[0] == '-' && v[1] == 'E') || strstr(v, "ERR") || strstr(v, "FAIL");
+			free(v);
+			if (err)
+				return true;
+		}
+		break;
+	default:
+		break;
+	}
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (hands_error_on(t, n->kids[i]))
+			return true;
+	return false;
+}
+
+/* ---- one call ---- */
+
+struct use {
+	struct node *top;   /* the call with the wrappers around it */
+	struct node *test;  /* the if that tests the result, or NULL */
+	struct node *loop;  /* a loop whose condition tests it, or NULL */
+	char *lv;           /* what is tested: the variable, or the call's text */
+	bool returned, ignored;
+};
+
+/* The statement of `n` in block `blk`. */
+static struct node *stmt_in(struct node *blk, struct node *n)
+{
+	while (n && n->parent != blk)
+		n = n->parent;
+	return n;
+}
+
+/* The first if after `from` (in its block or an enclosing one, a few
+ * statements on) whose condition names lv. */
+static struct node *next_test(const struct tu *t, struct node *from, const char *lv)
+{
+	for (struct node *p = from; p && p->parent; p = p->parent) {
+		struct node *blk = p->parent;
+		if (blk->kind != CXCursor_CompoundStmt)
+			continue;
+		struct node *st = stmt_in(blk, from);
+		int seen = 0;
+		for (unsigned i = 0; i < blk->nkids && seen < 4; i++) {
+			struct node *k = blk->kids[i];
+			if (k->off <= st->off)
+				continue;
+			seen++;
+			if (k->kind != CXCursor_IfStmt || k->nkids < 2)
+				continue;
+			char *c = node_text(t, k->kids[0]);
+			bool names = find_token(c, lv) != NULL;
+			free(c);
+			if (names)
+				return k;
+		}
+		return NULL; /* only the innermost block */
+	}
+	return NULL;
+}
+
+static void find_use(const struct tu *t, struct node *call, struct use *u)
+{
+	memset(u, 0, sizeof(*u));
+	struct node *n = call;
+	/* jump over the alloc_hooks() statement expression around the call */
+	for (struct node *q = call->parent; q; q = q->parent)
+		if (q->kind == CXCursor_StmtExpr && q->line == call->line && q->col == call->col)
+			n = q;
+	struct node *p = n->parent;
+	while (p && is_wrapper_expr(p)) {
+		n = p;
+		p = p->parent;
+	}
+	u->top = n;
+	if (!p)
+		return;
+	if (p->kind == CXCursor_ReturnStmt) {
+		u->returned = true;
+		return;
+	}
+	if (p->kind == CXCursor_BinaryOperator && p->op && !strcmp(p->op, "=") && p->nkids == 2 && p->kids[1] == n)
+		u->lv = node_text(t, p->kids[0]);
+	else if (p->kind == CXCursor_VarDecl && p->name)
+		u->lv = xstrdup(p->name);
+	if (u->lv) {
+		u->test = next_test(t, p, u->lv);
+		for (struct node *q = p; q && !u->test && q->parent; q = q->parent)
+			if (q->parent->kind == CXCursor_DoStmt && q->parent->nkids >= 2 &&
+			    q == q->parent->kids[0]) {
+				char *c = node_text(t, q->parent->kids[q->parent->nkids - 1]);
+				if (find_token(c, u->lv))
+					u->loop = q->parent;
+				free(c);
+				break;
+			}
+		return;
+	}
+	/* tested where it is made: if (!f(...)), if (f(...) < 0) */
+	for (struct node *q = n; q->parent; q = q->parent) {
+		struct node *up = q->parent;
+		if (up->kind == CXCursor_IfStmt) {
+			if (up->nkids >= 2 && up->kids[0] == q) {
+				u->test = up;
+				u->lv = node_text(t, n);
+			}
+			return;
+		}
+		if (up->kind == CXCursor_CompoundStmt || node_is_loop(up))
+			break;
+	}
+	u->ignored = p->kind == CXCursor_CompoundStmt;
+}
+
+static bool is_label(const struct node *n, const void *name)
+{
+	return n->kind == CXCursor_LabelStmt && n->name && !strcmp(n->name, name);
+}
+
+/* Does control come back to `call` after `branch`: the call is in a loop
+ * around the branch, the branch jumps back to a label before it, or it
+ * calls the same function again? */
+static bool comes_back(const struct node *call, const struct node *branch)
+{
+	for (const struct node *p = call->parent; p; p = p->parent)
+		if (node_is_loop(p) && node_contains(p, branch))
+			return true;
+	const struct node *g = find_kind(branch, CXCursor_GotoStmt);
+	if (!g || !g->name)
+		return false;
+	const struct node *root = call;
+	while (root->parent)
+		root = root->parent;
+	const struct node *lab = find_first(root, is_label, g->name);
+	return lab && lab->off < call->off; /* back to before the call, not on to an error label */
+}
+
+static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
+				     const struct alloc_table *tab, unsigned *line)
+{
+	struct use u;
+	find_use(t, (struct node *)call, &u);
+	*line = call->line;
+	enum caller_handling h = CALLER_PROPAGATES;
+	int vars[8], nv = 0;
+	for (unsigned i = 0; i < node_nargs(call); i++)
+		node_vars(node_arg(call, i), true, vars, &nv, 8);
+	if (u.loop && nv) {
+		/* do { p = f(order); } while (!p && order-- > min); */
+		const struct node *m = lowers_one_of(u.loop->kids[u.loop->nkids - 1], vars, nv);
+		if (m) {
+			*line = m->line;
+			h = CALLER_SMALLER;
+		}
+	}
+	if (h == CALLER_PROPAGATES && u.test) {
+		enum ret_type rt = result_type(callee);
+		char *cond = node_text(t, u.test->kids[0]);
+		int fw = failure_when_true(cond, u.lv, rt);
+		free(cond);
+		const struct node *then_b = u.test->kids[1];
+		const struct node *else_b = u.test->nkids >= 3 ? u.test->kids[2] : NULL;
+		const struct node *fail = fw == 1 ? then_b : fw == 0 ? else_b : NULL;
+		/* retry smaller: a branch lowers an argument and comes back, or calls again */
+		for (int b = 0; b < 2 && h == CALLER_PROPAGATES; b++) {
+			const struct node *br = b ? else_b : then_b;
+			if (!br || (fail && br != fail))
+				continue;
+			const struct node *m = nv ? lowers_one_of(br, vars, nv) : NULL;
+			if (m && comes_back(call, br)) {
+				*line = m->line;
+				h = CALLER_SMALLER;
+			} else if ((m = find_call(br, call->name, call)) != NULL) {
+				*line = m->line;
+				h = CALLER_SMALLER;
+			}
+		}
+		if (h == CALLER_PROPAGATES && fail) {
+			const struct node *m = find_alloc_call(fail, tab);
+			if (!m)
+				m = reassigns_from_call(t, fail, u.lv);
+			if (m) {
+				*line = m->line;
+				h = CALLER_OTHER_PATH;
+			} else if (fail == then_b && !hands_error_on(t, fail)) {
+				*line = fail->line ? fail->line : u.test->line;
+				h = CALLER_FEATURE_OFF;
+			}
+		}
+	}
+	free(u.lv);
+	return h;
+}
+
+/* ---- publishing ---- */
+
+struct pub {
+	const struct tu *t;
+	const char *file;
+	const struct alloc_table *tab;
+	struct file_result *out;
+};
+
+static CXCursor callee_of(const struct node *call)
+{
+	CXCursor ref = clang_getCursorReferenced(call->cur);
+	return clang_getCursorKind(ref) == CXCursor_FunctionDecl ? ref : clang_getNullCursor();
+}
+
+static void add(struct pub *pb, CXCursor fn, enum caller_handling h, unsigned line)
+{
+	char *key = callers_key(fn, pb->file);
+	if (key)
+		file_result_add_fact(pb->out, key, iv_const(h), SRCB(CONST), (int)line);
+	free(key);
+}
+
+static void walk(struct pub *pb, const struct node *n)
+{
+	if (n->kind == CXCursor_CallExpr && n->name && n->line && !alloc_table_find(pb->tab, n->name)) {
+		CXCursor fn = callee_of(n);
+		if (!clang_Cursor_isNull(fn)) {
+			unsigned line;
+			enum caller_handling h = classify(pb->t, n, fn, pb->tab, &line);
+			add(pb, fn, h, line);
+		}
+	} else if (n->kind == CXCursor_DeclRefExpr && n->var < 0 && n->line) {
+		/* a function's address taken: callers the tree does not show */
+		CXCursor ref = clang_getCursorReferenced(n->cur);
+		const struct node *p = n->parent, *c = n;
+		while (p && (p->kind == CXCursor_UnexposedExpr || p->kind == CXCursor_ParenExpr)) {
+			c = p;
+			p = p->parent;
+		}
+		if (clang_getCursorKind(ref) == CXCursor_FunctionDecl &&
+		    !(p && p->kind == CXCursor_CallExpr && p->nkids && p->kids[0] == c))
+			add(pb, ref, CALLER_PROPAGATES, n->line);
+	}
+	for (unsigned i = 0; i < n->nkids; i++)
+		walk(pb, n->kids[i]);
+}
+
+void callers_publish(const struct tu *t, const struct fn_model *f, const char *file, const struct alloc_table *tab,
+		     struct file_result *out)
+{
+	if (!f || !f->body || !f->in_main)
+		return;
+	struct pub pb = { t, file, tab, out };
+	walk(&pb, f->body);
+}
+
+/* ---- at the site ---- */
+
+bool callers_failure_returns(const struct tu *t, const struct node *call, const char *lv)
+{
+	struct use u;
+	find_use(t, (struct node *)call, &u);
+	bool r = u.returned;
+	if (!r && u.test) {
+		char *cond = node_text(t, u.test->kids[0]);
+		int fw = failure_when_true(cond, u.lv, RT_POINTER);
+		free(cond);
+		const struct node *fail = fw == 1 ? u.test->kids[1] : fw == 0 && u.test->nkids >= 3 ? u.test->kids[2] : NULL;
+		r = fail && (find_kind(fail, CXCursor_ReturnStmt) || find_kind(fail, CXCursor_GotoStmt));
+	}
+	(void)lv;
+	free(u.lv);
+	return r;
+}
+
+bool callers_cope(const struct factbase *fb, CXCursor fn, const char *file, struct caller_fallback *out)
+{
+	char *key = callers_key(fn, file);
+	struct fact_value v;
+	bool have = key && factbase_get(fb, key, &v);
+	free(key);
+	if (!have || !v.iv.known || v.iv.lo < CALLER_FEATURE_OFF || !v.has_cmax || !v.cmax_where)
+		return false;
+	const char *colon = strrchr(v.cmax_where, ':');
+	if (!colon)
+		return false;
+	out->how = (enum caller_handling)(v.cmax > CALLER_SMALLER ? CALLER_SMALLER : v.cmax);
+	out->file = xstrndup(v.cmax_where, (size_t)(colon - v.cmax_where));
+	out->line = atoi(colon + 1);
+	out->ncallers = v.nobs;
+	return true;
+}

@@ -1,0 +1,40 @@
+/*
+ * An optional 128 KiB history buffer: its setup returns -ENOMEM, and the
+ * only caller just leaves the history off.  The fallback is in the caller.
+ */
+#include <linux/gfp.h>
+#include <linux/slab.h>
+#include <linux/errno.h>
+
+#define HIST_BYTES	(128 * 1024)
+
+struct hist_dev {
+	void *hist;
+	bool history;
+};
+
+void hist_note(struct hist_dev *d);
+
+static int hist_enable(struct hist_dev *d)
+{
+	d->hist = kmalloc(HIST_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=31
+	if (!d->hist)
+		return -ENOMEM;
+	d->history = true;
+	return 0;
+}
+
+int hist_probe(struct hist_dev *d)
+{
+	d->history = false;
+	if (hist_enable(d))
+		hist_note(d);
+	return 0;
+}
+/*
+ * check-name: a caller in the file goes on without the buffer (caller-feature-off)
+ *
+ * check-output-start
+ * corpus/fallback-caller-feature-off.c:20:12: warning: 'kmalloc' can request order 5 (size 131072..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback caller-feature-off: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * check-output-end
+ */

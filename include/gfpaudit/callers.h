@@ -1,0 +1,64 @@
+/* Who handles a function's failure: its callers, through the fact base.
+ *
+ * Every function of an analyzed file publishes, for each function it calls
+ * (facts.h observation "fails:F", "fails:FILE:F" for a static F), how it
+ * handles that call's failure (a NULL, an error code, a zero count):
+ *   CALLER_PROPAGATES   the failure goes on (returned, `goto err`, not
+ *                       looked at, or F's address is taken: callers unseen);
+ *   CALLER_FEATURE_OFF  the failure branch goes on (no return, not even
+ *                       `return 0`; no goto, no -E code; a warning, a flag
+ *                       cleared): the result was optional;
+ *   CALLER_OTHER_PATH   the failure branch allocates or computes the same
+ *                       thing another way (another allocator, another
+ *                       function into the same variable);
+ *   CALLER_SMALLER      the failure branch lowers an argument of the call and
+ *                       calls again (a loop, a goto back, a second call).
+ * The observations are constants (the kind's number), so the join of a
+ * function's callers is an interval: its low end is the weakest caller.  A
+ * site whose failure leaves its function by a return has a fallback when
+ * every caller the tree shows copes (low end above CALLER_PROPAGATES); the
+ * best caller (the largest constant, facts.h cmax) names the kind and the
+ * place.
+ */
+#ifndef GFPAUDIT_CALLERS_H
+#define GFPAUDIT_CALLERS_H
+#include <stdbool.h>
+#include <clang-c/Index.h>
+#include "gfpaudit/alloc_table.h"
+#include "gfpaudit/fn.h"
+#include "gfpaudit/result.h"
+
+enum caller_handling {
+	CALLER_PROPAGATES = 0,
+	CALLER_FEATURE_OFF = 1,
+	CALLER_OTHER_PATH = 2,
+	CALLER_SMALLER = 3,
+};
+const char *caller_handling_name(enum caller_handling h);
+
+/* The fact-base key of function `fn` ("fails:F" or "fails:FILE:F" for a
+ * static function of `file`), new string; NULL for a null cursor. */
+char *callers_key(CXCursor fn, const char *file);
+
+/* Publish into `out` how function f handles the failures of the functions
+ * it calls (allocator APIs of `tab` are sites, not facts), and that the
+ * functions whose address it takes have callers the tree does not show. */
+void callers_publish(const struct tu *t, const struct fn_model *f, const char *file, const struct alloc_table *tab,
+		     struct file_result *out);
+
+/* Does a failure of `call` (its result stored to `lv`, or NULL) leave the
+ * function by a return or a goto: the callers see it? */
+bool callers_failure_returns(const struct tu *t, const struct node *call, const char *lv);
+
+struct factbase;
+struct caller_fallback {
+	enum caller_handling how; /* the best caller's */
+	char *file;               /* where: "file" and line of that caller */
+	int line;
+	unsigned ncallers;        /* observations joined */
+};
+/* Do all the callers of fn that the tree shows cope with its failure? On
+ * true *out is filled (out->file is new). */
+bool callers_cope(const struct factbase *fb, CXCursor fn, const char *file, struct caller_fallback *out);
+
+#endif
