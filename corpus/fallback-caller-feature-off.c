@@ -35,6 +35,9 @@ int hist_probe(struct hist_dev *d)
  * check-name: a caller in the file goes on without the buffer (caller-feature-off)
  *
  * check-output-start
- * corpus/fallback-caller-feature-off.c:20:12: warning: 'kmalloc' can request order 5 (size 131072..131072); gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback caller-feature-off: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * corpus/fallback-caller-feature-off.c:20:12: warning: 'kmalloc' can request order 5 (128 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/fallback-caller-feature-off.c:20:12: note: gfp GFP_KERNEL
+ * corpus/fallback-caller-feature-off.c:20:12: note: fallback caller-feature-off: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/fallback-caller-feature-off.c:20:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -49,6 +49,9 @@ int card_reinit(int index, int *status)
  * check-name: a forward goto after lowering an argument, and a driver error code: no caller fallback
  *
  * check-output-start
- * corpus/fallback-caller-goto-forward.c:21:24: warning: 'kzalloc' can request order 5 (size 98304..98304); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/fallback-caller-goto-forward.c:21:24: warning: 'kzalloc' can request order 5 (96 KiB): no fallback [costly-no-fallback]
+ * corpus/fallback-caller-goto-forward.c:21:24: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/fallback-caller-goto-forward.c:21:24: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-caller-goto-forward.c:21:24: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -33,6 +33,9 @@ int map_init(struct map_ctx *m)
  * check-name: a caller in the file falls back to vzalloc (caller-other-path)
  *
  * check-output-start
- * corpus/fallback-caller-other-path.c:18:9: warning: 'kzalloc' can request order 4 (size 65536..65536); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback caller-other-path: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: every path asks for more than order 3 [costly-no-noretry]
+ * corpus/fallback-caller-other-path.c:18:9: warning: 'kzalloc' can request order 4 (64 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/fallback-caller-other-path.c:18:9: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/fallback-caller-other-path.c:18:9: note: fallback caller-other-path: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/fallback-caller-other-path.c:18:9: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -46,6 +46,9 @@ int ring_reset(struct ring_dev *d)
  * check-name: callers in the file only return the error: still no fallback
  *
  * check-output-start
- * corpus/fallback-caller-propagates.c:18:12: warning: 'kzalloc' can request order 6 (size 262144..262144); gfp must __GFP_IO|__GFP_FS|__GFP_ZERO|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation; proven: every path asks for more than order 3 [costly-no-fallback]
+ * corpus/fallback-caller-propagates.c:18:12: warning: 'kzalloc' can request order 6 (256 KiB): no fallback [costly-no-fallback]
+ * corpus/fallback-caller-propagates.c:18:12: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/fallback-caller-propagates.c:18:12: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-caller-propagates.c:18:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -47,6 +47,9 @@ void grab_work(struct grab_state *gs, unsigned int count)
  * check-name: a caller in the file retries with a smaller unit (caller-smaller)
  *
  * check-output-start
- * corpus/fallback-caller-smaller.c:22:8: warning: 'alloc_pages' can request order 0..9; gfp must __GFP_IO|__GFP_FS|__GFP_DIRECT_RECLAIM|__GFP_KSWAPD_RECLAIM; fallback caller-smaller: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim; proven: constants give the order [costly-no-noretry]
+ * corpus/fallback-caller-smaller.c:22:8: warning: 'alloc_pages' can request order 0..9: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/fallback-caller-smaller.c:22:8: note: gfp GFP_KERNEL
+ * corpus/fallback-caller-smaller.c:22:8: note: fallback caller-smaller: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/fallback-caller-smaller.c:22:8: note: proven: constants give the order
  * check-output-end
  */
