@@ -11,6 +11,7 @@
 #include "gfpaudit/review.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/strbuf.h"
+#include "gfpaudit/vcs.h"
 
 static void usage(FILE *f)
 {
@@ -30,7 +31,8 @@ static void usage(FILE *f)
 "  --format FMT         email (default: an mbox of replies), json, or b4 (read one\n"
 "                       message on stdin, print a JSON array of check results)\n"
 "  -o FILE              write the output to FILE instead of stdout\n"
-"  --from ADDR          sender of the reply mails (default gfpaudit <gfpaudit@localhost>)\n"
+"  --from ADDR          sender of the reply mails (default: git's user.name and\n"
+"                       user.email in REPO; --format email needs one of them)\n"
 "  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
 "  --allocators FILE    extra allocator table\n"
 "  --severity LEVEL     report introduced findings at or above note|warning|error\n"
@@ -174,6 +176,23 @@ int cmd_review(int argc, char **argv)
 			return EXIT_TOOL;
 		}
 	}
+	char *ident = NULL;
+	if (!from && !b4 && !strcmp(c.format, "email")) {
+		struct vcs *v = NULL;
+		if (vcs_open(ro.repo, 0, &v) || vcs_identity(v, &ident)) {
+			fprintf(stderr, "gfpaudit review: --format email needs a sender: pass --from 'Name <addr>' "
+				"or set user.name and user.email in git's configuration\n");
+			vcs_free(v);
+			if (out != stdout) {
+				fclose(out);
+				unlink(tmp);
+				free(tmp);
+			}
+			return EXIT_USAGE;
+		}
+		vcs_free(v);
+		from = ident;
+	}
 	struct review *r = NULL;
 	bool complete = false; /* the whole report was printed */
 	int rc = review_run(&ro, &r), exit_code = EXIT_CLEAN;
@@ -240,6 +259,7 @@ int cmd_review(int argc, char **argv)
 	}
 done:
 	review_free(r);
+	free(ident);
 	if (out != stdout) {
 		int bad = fflush(out) != 0 || ferror(out);
 		bad |= fclose(out) != 0;

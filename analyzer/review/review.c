@@ -197,6 +197,12 @@ struct open_finding {
 	size_t patch, index; /* into r->patches[patch].introduced */
 };
 
+static void add_series_warning(struct mail_series *s, char *w)
+{
+	ALLOC_GROW(s->warnings, s->nwarnings + 1, s->warnings_alloc);
+	s->warnings[s->nwarnings++] = w;
+}
+
 static void add_note(struct review_patch *p, char *note)
 {
 	ALLOC_GROW(p->notes, p->nnotes + 1, p->notes_alloc);
@@ -366,6 +372,9 @@ int review_run(const struct review_opts *o, struct review **out)
 	r->kbuild = access(autoconf, R_OK) == 0;
 	free(autoconf);
 	eo.tree = r->kbuild ? r->root : NULL;
+	eo.fixes = true; /* the mails offer the verified candidate fix */
+	if ((rc = slowpath_model_load(r->root, o->engine.allocator_model, &r->model)))
+		goto cleanup;
 	if ((rc = engine_new(&eo, &c.e)))
 		goto cleanup;
 
@@ -376,6 +385,9 @@ int review_run(const struct review_opts *o, struct review **out)
 		struct review_patch *p = &r->patches[i];
 		p->msg = mail_series_patch(&r->series, i);
 		p->index = p->msg->subj.m;
+		if (!*p->msg->message_id)
+			add_series_warning(&r->series, xasprintf("patch %d/%d has no Message-Id: its reply cannot be threaded",
+								  p->index, r->series.total));
 		if (stopped) {
 			p->error = xasprintf("not applied: %s", stopped);
 			continue;
@@ -458,6 +470,7 @@ void review_free(struct review *r)
 	free(r->patches);
 	free(r->base_note);
 	free(r->root);
+	slowpath_model_free(r->model);
 	mail_series_release(&r->series);
 	free(r);
 }

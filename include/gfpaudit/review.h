@@ -15,6 +15,7 @@
 #include "gfpaudit/engine.h"
 #include "gfpaudit/isolate.h"
 #include "gfpaudit/mail.h"
+#include "gfpaudit/slowpath.h"
 
 struct review_opts {
 	const char *const *mboxes;   /* paths ("-" for stdin), read as one mbox */
@@ -64,6 +65,9 @@ struct review {
 	char *base_note;             /* how the base was chosen, for stderr */
 	char *root;                  /* repository root the paths are relative to */
 	bool kbuild;                 /* analyzed with the repository's own kbuild flags */
+	struct slowpath_model *model; /* the allocator model of the repository's tree
+				       * (a built-in when it has no mm/page_alloc.c):
+				       * what the mails say about the slow path */
 	struct review_patch *patches;
 	size_t npatches;
 };
@@ -88,8 +92,8 @@ void review_classify(const struct finding *before, size_t nbefore,
 
 /* Printers (analyzer/review/print.c). */
 struct review_print_opts {
-	const char *from;   /* reply sender */
-	const char *repo_name;
+	const char *from;    /* reply sender (required for mails) */
+	const char *self_id; /* set by the printer: the reply's Message-Id, for Closes: */
 };
 /* review --format json (README, "Reviewing mailed patch series"). */
 int review_print_json(const struct review *r, FILE *out);
