@@ -16,7 +16,7 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: gfpaudit review MBOX... [--tree REPO] [--base REV] [--format email|json|b4] [-o FILE]\n"
+"usage: gfpaudit review MBOX... [--tree REPO] [--base REV] [--format email|json|b4|b4-check] [-o FILE]\n"
 "\n"
 "Review a patch series from a mailing list: find its base, apply it patch by\n"
 "patch in memory, analyze the C files each patch touches before and after it,\n"
@@ -28,8 +28,11 @@ static void usage(FILE *f)
 "                       prepared kernel tree its kbuild flags are used\n"
 "  --base REV           base when the series has no base-commit: trailer (or names\n"
 "                       one that REPO lacks); default HEAD\n"
-"  --format FMT         email (default: an mbox of replies), json, or b4 (read one\n"
-"                       message on stdin, print a JSON array of check results)\n"
+"  --format FMT         email (default: an mbox of replies), json, b4 (read one\n"
+"                       message on stdin, print a JSON array of check results:\n"
+"                       b4's review-perpatch-check-cmd), or b4-check (one line per\n"
+"                       finding, nothing when clean: b4's am/prep-perpatch-check-cmd);\n"
+"                       both read B4_TRACKING_FILE to apply patch N after patch N-1\n"
 "  -o FILE              write the output to FILE instead of stdout\n"
 "  --from ADDR          sender of the reply mails (default: git's user.name and\n"
 "                       user.email in REPO; --format email needs one of them)\n"
@@ -113,11 +116,14 @@ int cmd_review(int argc, char **argv)
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	bool b4 = !strcmp(c.format, "b4");
+	bool b4check = !strcmp(c.format, "b4-check");
+	bool b4 = !strcmp(c.format, "b4") || b4check;
 	if (!b4 && strcmp(c.format, "email") && strcmp(c.format, "json")) {
-		fprintf(stderr, "gfpaudit review: unknown format '%s' (email, json, b4)\n", c.format);
+		fprintf(stderr, "gfpaudit review: unknown format '%s' (email, json, b4, b4-check)\n", c.format);
 		return EXIT_USAGE;
 	}
+	if (b4check)
+		c.quiet = 1; /* b4 takes any stderr line for a failure */
 	static const char *const stdin_only[] = { "-" };
 	const char *const *mboxes = optind < argc ? (const char *const *)argv + optind : b4 ? stdin_only : NULL;
 	size_t nmboxes = optind < argc ? (size_t)(argc - optind) : 1;
@@ -136,6 +142,7 @@ int cmd_review(int argc, char **argv)
 		.mboxes = mboxes, .nmboxes = nmboxes, .repo = c.tree ? c.tree : ".", .base = base,
 		.limits = MAIL_LIMITS_INIT, .max_file = REVIEW_MAX_FILE_DEFAULT, .verbose = c.verbose,
 		.min_severity = sev, .isolation = iso,
+		.b4_tracking = b4 && getenv("B4_TRACKING_FILE") && *getenv("B4_TRACKING_FILE") ? getenv("B4_TRACKING_FILE") : NULL,
 	};
 	c.tree = NULL; /* review decides: kbuild flags only for a prepared tree */
 	if (cli_engine_opts(&c, &ro.engine)) {
@@ -199,13 +206,23 @@ int cmd_review(int argc, char **argv)
 	if (rc) {
 		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = rc == GA_ENOTFOUND || rc == GA_EINVAL || rc == GA_EIO || rc == GA_ETREE ? EXIT_USAGE : EXIT_TOOL;
-		if (b4) {
+		if (b4 && !b4check) {
 			complete = review_print_b4_error(err_last(), out) == 0;
 			exit_code = exit_code == EXIT_USAGE ? EXIT_CLEAN : exit_code;
 		}
 		goto done;
 	}
 
+	if (!r->npatches) { /* a cover letter alone */
+		if (!b4) {
+			tell(0, "gfpaudit review: %s%s\n", "the input holds a cover letter and no patch", "");
+			exit_code = EXIT_USAGE;
+		} else if (!b4check) {
+			fputs("[]\n", out);
+		}
+		complete = true;
+		goto done;
+	}
 	tell(c.quiet, "gfpaudit review: %s%s\n", r->base_note, "");
 	for (size_t i = 0; i < r->series.nskipped; i++)
 		tell(c.quiet, "gfpaudit review: skipped '%s': %s\n",
@@ -220,7 +237,7 @@ int cmd_review(int argc, char **argv)
 		if (!p->applied) {
 			unapplied++;
 			if (unapplied == 1)
-				tell(0, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
+				tell(b4check, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
 		}
 		if (p->ar.moved && !c.quiet) {
 			char *subj = xprintable(p->msg->subject);
@@ -232,7 +249,9 @@ int cmd_review(int argc, char **argv)
 			tell(c.quiet, "gfpaudit review: %s%s\n", p->notes[k], "");
 	}
 	int prc;
-	if (b4)
+	if (b4check)
+		prc = review_print_b4_check(r, out);
+	else if (b4)
 		prc = review_print_b4(r, out);
 	else if (!strcmp(c.format, "json"))
 		prc = review_print_json(r, out);
@@ -242,6 +261,8 @@ int cmd_review(int argc, char **argv)
 	if (prc) {
 		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = EXIT_TOOL;
+	} else if (b4check) {
+		exit_code = findings || unapplied ? EXIT_FINDINGS : EXIT_CLEAN;
 	} else if (b4) {
 		exit_code = EXIT_CLEAN; /* the verdict is in the JSON */
 	} else if (findings) {

@@ -411,6 +411,34 @@ int review_print_email(const struct review *r, const struct review_print_opts *o
 	return rc;
 }
 
+/* b4 shows the summary on one line of its results matrix. */
+#define B4_SUMMARY_MAX 80
+
+static void b4_summary(struct strbuf *sum, const struct review *r, const struct review_patch *p)
+{
+	if (!p->applied) {
+		strbuf_addf(sum, "does not apply to %.12s", r->base);
+	} else if (p->nintroduced) {
+		const struct finding *f = &p->introduced[0].f;
+		const char *file = f->site.file ? strrchr(f->site.file, '/') : NULL;
+		strbuf_addf(sum, "%zu new allocation finding%s: %s:%d %s", p->nintroduced,
+			    p->nintroduced == 1 ? "" : "s", file ? file + 1 : f->site.file ? f->site.file : "?",
+			    f->site.line, f->rule);
+	} else if (p->nnotes && !p->analyzed) {
+		strbuf_addf(sum, "not analyzed: %s", p->notes[0]);
+	} else if (p->partial) {
+		strbuf_addf(sum, "partially analyzed: %s", p->partial);
+	} else if (p->nfixed) {
+		strbuf_addf(sum, "no new allocation findings; %zu old one%s fixed", p->nfixed, p->nfixed == 1 ? "" : "s");
+	} else {
+		strbuf_addf(sum, "no new costly allocations (%d file%s analyzed)", p->analyzed, p->analyzed == 1 ? "" : "s");
+	}
+	if (sum->len > B4_SUMMARY_MAX) {
+		sum->len = B4_SUMMARY_MAX - 3;
+		strbuf_adds(sum, "...");
+	}
+}
+
 int review_print_b4(const struct review *r, FILE *out)
 {
 	json_t *arr = json_array();
@@ -421,25 +449,11 @@ int review_print_b4(const struct review *r, FILE *out)
 		bool errors = false;
 		for (size_t k = 0; k < p->nintroduced; k++)
 			errors |= p->introduced[k].f.severity == SEV_ERROR;
-		if (!p->applied) {
-			status = "warn";
-			strbuf_addf(&sum, "does not apply to %.12s: %s", r->base, p->error);
-		} else if (p->nintroduced) {
+		if (p->nintroduced)
 			status = errors ? "fail" : "warn";
-			const struct finding *f = &p->introduced[0].f;
-			strbuf_addf(&sum, "%zu new allocation finding%s: %s:%d: %s [%s]", p->nintroduced,
-				    p->nintroduced == 1 ? "" : "s", f->site.file, f->site.line,
-				    f->message ? f->message : "", f->rule);
-		} else if (p->nnotes && !p->analyzed) {
+		else if (!p->applied || (p->nnotes && !p->analyzed) || p->partial)
 			status = "warn";
-			strbuf_addf(&sum, "not analyzed: %s", p->notes[0]);
-		} else if (p->partial) {
-			status = "warn";
-			strbuf_addf(&sum, "%s", p->partial);
-		} else {
-			strbuf_addf(&sum, "no new costly high-order allocations (%d file%s analyzed)",
-				    p->analyzed, p->analyzed == 1 ? "" : "s");
-		}
+		b4_summary(&sum, r, p);
 		char *details = review_patch_text(r, p);
 		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s}", "tool", "gfpaudit", "status", status,
 						     "summary", sum.buf, "details", details));
@@ -450,6 +464,36 @@ int review_print_b4(const struct review *r, FILE *out)
 	fputc('\n', out);
 	json_decref(arr);
 	return rc ? err_set(GA_EIO, "cannot write JSON") : 0;
+}
+
+/* b4 prep/am/shazam --check: each stdout line is a finding ("ERROR:" in
+ * it fails the patch), nothing at all is a pass. */
+int review_print_b4_check(const struct review *r, FILE *out)
+{
+	for (size_t i = 0; i < r->npatches; i++) {
+		const struct review_patch *p = &r->patches[i];
+		if (!p->applied) {
+			char *e = xprintable(p->error);
+			fprintf(out, "WARNING: not checked: patch %d/%d does not apply to %.12s: %s\n", p->index,
+				r->series.total, r->base, e);
+			free(e);
+			continue;
+		}
+		for (size_t k = 0; k < p->nintroduced; k++) {
+			const struct finding *f = &p->introduced[k].f;
+			const struct check *c = check_find(f->rule);
+			fprintf(out, "%s:%d: %s: %s [%s]\n", f->site.file ? f->site.file : "?", f->site.line,
+				f->severity == SEV_ERROR ? "ERROR" : f->severity == SEV_WARNING ? "WARNING" : "NOTE",
+				c ? c->summary : f->rule, f->rule);
+		}
+		if (p->nnotes && !p->analyzed)
+			for (size_t k = 0; k < p->nnotes; k++) {
+				char *n = xprintable(p->notes[k]);
+				fprintf(out, "WARNING: not analyzed: %s\n", n);
+				free(n);
+			}
+	}
+	return ferror(out) ? err_set(GA_EIO, "cannot write the check lines") : 0;
 }
 
 int review_print_b4_error(const char *summary, FILE *out)

@@ -306,11 +306,45 @@ static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, c
 	return 0;
 }
 
+/* b4 hands a lone patch N: it applies after patch N-1 of b4's branch. */
+static int tracking_base(struct ctx *c, struct apply_tree **base)
+{
+	struct review *r = c->r;
+	struct review_tracking t;
+	int index = mail_series_patch(&r->series, 0)->subj.m;
+	int rc = review_tracking_base(c->o->b4_tracking, index, &t);
+	if (rc)
+		return rc;
+	if (apply_repo_tree(c->repo, t.rev, r->base, base)) {
+		rc = err_set(GA_ENOTFOUND, "%s (from B4_TRACKING_FILE) is not a commit in %s", t.rev,
+			     c->o->repo ? c->o->repo : ".");
+	} else if (t.first) {
+		/* the branch must hold the series as the file describes it */
+		char sha[41];
+		struct apply_tree *ft = NULL;
+		if (apply_repo_tree(c->repo, t.first_rev, sha, &ft) || strncmp(sha, t.first, strlen(t.first)))
+			rc = err_set(GA_ENOTFOUND, "%s is not series.first-patch-commit %.12s of B4_TRACKING_FILE",
+				     t.first_rev, t.first);
+		apply_tree_free(ft);
+	}
+	if (!rc) {
+		r->base_source = BASE_OPTION;
+		r->base_note = xasprintf("patch %d applied on %s", index, t.note);
+	} else {
+		apply_tree_free(*base);
+		*base = NULL;
+	}
+	review_tracking_release(&t);
+	return rc;
+}
+
 static int choose_base(struct ctx *c, struct apply_tree **base)
 {
 	struct review *r = c->r;
 	const char *repo = c->o->repo ? c->o->repo : ".";
 	const char *trailer = r->series.base_commit;
+	if (c->o->b4_tracking && r->series.npatches == 1)
+		return tracking_base(c, base);
 	if (trailer) {
 		if (!apply_repo_tree(c->repo, trailer, r->base, base)) {
 			r->base_source = BASE_TRAILER;
@@ -355,6 +389,10 @@ int review_run(const struct review_opts *o, struct review **out)
 	int rc = mail_series_read(o->mboxes, o->nmboxes, &o->limits, &r->series);
 	if (rc)
 		goto cleanup;
+	if (!r->series.npatches && r->series.cover >= 0) {
+		*out = r; /* a cover letter alone: nothing to apply, nothing to say */
+		return 0;
+	}
 	if (!r->series.npatches) {
 		rc = err_set(GA_EINVAL, "no patch in %s", !strcmp(o->mboxes[0], "-") ? "the input" : o->mboxes[0]);
 		goto cleanup;
