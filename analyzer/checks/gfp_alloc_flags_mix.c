@@ -26,7 +26,7 @@ static void on_file(const struct check *c, const struct check_file *f, struct ch
 static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
 {
 	(void)c;
-	strbuf_adds(out, "This mixes gfp and alloc_flags bits: ");
+	strbuf_adds(out, "Here ");
 	words_message_clause(out, m->f);
 	strbuf_adds(out, " Such a bit silently means something else in the other space.");
 }

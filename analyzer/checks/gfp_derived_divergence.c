@@ -28,7 +28,7 @@ static void on_file(const struct check *c, const struct check_file *f, struct ch
 static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
 {
 	(void)c;
-	strbuf_adds(out, "This makes a flag disagree with its gfp mask: ");
+	strbuf_adds(out, "Here ");
 	words_message_clause(out, m->f);
 	strbuf_adds(out, " Everything that still reads the mask sees the bit the flag says is gone; that "
 		    "disconnect is what got v5 of \"mm/page_alloc: avoid direct compaction for costly "

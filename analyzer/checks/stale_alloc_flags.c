@@ -25,7 +25,7 @@ static void on_file(const struct check *c, const struct check_file *f, struct ch
 static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
 {
 	(void)c;
-	strbuf_adds(out, "This uses alloc_flags that no longer match the mask: ");
+	strbuf_adds(out, "Here ");
 	words_message_clause(out, m->f);
 	strbuf_adds(out, " Watermarks, reserves and kswapd wake-ups are then decided for a mask the "
 		    "request no longer has.");

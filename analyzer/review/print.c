@@ -419,7 +419,10 @@ static void b4_summary(struct strbuf *sum, const struct review *r, const struct 
 	if (!p->applied) {
 		strbuf_addf(sum, "does not apply to %.12s", r->base);
 	} else if (p->nintroduced) {
-		const struct finding *f = &p->introduced[0].f;
+		const struct finding *f = &p->introduced[0].f; /* the most severe */
+		for (size_t k = 1; k < p->nintroduced; k++)
+			if (p->introduced[k].f.severity > f->severity)
+				f = &p->introduced[k].f;
 		const char *file = f->site.file ? strrchr(f->site.file, '/') : NULL;
 		strbuf_addf(sum, "%zu new allocation finding%s: %s:%d %s", p->nintroduced,
 			    p->nintroduced == 1 ? "" : "s", file ? file + 1 : f->site.file ? f->site.file : "?",

@@ -96,6 +96,33 @@ static char *relative(const struct ctx *c, const char *path)
 	return xstrdup(path ? path : "");
 }
 
+/* A fix's diff names the file as the engine was given it (the work tree's
+ * path, as seen from here): its header paths become `file`, relative to the
+ * repository as the patch's are. */
+static char *relative_diff(const char *diff, const char *file)
+{
+	size_t n = strlen(file);
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = diff; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p + 1) : strlen(p);
+		bool header = !strncmp(p, "diff --git ", 11) || !strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4);
+		for (size_t i = 0; i < len; i++) {
+			strbuf_addc(&sb, p[i]);
+			if (!header || (p[i] != 'a' && p[i] != 'b') || p[i + 1] != '/' || !i || p[i - 1] != ' ')
+				continue;
+			size_t tok = strcspn(p + i + 2, " \n"); /* the path after a/ or b/ */
+			const char *t = p + i + 2;
+			if (tok > n && t[tok - n - 1] == '/' && !strncmp(t + tok - n, file, n)) {
+				strbuf_addf(&sb, "/%s", file);
+				i += 1 + tok;
+			}
+		}
+		p += len;
+	}
+	return strbuf_detach(&sb);
+}
+
 static void relativize(struct ctx *c, struct file_result *fr)
 {
 	for (size_t i = 0; i < fr->nfindings; i++) {
@@ -110,6 +137,14 @@ static void relativize(struct ctx *c, struct file_result *fr)
 		}
 		if (!fr->findings[i].fingerprint)
 			fr->findings[i].fingerprint = finding_fingerprint(fr->findings[i].rule, s);
+		for (size_t k = 0; k < fr->findings[i].nfixes; k++) {
+			struct fix *x = &fr->findings[i].fixes[k];
+			if (!x->diff)
+				continue;
+			p = relative_diff(x->diff, s->file);
+			free(x->diff);
+			x->diff = p;
+		}
 	}
 }
 
