@@ -186,7 +186,8 @@ int cmd_review(int argc, char **argv)
 	char *ident = NULL;
 	if (!from && !b4 && !strcmp(c.format, "email")) {
 		struct vcs *v = NULL;
-		if (vcs_open(ro.repo, 0, &v) || vcs_identity(v, &ident)) {
+		/* no repository at all: review_run says so */
+		if (!vcs_open(ro.repo, 0, &v) && vcs_identity(v, &ident)) {
 			fprintf(stderr, "gfpaudit review: --format email needs a sender: pass --from 'Name <addr>' "
 				"or set user.name and user.email in git's configuration\n");
 			vcs_free(v);
