@@ -202,6 +202,11 @@ static void signature(struct strbuf *sb, const struct review *r)
 	strbuf_adds(sb, "\n-- \ngfpaudit " GFPAUDIT_VERSION "\n");
 }
 
+static bool has_id(const struct mail_message *m)
+{
+	return m && m->message_id && *m->message_id;
+}
+
 static const char *first_name(const char *from, struct strbuf *tmp)
 {
 	/* "Ann Author <ann@example.org>" -> "Ann"; "\"Doe, J\" <...>" and bare
@@ -242,9 +247,9 @@ static void report_header(struct strbuf *sb, const struct review *r, const struc
 	strbuf_adds(sb, "reproduce:\n");
 	strbuf_addf(sb, "        git checkout %.12s\n", r->base);
 	const struct mail_message *first = mail_series_cover(&r->series);
-	if (!first || !*first->message_id)
+	if (!has_id(first))
 		first = p->msg;
-	if (*first->message_id)
+	if (has_id(first))
 		strbuf_addf(sb, "        b4 am -o - '%s' >series.mbox\n", first->message_id);
 	strbuf_adds(sb, "        gfpaudit review series.mbox\n");
 	strbuf_release(&t);
@@ -266,7 +271,7 @@ static char *patch_text(const struct review *r, const struct review_patch *p, co
 	struct strbuf sb = STRBUF_INIT;
 	const struct mail_message *m = p->msg;
 	report_header(&sb, r, p);
-	if (!*m->message_id)
+	if (!has_id(m))
 		wrap_para(&sb, "The patch mail has no Message-Id, so this reply cannot be threaded to it.");
 	strbuf_addc(&sb, '\n');
 	if (m->date && *m->from)

@@ -458,7 +458,7 @@ int review_run(const struct review_opts *o, struct review **out)
 		struct review_patch *p = &r->patches[i];
 		p->msg = mail_series_patch(&r->series, i);
 		p->index = p->msg->subj.m;
-		if (!*p->msg->message_id)
+		if (!p->msg->message_id || !*p->msg->message_id)
 			add_series_warning(&r->series, xasprintf("patch %d/%d has no Message-Id: its reply cannot be threaded",
 								  p->index, r->series.total));
 		if (stopped) {
