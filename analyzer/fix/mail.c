@@ -184,14 +184,17 @@ static char *full_path(const struct fix_mail_opts *o, const char *path)
 	return xasprintf("%s/%s", o->tree, skip_dot(path));
 }
 
-/* --from, else the git identity of the tree's repository; NULL if neither. */
+/* --from, else the git identity of the tree's repository (or the user's
+ * when the tree is not in one); NULL if none. */
 static char *author(const struct fix_mail_opts *o, const char *path)
 {
 	if (o->from)
 		return xstrdup(o->from);
 	char *fp = full_path(o, path), *r = NULL;
 	struct vcs *v = NULL;
-	if (!vcs_open(fp, 0, &v) && vcs_identity(v, &r))
+	if (vcs_open(fp, 0, &v))
+		v = NULL; /* not in a repository: the user's own configuration */
+	if (vcs_identity(v, &r))
 		r = NULL;
 	vcs_free(v);
 	free(fp);

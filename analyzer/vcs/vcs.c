@@ -76,8 +76,13 @@ int vcs_identity(struct vcs *v, char **out)
 	git_config *cfg = NULL;
 	git_buf name = { 0 }, mail = { 0 };
 	int rc = 0;
-	if (git_repository_config_snapshot(&cfg, v->repo) < 0)
-		return git_fail(GA_EIO, "cannot read the git configuration");
+	git_libgit2_init();
+	int e = v ? git_repository_config_snapshot(&cfg, v->repo) : git_config_open_default(&cfg);
+	if (e < 0) {
+		rc = git_fail(GA_EIO, "cannot read the git configuration");
+		git_libgit2_shutdown();
+		return rc;
+	}
 	if (git_config_get_string_buf(&name, cfg, "user.name") || git_config_get_string_buf(&mail, cfg, "user.email"))
 		rc = err_set(GA_ENOTFOUND, "user.name and user.email are not both set in the git configuration");
 	else
@@ -85,6 +90,7 @@ int vcs_identity(struct vcs *v, char **out)
 	git_buf_dispose(&name);
 	git_buf_dispose(&mail);
 	git_config_free(cfg);
+	git_libgit2_shutdown();
 	return rc;
 }
 
