@@ -114,9 +114,7 @@ void check_mail_slowpath(const struct check_mail *m, struct strbuf *out)
 		} else {
 			strbuf_adds(out, "; ");
 		}
-		strbuf_adds(out, st->text);
-		if (st->when == SP_MAYBE)
-			strbuf_adds(out, " (depending on the mask or the task)");
+		strbuf_adds(out, st->text); /* says "maybe:" itself when it depends */
 		if (x->file)
 			strbuf_addf(out, " (%s:%d)", x->file, x->line);
 	}

@@ -1,4 +1,5 @@
 /* Review printers: JSON, reply mails in kernel review style, b4 check JSON. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
@@ -274,9 +275,10 @@ static char *patch_text(const struct review *r, const struct review_patch *p, co
 	if (!has_id(m))
 		wrap_para(&sb, "The patch mail has no Message-Id, so this reply cannot be threaded to it.");
 	strbuf_addc(&sb, '\n');
-	if (m->date && *m->from)
+	bool quoting = p->nintroduced || !p->applied;
+	if (quoting && m->date && *m->from)
 		strbuf_addf(&sb, "On %s, %s wrote:\n", m->date, m->from);
-	else if (*m->from)
+	else if (quoting && *m->from)
 		strbuf_addf(&sb, "%s wrote:\n", m->from);
 	if (!p->applied) {
 		struct strbuf t = STRBUF_INIT;
@@ -317,9 +319,11 @@ static char *patch_text(const struct review *r, const struct review_patch *p, co
 	free(ord);
 	if (p->nfixed) {
 		struct strbuf t = STRBUF_INIT;
-		strbuf_addf(&t, "On the good side, this patch removes %zu finding%s that %s there before:",
-			    p->nfixed, p->nfixed == 1 ? "" : "s", p->nfixed == 1 ? "was" : "were");
-		strbuf_addc(&sb, '\n');
+		strbuf_addf(&t, "%s this patch removes %zu finding%s that %s there before:",
+			    p->nintroduced ? "On the good side," : "Good:", p->nfixed, p->nfixed == 1 ? "" : "s",
+			    p->nfixed == 1 ? "was" : "were");
+		if (p->nintroduced)
+			strbuf_addc(&sb, '\n');
 		wrap(&sb, t.buf);
 		for (size_t i = 0; i < p->nfixed; i++) {
 			const struct finding *f = &p->fixed[i].f;
@@ -328,6 +332,19 @@ static char *patch_text(const struct review *r, const struct review_patch *p, co
 			strbuf_addf(&t, "%s:%d, %s(): %s (%s)", f->site.file, f->site.line,
 				    f->site.function ? f->site.function : "?", c ? c->summary : "", f->rule);
 			strbuf_add_wrapped_indent(&sb, t.buf, 72, "  - ", "    ");
+		}
+		/* a reply that is only good news: what the first of them cost on
+		 * this tree, from the model */
+		struct check_mail cm = { &p->fixed[0].f, r->model };
+		strbuf_reset(&t);
+		if (!p->nintroduced)
+			check_mail_slowpath(&cm, &t);
+		if (t.len) {
+			t.buf[0] = (char)tolower((unsigned char)t.buf[0]);
+			struct strbuf w = STRBUF_INIT;
+			strbuf_addf(&w, "Before the patch, %s", t.buf);
+			wrap_para(&sb, w.buf);
+			strbuf_release(&w);
 		}
 		strbuf_release(&t);
 	}
@@ -400,9 +417,9 @@ int review_print_email(const struct review *r, const struct review_print_opts *o
 	}
 	for (size_t i = 0; i < r->npatches && !rc; i++) {
 		const struct review_patch *p = &r->patches[i];
-		bool say = p->nintroduced || (!p->applied && !failure_told);
+		bool say = p->nintroduced || p->nfixed || (!p->applied && !failure_told);
 		if (!say)
-			continue; /* clean, or not applied because an earlier one was not */
+			continue; /* nothing to say, or not applied because an earlier one was not */
 		failure_told |= !p->applied;
 		char *id = mail_new_message_id(o->from);
 		po.self_id = ro.message_id = id;
