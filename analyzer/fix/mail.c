@@ -18,7 +18,6 @@
 #include "gfpaudit/fix.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/fs.h"
-#include "gfpaudit/vcs.h"
 #include "gfpaudit/check.h"
 
 #ifndef GFPAUDIT_VERSION
@@ -185,18 +184,27 @@ static char *full_path(const struct fix_mail_opts *o, const char *path)
 }
 
 /* --from, else the git identity of the tree's repository (or the user's
- * when the tree is not in one); NULL if none. */
+ * when the tree is not in one); NULL if none.  (fix/ sits below vcs/, so
+ * it reads the configuration itself, as fix_blame_line reads blame.) */
 static char *author(const struct fix_mail_opts *o, const char *path)
 {
 	if (o->from)
 		return xstrdup(o->from);
 	char *fp = full_path(o, path), *r = NULL;
-	struct vcs *v = NULL;
-	if (vcs_open(fp, 0, &v))
-		v = NULL; /* not in a repository: the user's own configuration */
-	if (vcs_identity(v, &r))
-		r = NULL;
-	vcs_free(v);
+	git_repository *repo = NULL;
+	git_config *cfg = NULL;
+	git_buf name = { 0 }, mail = { 0 };
+	git_libgit2_init();
+	int e = !git_repository_open_ext(&repo, fp, 0, NULL) ? git_repository_config_snapshot(&cfg, repo)
+							     : git_config_open_default(&cfg);
+	if (!e && !git_config_get_string_buf(&name, cfg, "user.name") &&
+	    !git_config_get_string_buf(&mail, cfg, "user.email"))
+		r = xasprintf("%s <%s>", name.ptr, mail.ptr);
+	git_buf_dispose(&name);
+	git_buf_dispose(&mail);
+	git_config_free(cfg);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
 	free(fp);
 	return r;
 }
