@@ -64,6 +64,25 @@ struct page *toy_slowpath(gfp_t gfp_mask, unsigned int order,
 					    0, &result);
 }
 X
+# a header whose value decides an order in a .c file that includes it
+printf '#define FX_ORDER 1\n' >"$T/repo/drivers/fx/fx.h"
+cat >"$T/repo/drivers/fx/user.c" <<'X'
+/* a test fixture written for gfpaudit */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/errno.h>
+#include "fx.h"
+
+static struct page *fx_user;
+
+int fx_user_init(void)
+{
+	fx_user = alloc_pages(GFP_KERNEL, FX_ORDER);
+	if (!fx_user)
+		return -ENOMEM;
+	return 0;
+}
+X
 git_ add -A && git_ commit -qm "base"
 BASE=$(git_ rev-parse HEAD)
 git_ checkout -q -b series
@@ -282,6 +301,22 @@ B4_TRACKING_FILE=$T/track-bad.json "$GFPAUDIT" review --format b4 --tree repo <s
 check "b4: a branch that does not match the tracking file is said, not guessed" grep -q "is not series.first-patch-commit" b4-bad.json
 "$GFPAUDIT" review --format b4 --tree repo <s/0000-*.patch >b4-cover.json 2>b4-cover.err
 check "b4: a cover letter returns []" sh -c "test \"\$(tr -d ' \n' <b4-cover.json)\" = '[]'"
+
+# ---- a patch that changes only a header ----
+git_ checkout -q -b hdr "$BASE"
+printf '#define FX_ORDER 4\n' >"$T/repo/drivers/fx/fx.h"
+commit "fx: bigger user buffers"
+git_ format-patch -q --base="$BASE" -o "$T/hdr" "$BASE..HEAD"
+git_ checkout -q master 2>/dev/null || git_ checkout -q main
+"$GFPAUDIT" review hdr/*.patch --tree repo --format json >hdr.json 2>hdr.err
+expect_rc "header-only patch: exit 1 (a finding through the .c file that includes it)" 1 $? "$(cat hdr.err)"
+check "header-only patch: stderr names the .c file it was analyzed through" grep -q "fx.h analyzed through drivers/fx/user.c" hdr.err
+py "header-only patch: the finding is in drivers/fx/user.c at order 4" hdr.json '
+import json, sys
+p = json.load(open(sys.argv[1]))["patches"][0]
+f = p["introduced"]
+assert len(f) == 1 and f[0]["file"] == "drivers/fx/user.c" and f[0]["order"] == {"lo": 4, "hi": 4}, f
+'
 
 # ---- b4-check, run as b4 runs a check command ----
 # (b4 pipes each patch to the command in the top of the work tree: each

@@ -373,6 +373,47 @@ static int tracking_base(struct ctx *c, struct apply_tree **base)
 	return rc;
 }
 
+/* A patch that changes headers and no .c file: the .c files that include
+ * them are analyzed before and after it (the changed headers reach them as
+ * unsaved files), at most REVIEW_HEADER_INCLUDERS per header. */
+static int review_headers(struct ctx *c, size_t pi, const struct apply_tree *pre, struct open_finding **open,
+			  size_t *nopen, size_t *open_alloc)
+{
+	struct review_patch *p = &c->r->patches[pi];
+	for (size_t k = 0; k < p->ar.nfiles; k++)
+		if (is_c(p->ar.files[k].new_path) || is_c(p->ar.files[k].old_path))
+			return 0;
+	int rc = 0;
+	for (size_t k = 0; k < p->ar.nfiles && !rc; k++) {
+		const char *h = p->ar.files[k].new_path;
+		if (!h || !is_header(h))
+			continue;
+		char **inc = NULL;
+		size_t n = 0;
+		bool capped = false;
+		if (apply_tree_includers(c->repo, p->ar.tree, h, REVIEW_HEADER_INCLUDERS, &inc, &n, &capped)) {
+			add_series_warning(&c->r->series, xasprintf("patch %d: the .c files including %s not found: %s",
+								    p->index, h, err_last()));
+			continue;
+		}
+		if (!n)
+			add_series_warning(&c->r->series, xasprintf("patch %d changes %s, which no .c file of the tree "
+								    "includes: not analyzed", p->index, h));
+		else
+			add_series_warning(&c->r->series, xasprintf("patch %d changes only headers: %s analyzed through "
+								    "%s%s%s", p->index, h, inc[0], n > 1 ? " and others" : "",
+								    capped ? " (capped: more .c files include it)" : ""));
+		for (size_t i = 0; i < n; i++) {
+			struct apply_file f = { inc[i], inc[i], 'M', false };
+			if (!rc)
+				rc = review_file(c, pi, pre, &f, open, nopen, open_alloc);
+			free(inc[i]);
+		}
+		free(inc);
+	}
+	return rc;
+}
+
 static int choose_base(struct ctx *c, struct apply_tree **base)
 {
 	struct review *r = c->r;
@@ -488,6 +529,8 @@ int review_run(const struct review_opts *o, struct review **out)
 		for (size_t k = 0; k < p->ar.nfiles; k++)
 			if ((rc = review_file(&c, i, pre, &p->ar.files[k], &open, &nopen, &open_alloc)))
 				goto cleanup;
+		if ((rc = review_headers(&c, i, pre, &open, &nopen, &open_alloc)))
+			goto cleanup;
 		pre = p->ar.tree;
 	}
 	/* the trees live in the repository's object store, which goes below */

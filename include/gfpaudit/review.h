@@ -36,6 +36,9 @@ struct review_opts {
 	int verbose;
 };
 #define REVIEW_MAX_FILE_DEFAULT ((size_t)10 << 20)
+/* A patch that changes only headers is analyzed through at most this many
+ * of the .c files including each of them (stderr says when capped). */
+#define REVIEW_HEADER_INCLUDERS 3
 
 struct review_finding {
 	struct finding f;            /* paths relative to the repository root */
