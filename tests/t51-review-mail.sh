@@ -318,6 +318,22 @@ f = p["introduced"]
 assert len(f) == 1 and f[0]["file"] == "drivers/fx/user.c" and f[0]["order"] == {"lo": 4, "hi": 4}, f
 '
 
+# ---- audit --fix: the commit message above ---, the tool's notes below ----
+mkdir -p fixtree/drivers/fx && cp "$here/fixes/nowarn.c" fixtree/drivers/fx/stash.c
+(cd fixtree && git init -q && git add -A && git -c user.name=A -c user.email=a@example.org commit -qm demo &&
+ git config user.name "Ann Author" && git config user.email ann@example.org &&
+ "$GFPAUDIT" audit -j1 -q --fix ../fixmails drivers/fx/stash.c >/dev/null 2>&1)
+py "fix mail: nothing of the tool above ---, its notes below" "$(ls fixmails/*.patch | head -1)" '
+import sys
+t = open(sys.argv[1]).read()
+head, sep, rest = t.partition("\n---\n")
+assert sep, t
+assert "gfpaudit" not in head.lower() and "Evidence" not in head, head
+assert "From: Ann Author <ann@example.org>" in head, head
+assert "found by gfpaudit (rule noretry-without-nowarn)" in " ".join(rest.split()), rest
+assert rest.index("Notes:") < rest.index("diff --git"), rest
+'
+
 # ---- b4-check, run as b4 runs a check command ----
 # (b4 pipes each patch to the command in the top of the work tree: each
 # stdout line is a finding, ERROR: in it fails the patch, any stderr line
