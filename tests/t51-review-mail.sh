@@ -31,38 +31,13 @@ git init -q "$T/repo"
 cat >"$T/repo/drivers/fx/README" <<'X'
 fixtures written for gfpaudit's tests
 X
-# the v4 shape: the mask itself says whether the slow path may reclaim
-cat >"$T/repo/mm/toy_alloc.c" <<'X'
-/* a test fixture written for gfpaudit: a toy allocator slow path */
-#include <linux/gfp.h>
-#include <linux/mmzone.h>
-
-struct page;
-struct alloc_context;
-
-unsigned int gfp_to_alloc_flags(gfp_t gfp_mask, unsigned int order);
-struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order,
-				    int alloc_flags, const struct alloc_context *ac);
-struct page *__alloc_pages_direct_compact(gfp_t gfp_mask, unsigned int order,
-					  unsigned int alloc_flags,
-					  const struct alloc_context *ac,
-					  int prio, int *result);
-
-struct page *toy_slowpath(gfp_t gfp_mask, unsigned int order,
-			  struct alloc_context *ac)
-{
-	bool can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;
-	unsigned int alloc_flags;
-	struct page *page;
-	int result;
-
-	alloc_flags = gfp_to_alloc_flags(gfp_mask, order);
-	page = get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
-	if (page || !can_direct_reclaim)
-		return page;
-	return __alloc_pages_direct_compact(gfp_mask, order, alloc_flags, ac,
-					    0, &result);
-}
+# the v4 shape: the mask itself says whether the slow path may reclaim (the
+# corpus case of the v5 shape, made back into v4; patch 7 makes it v5 again)
+python3 - "$here/../corpus/mm-divergence-folded.c" "$T/repo/mm/toy_alloc.c" <<'X'
+import sys
+s = open(sys.argv[1]).read()
+v5 = s[s.index("\tconst bool big"):s.index("\tunsigned int alloc_flags;")]
+open(sys.argv[2], "w").write(s.replace(v5, "\tbool can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;\n"))
 X
 # a header whose value decides an order in a .c file that includes it
 printf '#define FX_ORDER 1\n' >"$T/repo/drivers/fx/fx.h"
@@ -104,51 +79,11 @@ commit "fx: opportunistic order-2 pages"
 fn mayfail '\tfx_buf = kvmalloc(1 << 20, GFP_KERNEL | __GFP_RETRY_MAYFAIL);\n\treturn fx_buf ? 0 : -ENOMEM;\n'
 commit "fx: a table that tries hard"
 # the v5 shape: costly NORETRY folded into the local flag, the mask kept
-python3 - "$T/repo/mm/toy_alloc.c" <<'X'
-import sys
-p = sys.argv[1]; s = open(p).read()
-s = s.replace("\tbool can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;\n",
-  "\tconst bool costly = order > PAGE_ALLOC_COSTLY_ORDER;\n"
-  "\tconst bool quick = costly && (gfp_mask & __GFP_NORETRY);\n"
-  "\tbool can_direct_reclaim = !quick &&\n\t\t(gfp_mask & __GFP_DIRECT_RECLAIM);\n")
-open(p, "w").write(s)
-X
+cp "$here/../corpus/mm-divergence-folded.c" "$T/repo/mm/toy_alloc.c"
 commit "mm/toy: skip reclaim for costly NORETRY requests"
 # alloc_flags kept across a mask change, and the two bit spaces mixed
-cat >"$T/repo/mm/toy_flags.c" <<'X'
-/* a test fixture written for gfpaudit: alloc_flags and gfp masks */
-#include <linux/gfp.h>
-
-#define ALLOC_WMARK_MIN		0x00
-#define ALLOC_CPUSET		0x40
-#define ALLOC_HIGHATOMIC	0x200
-
-struct page;
-struct alloc_context;
-
-unsigned int gfp_to_alloc_flags(gfp_t gfp_mask, unsigned int order);
-struct page *get_page_from_freelist(gfp_t gfp_mask, unsigned int order,
-				    int alloc_flags, const struct alloc_context *ac);
-
-struct page *toy_quiet(gfp_t gfp_mask, unsigned int order,
-		       struct alloc_context *ac, bool quiet)
-{
-	unsigned int alloc_flags = gfp_to_alloc_flags(gfp_mask, order);
-
-	if (quiet)
-		gfp_mask &= ~__GFP_DIRECT_RECLAIM;
-	return get_page_from_freelist(gfp_mask, order, alloc_flags, ac);
-}
-
-struct page *toy_atomic(gfp_t gfp_mask, unsigned int order,
-			struct alloc_context *ac)
-{
-	if (order > 0)
-		gfp_mask |= (__force gfp_t)ALLOC_HIGHATOMIC;
-	return get_page_from_freelist(gfp_mask, order,
-				      ALLOC_WMARK_MIN | ALLOC_CPUSET, ac);
-}
-X
+cp "$here/../corpus/mm-stale-alloc-flags.c" "$T/repo/mm/toy_stale.c"
+cp "$here/../corpus/mm-alloc-flags-mix.c" "$T/repo/mm/toy_mix.c"
 commit "mm/toy: quiet and high-atomic requests"
 TIP=$(git_ rev-parse HEAD)
 git_ checkout -q master 2>/dev/null || git_ checkout -q main
@@ -226,10 +161,10 @@ for m in msgs:
 py "v5 shape: the divergence reply speaks of the flag and the mask, not of an allocation" got/07-gfp-derived-divergence.txt '
 import sys
 b = open(sys.argv[1]).read()
-assert "can_direct_reclaim" in b and "quick" in b and "gfp_to_alloc_flags" in b, b
+assert "can_direct_reclaim" in b and "cheap_fallback" in b and "gfp_to_alloc_flags" in b, b
 assert "disagree" in b and "v5" in b, b
 assert "asks the page allocator" not in b and "order-" not in b, b
-assert "> +\tbool can_direct_reclaim = !quick &&" in b, b
+assert "> +\tbool can_direct_reclaim = !cheap_fallback &&" in b, b
 '
 py "no-fallback: the slow-path paragraph comes from the allocator model (costly order gives up without RETRY_MAYFAIL)" got/01-costly-no-fallback.txt '
 import sys
