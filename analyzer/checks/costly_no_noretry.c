@@ -35,17 +35,6 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	}
 }
 
-static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
-{
-	(void)c;
-	const struct site *s = &m->f->site;
-	words_request(out, s);
-	strbuf_adds(out, ". A smaller order is tried when it fails, yet this attempt may enter direct "
-		    "reclaim without __GFP_NORETRY: under fragmentation every call pays for compaction and "
-		    "reclaim before it falls back.");
-	words_confidence(out, s);
-}
-
 const struct check check_costly_no_noretry = {
 	.id = "costly-no-noretry",
 	.severity = SEV_WARNING,
@@ -60,7 +49,9 @@ const struct check check_costly_no_noretry = {
 	       "cost pgbench a quarter of its throughput.",
 	.advice = "Add __GFP_NORETRY | __GFP_NOWARN to the attempts that have a fallback, or clear "
 		  "__GFP_DIRECT_RECLAIM from them.",
-	.mail = mail,
+	.mail_text = "A smaller order is tried when it fails, yet this attempt may enter direct "
+		    "reclaim without __GFP_NORETRY: under fragmentation every call pays for compaction and "
+		    "reclaim before it falls back.",
 	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(DRAIN) | SPB(COMPACT_AFTER) | SPB(RECLAIM_RETRY) |
 			  SPB(COMPACT_RETRY) | SPB(COSTLY_EXIT),
 };

@@ -87,17 +87,6 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	sp_outcome_release(&o);
 }
 
-static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
-{
-	(void)c;
-	const struct site *s = &m->f->site;
-	words_request(out, s);
-	strbuf_adds(out, ". Its costly attempts have __GFP_NORETRY but may still direct-reclaim, and "
-		    "this tree's allocator runs direct compaction for such a request before it gives up; "
-		    "with a fallback to smaller orders that stall buys nothing.");
-	words_confidence(out, s);
-}
-
 const struct check check_costly_noretry_compacts = {
 	.id = "costly-noretry-compacts",
 	.severity = SEV_WARNING,
@@ -107,7 +96,9 @@ const struct check check_costly_noretry_compacts = {
 	.why = "A costly __GFP_NORETRY attempt still runs one direct compaction before it "
 	       "gives up; with a fallback to smaller orders that stall buys nothing.",
 	.advice = "Clear __GFP_DIRECT_RECLAIM for the attempts above PAGE_ALLOC_COSTLY_ORDER.",
-	.mail = mail,
+	.mail_text = "Its costly attempts have __GFP_NORETRY but may still direct-reclaim, and "
+		    "this tree's allocator runs direct compaction for such a request before it gives up; "
+		    "with a fallback to smaller orders that stall buys nothing.",
 	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(COSTLY_NORETRY) | SPB(CN_BAIL_SKIPPED) | SPB(CN_BAIL_THISNODE) |
 			  SPB(CN_ASYNC) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(NORETRY_EXIT),
 };

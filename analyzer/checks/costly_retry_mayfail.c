@@ -34,17 +34,6 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	free(d);
 }
 
-static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
-{
-	(void)c;
-	const struct site *s = &m->f->site;
-	words_request(out, s);
-	strbuf_adds(out, ". With __GFP_RETRY_MAYFAIL, kvmalloc() does not make its kmalloc attempt "
-		    "__GFP_NORETRY, so reclaim and compaction retry in full before the vmalloc fallback "
-		    "that would have served the request at once.");
-	words_confidence(out, s);
-}
-
 const struct check check_costly_retry_mayfail = {
 	.id = "costly-retry-mayfail",
 	.severity = SEV_WARNING,
@@ -55,7 +44,9 @@ const struct check check_costly_retry_mayfail = {
 	       "does not pass __GFP_RETRY_MAYFAIL; with it, reclaim and compaction retry in full "
 	       "before the vmalloc fallback that would serve at once.",
 	.advice = "Drop __GFP_RETRY_MAYFAIL: the vmalloc fallback already makes the call hard to fail.",
-	.mail = mail,
+	.mail_text = "With __GFP_RETRY_MAYFAIL, kvmalloc() does not make its kmalloc attempt "
+		    "__GFP_NORETRY, so reclaim and compaction retry in full before the vmalloc fallback "
+		    "that would have served the request at once.",
 	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(COSTLY_EXIT) | SPB(RECLAIM_RETRY) |
 			  SPB(COMPACT_RETRY),
 };

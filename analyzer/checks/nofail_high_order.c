@@ -21,15 +21,6 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	free(d);
 }
 
-static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
-{
-	(void)c;
-	const struct site *s = &m->f->site;
-	words_request(out, s);
-	strbuf_adds(out, ". It asks for __GFP_NOFAIL above order 1, which the page allocator warns about "
-		    "and cannot promise without looping in reclaim for as long as memory stays fragmented.");
-}
-
 const struct check check_nofail_high_order = {
 	.id = "nofail-high-order",
 	.severity = SEV_ERROR,
@@ -38,6 +29,7 @@ const struct check check_nofail_high_order = {
 	.why = "The page allocator cannot promise __GFP_NOFAIL above order 1: it warns, and "
 	       "under fragmentation the caller can loop in reclaim forever.",
 	.advice = "Drop __GFP_NOFAIL and handle the failure, or allocate order-0 pages.",
-	.mail = mail,
+	.mail_text = "It asks for __GFP_NOFAIL above order 1, which the page allocator warns about "
+		    "and cannot promise without looping in reclaim for as long as memory stays fragmented.",
 	.slowpath_steps = SPB(NOFAIL_WARN) | SPB(NOFAIL_LOOP),
 };

@@ -26,15 +26,6 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	}
 }
 
-static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
-{
-	(void)c;
-	const struct site *s = &m->f->site;
-	words_request(out, s);
-	strbuf_adds(out, ". The attempt has __GFP_NORETRY, so it is expected to fail, but not "
-		    "__GFP_NOWARN: each failure prints an allocation-failure warning with a stack dump.");
-}
-
 const struct check check_noretry_without_nowarn = {
 	.id = "noretry-without-nowarn",
 	.severity = SEV_NOTE,
@@ -43,6 +34,7 @@ const struct check check_noretry_without_nowarn = {
 	.why = "A __GFP_NORETRY attempt is expected to fail; without __GFP_NOWARN every "
 	       "failure prints an allocation-failure splat.",
 	.advice = "Add __GFP_NOWARN to the __GFP_NORETRY attempt.",
-	.mail = mail,
+	.mail_text = "The attempt has __GFP_NORETRY, so it is expected to fail, but not "
+		    "__GFP_NOWARN: each failure prints an allocation-failure warning with a stack dump.",
 	.slowpath_steps = SPB(NORETRY_EXIT),
 };

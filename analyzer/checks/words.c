@@ -69,10 +69,15 @@ void words_message_clause(struct strbuf *sb, const struct finding *f)
 void check_mail_statement(const struct check_mail *m, struct strbuf *out)
 {
 	const struct check *c = check_find(m->f->rule);
-	if (c && c->mail)
+	if (c && c->mail) {
 		c->mail(c, m, out);
-	else
+	} else if (c && c->mail_text) {
+		words_request(out, &m->f->site);
+		strbuf_addf(out, ". %s", c->mail_text);
+		words_confidence(out, &m->f->site);
+	} else {
 		words_message(out, m->f);
+	}
 }
 
 /* The attempt the slow-path paragraph speaks of: the costliest one. */

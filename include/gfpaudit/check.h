@@ -54,8 +54,11 @@ struct check {
 	const char *advice;
 	/* The reviewer's statement about m->f: what the code does at this
 	 * line and what that means, as plain unwrapped sentences appended to
-	 * `out`.  NULL: the finding's message as a sentence. */
+	 * `out`.  NULL: the request in words (words_request), then mail_text,
+	 * then how sure the order is; without mail_text either, the finding's
+	 * message as a sentence. */
 	void (*mail)(const struct check *c, const struct check_mail *m, struct strbuf *out);
+	const char *mail_text;
 	/* The slow-path steps (bits of enum sp_fact_id, slowpath.h) that say
 	 * why the finding matters on the analyzed tree; 0: none apply. */
 	uint64_t slowpath_steps;
