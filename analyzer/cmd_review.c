@@ -149,6 +149,8 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "gfpaudit review: %s\n", err_last());
 		return EXIT_USAGE;
 	}
+	/* the mails (and b4's details) offer the verified candidate fix */
+	ro.engine.fixes = !b4check && strcmp(c.format, "json");
 
 	/* -o naming one of the inputs would replace the series with its review */
 	struct stat ost;

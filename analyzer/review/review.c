@@ -486,7 +486,6 @@ int review_run(const struct review_opts *o, struct review **out)
 	r->kbuild = access(autoconf, R_OK) == 0;
 	free(autoconf);
 	eo.tree = r->kbuild ? r->root : NULL;
-	eo.fixes = true; /* the mails offer the verified candidate fix */
 	if ((rc = slowpath_model_load(r->root, o->engine.allocator_model, &r->model)))
 		goto cleanup;
 	if ((rc = engine_new(&eo, &c.e)))
