@@ -11,11 +11,12 @@
 #include "gfpaudit/review.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/strbuf.h"
+#include "gfpaudit/vcs.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: gfpaudit review MBOX... [--tree REPO] [--base REV] [--format email|json|b4] [-o FILE]\n"
+"usage: gfpaudit review MBOX... [--tree REPO] [--base REV] [--format email|json|b4|b4-check] [-o FILE]\n"
 "\n"
 "Review a patch series from a mailing list: find its base, apply it patch by\n"
 "patch in memory, analyze the C files each patch touches before and after it,\n"
@@ -27,10 +28,14 @@ static void usage(FILE *f)
 "                       prepared kernel tree its kbuild flags are used\n"
 "  --base REV           base when the series has no base-commit: trailer (or names\n"
 "                       one that REPO lacks); default HEAD\n"
-"  --format FMT         email (default: an mbox of replies), json, or b4 (read one\n"
-"                       message on stdin, print a JSON array of check results)\n"
+"  --format FMT         email (default: an mbox of replies), json, b4 (read one\n"
+"                       message on stdin, print a JSON array of check results:\n"
+"                       b4's review-perpatch-check-cmd), or b4-check (one line per\n"
+"                       finding, nothing when clean: b4's am/prep-perpatch-check-cmd);\n"
+"                       both read B4_TRACKING_FILE to apply patch N after patch N-1\n"
 "  -o FILE              write the output to FILE instead of stdout\n"
-"  --from ADDR          sender of the reply mails (default gfpaudit <gfpaudit@localhost>)\n"
+"  --from ADDR          sender of the reply mails (default: git's user.name and\n"
+"                       user.email in REPO; --format email needs one of them)\n"
 "  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
 "  --allocators FILE    extra allocator table\n"
 "  --severity LEVEL     report introduced findings at or above note|warning|error\n"
@@ -114,11 +119,14 @@ int cmd_review(int argc, char **argv)
 		default: usage(stderr); return EXIT_USAGE;
 		}
 	}
-	bool b4 = !strcmp(c.format, "b4");
+	bool b4check = !strcmp(c.format, "b4-check");
+	bool b4 = !strcmp(c.format, "b4") || b4check;
 	if (!b4 && strcmp(c.format, "email") && strcmp(c.format, "json")) {
-		fprintf(stderr, "gfpaudit review: unknown format '%s' (email, json, b4)\n", c.format);
+		fprintf(stderr, "gfpaudit review: unknown format '%s' (email, json, b4, b4-check)\n", c.format);
 		return EXIT_USAGE;
 	}
+	if (b4check)
+		c.quiet = 1; /* b4 takes any stderr line for a failure */
 	static const char *const stdin_only[] = { "-" };
 	const char *const *mboxes = optind < argc ? (const char *const *)argv + optind : b4 ? stdin_only : NULL;
 	size_t nmboxes = optind < argc ? (size_t)(argc - optind) : 1;
@@ -137,6 +145,7 @@ int cmd_review(int argc, char **argv)
 		.mboxes = mboxes, .nmboxes = nmboxes, .repo = c.tree ? c.tree : ".", .base = base,
 		.limits = MAIL_LIMITS_INIT, .max_file = REVIEW_MAX_FILE_DEFAULT, .verbose = c.verbose,
 		.min_severity = sev, .isolation = iso,
+		.b4_tracking = b4 && getenv("B4_TRACKING_FILE") && *getenv("B4_TRACKING_FILE") ? getenv("B4_TRACKING_FILE") : NULL,
 	};
 	c.config_from = ro.repo;
 	c.tree = NULL; /* review decides: kbuild flags only for a prepared tree */
@@ -144,6 +153,8 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "gfpaudit review: %s\n", err_last());
 		return EXIT_USAGE;
 	}
+	/* the mails (and b4's details) offer the verified candidate fix */
+	ro.engine.fixes = !b4check && strcmp(c.format, "json");
 
 	/* -o naming one of the inputs would replace the series with its review */
 	struct stat ost;
@@ -178,19 +189,47 @@ int cmd_review(int argc, char **argv)
 			return EXIT_TOOL;
 		}
 	}
+	char *ident = NULL;
+	if (!from && !b4 && !strcmp(c.format, "email")) {
+		struct vcs *v = NULL;
+		/* no repository at all: review_run says so */
+		if (!vcs_open(ro.repo, 0, &v) && vcs_identity(v, &ident)) {
+			fprintf(stderr, "gfpaudit review: --format email needs a sender: pass --from 'Name <addr>' "
+				"or set user.name and user.email in git's configuration\n");
+			vcs_free(v);
+			if (out != stdout) {
+				fclose(out);
+				unlink(tmp);
+				free(tmp);
+			}
+			return EXIT_USAGE;
+		}
+		vcs_free(v);
+		from = ident;
+	}
 	struct review *r = NULL;
 	bool complete = false; /* the whole report was printed */
 	int rc = review_run(&ro, &r), exit_code = EXIT_CLEAN;
 	if (rc) {
 		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = rc == GA_ENOTFOUND || rc == GA_EINVAL || rc == GA_EIO || rc == GA_ETREE ? EXIT_USAGE : EXIT_TOOL;
-		if (b4) {
+		if (b4 && !b4check) {
 			complete = review_print_b4_error(err_last(), out) == 0;
 			exit_code = exit_code == EXIT_USAGE ? EXIT_CLEAN : exit_code;
 		}
 		goto done;
 	}
 
+	if (!r->npatches) { /* a cover letter alone */
+		if (!b4) {
+			tell(0, "gfpaudit review: %s%s\n", "the input holds a cover letter and no patch", "");
+			exit_code = EXIT_USAGE;
+		} else if (!b4check) {
+			fputs("[]\n", out);
+		}
+		complete = true;
+		goto done;
+	}
 	tell(c.quiet, "gfpaudit review: %s%s\n", r->base_note, "");
 	for (size_t i = 0; i < r->series.nskipped; i++)
 		tell(c.quiet, "gfpaudit review: skipped '%s': %s\n",
@@ -205,7 +244,7 @@ int cmd_review(int argc, char **argv)
 		if (!p->applied) {
 			unapplied++;
 			if (unapplied == 1)
-				tell(0, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
+				tell(b4check, "gfpaudit review: '%s' %s\n", p->msg->subject, p->error);
 		}
 		if (p->ar.moved && !c.quiet) {
 			char *subj = xprintable(p->msg->subject);
@@ -217,7 +256,9 @@ int cmd_review(int argc, char **argv)
 			tell(c.quiet, "gfpaudit review: %s%s\n", p->notes[k], "");
 	}
 	int prc;
-	if (b4)
+	if (b4check)
+		prc = review_print_b4_check(r, out);
+	else if (b4)
 		prc = review_print_b4(r, out);
 	else if (!strcmp(c.format, "json"))
 		prc = review_print_json(r, out);
@@ -227,6 +268,8 @@ int cmd_review(int argc, char **argv)
 	if (prc) {
 		tell(0, "gfpaudit review: %s%s\n", err_last(), "");
 		exit_code = EXIT_TOOL;
+	} else if (b4check) {
+		exit_code = findings || unapplied ? EXIT_FINDINGS : EXIT_CLEAN;
 	} else if (b4) {
 		exit_code = EXIT_CLEAN; /* the verdict is in the JSON */
 	} else if (findings) {
@@ -244,6 +287,7 @@ int cmd_review(int argc, char **argv)
 	}
 done:
 	review_free(r);
+	free(ident);
 	if (out != stdout) {
 		int bad = fflush(out) != 0 || ferror(out);
 		bad |= fclose(out) != 0;

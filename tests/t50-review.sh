@@ -199,7 +199,7 @@ assert isinstance(a, list) and len(a) == 1, a
 x = a[0]
 assert set(x) == {"tool", "status", "summary", "details"}, x
 assert x["tool"] == "gfpaudit" and x["status"] in ("warn", "fail"), x
-assert "alloc_pages" in x["summary"], x["summary"]
+assert x["summary"] == "1 new allocation finding: buf.c:12 costly-no-fallback", x["summary"]
 assert "> +\tfoo_buf = alloc_pages(GFP_KERNEL, 4);" in x["details"]
 '
 # patch 2 alone, on the tree after patch 1 (the series branch has it)

@@ -17,6 +17,7 @@
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "describe.h"
+#include "words.h"
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
@@ -40,6 +41,20 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	free(d);
 }
 
+static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
+{
+	(void)c;
+	const struct site *s = &m->f->site;
+	words_request(out, s);
+	strbuf_adds(out, ". Nothing retries at a smaller order when it fails: the caller only returns an "
+		    "error, so under fragmentation the call first stalls in compaction and reclaim and "
+		    "then fails.");
+	if (s->contig == CONTIG_VIRTUAL)
+		strbuf_adds(out, " The memory is only used through its virtual address, so vmalloc memory "
+			    "would do.");
+	words_confidence(out, s);
+}
+
 const struct check check_costly_no_fallback = {
 	.id = "costly-no-fallback",
 	.severity = SEV_WARNING,
@@ -47,4 +62,12 @@ const struct check check_costly_no_fallback = {
 	.summary = "costly-order allocation with no fallback to smaller orders",
 	.headline = "no fallback",
 	.on_site = on_site,
+	.why = "Nothing catches a failure of this request but an error return. Orders above "
+	       "PAGE_ALLOC_COSTLY_ORDER stall in compaction and reclaim or fail once memory "
+	       "is fragmented.",
+	.advice = "Fall back to smaller orders (or to kvmalloc() when the memory need not be "
+		  "physically contiguous), or keep the order at PAGE_ALLOC_COSTLY_ORDER or below.",
+	.mail = mail,
+	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(NORETRY_EXIT) | SPB(COSTLY_EXIT) |
+			  SPB(RECLAIM_RETRY) | SPB(COMPACT_RETRY) | SPB(RECLAIM_NEEDS_DR),
 };

@@ -23,6 +23,7 @@
 #include "gfpaudit/slowpath.h"
 #include "gfpaudit/strbuf.h"
 #include "describe.h"
+#include "words.h"
 
 /* The highest costly class that always has NORETRY and may direct-reclaim. */
 static const struct attempt *costly_noretry_class(const struct site *s, int costly)
@@ -93,4 +94,12 @@ const struct check check_costly_noretry_compacts = {
 	.summary = "costly __GFP_NORETRY attempt that may direct-reclaim still enters direct compaction on this tree",
 	.headline = "__GFP_NORETRY still compacts",
 	.on_site = on_site,
+	.why = "A costly __GFP_NORETRY attempt still runs one direct compaction before it "
+	       "gives up; with a fallback to smaller orders that stall buys nothing.",
+	.advice = "Clear __GFP_DIRECT_RECLAIM for the attempts above PAGE_ALLOC_COSTLY_ORDER.",
+	.mail_text = "Its costly attempts have __GFP_NORETRY but may still direct-reclaim, and "
+		    "this tree's allocator runs direct compaction for such a request before it gives up; "
+		    "with a fallback to smaller orders that stall buys nothing.",
+	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(COSTLY_NORETRY) | SPB(CN_BAIL_SKIPPED) | SPB(CN_BAIL_THISNODE) |
+			  SPB(CN_ASYNC) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(NORETRY_EXIT),
 };

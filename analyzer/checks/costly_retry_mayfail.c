@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include "gfpaudit/check.h"
 #include "describe.h"
+#include "words.h"
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
@@ -40,4 +41,13 @@ const struct check check_costly_retry_mayfail = {
 	.summary = "__GFP_RETRY_MAYFAIL on a costly kvmalloc attempt: full retries before the vmalloc fallback",
 	.headline = "full retries before vmalloc",
 	.on_site = on_site,
+	.why = "kvmalloc() keeps its kmalloc attempt from __GFP_NORETRY only when the caller "
+	       "does not pass __GFP_RETRY_MAYFAIL; with it, reclaim and compaction retry in full "
+	       "before the vmalloc fallback that would serve at once.",
+	.advice = "Drop __GFP_RETRY_MAYFAIL: the vmalloc fallback already makes the call hard to fail.",
+	.mail_text = "With __GFP_RETRY_MAYFAIL, kvmalloc() does not make its kmalloc attempt "
+		    "__GFP_NORETRY, so reclaim and compaction retry in full before the vmalloc fallback "
+		    "that would have served the request at once.",
+	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(COSTLY_EXIT) | SPB(RECLAIM_RETRY) |
+			  SPB(COMPACT_RETRY),
 };

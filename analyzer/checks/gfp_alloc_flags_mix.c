@@ -16,10 +16,19 @@
  * holds something else.
  */
 #include "consistency_rules.h"
+#include "words.h"
 
 static void on_file(const struct check *c, const struct check_file *f, struct check_ctx *ctx)
 {
 	consistency_rule_run(c, CONS_MIX, f, ctx);
+}
+
+static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
+{
+	(void)c;
+	strbuf_adds(out, "Here ");
+	words_message_clause(out, m->f);
+	strbuf_adds(out, " Such a bit silently means something else in the other space.");
 }
 
 const struct check check_gfp_alloc_flags_mix = {
@@ -27,4 +36,11 @@ const struct check check_gfp_alloc_flags_mix = {
 	.severity = SEV_WARNING,
 	.summary = "__GFP_* bits in alloc_flags or ALLOC_* bits in a gfp mask (outside the asserted aliases)",
 	.on_file = on_file,
+	.why = "__GFP_* and ALLOC_* are different bit spaces: outside the aliases the allocator "
+	       "asserts with BUILD_BUG_ON(), a bit of one means something else (or nothing) "
+	       "in the other.",
+	.advice = "Translate between the two explicitly (gfp_to_alloc_flags(), or the asserted "
+		  "aliases) instead of mixing the bits.",
+	.mail = mail,
+	.slowpath_steps = 0,
 };

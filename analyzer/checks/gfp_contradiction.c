@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include "gfpaudit/check.h"
 #include "describe.h"
+#include "words.h"
 
-static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
+static const char *contradiction(const struct site *s)
 {
 	const char *what = NULL;
 	if (gfp_must(s->gfp, GFPB(NORETRY)) && gfp_must(s->gfp, GFPB(NOFAIL)))
@@ -19,11 +20,26 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 		what = "'__GFP_NORETRY' with '__GFP_RETRY_MAYFAIL': one asks to give up early, the other to retry";
 	else if (gfp_must(s->gfp, GFPB(NOFAIL)) && !gfp_may(s->gfp, GFPB(DIRECT_RECLAIM)))
 		what = "'__GFP_NOFAIL' without '__GFP_DIRECT_RECLAIM': the allocator cannot make progress and busy-loops";
+	return what;
+}
+
+static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
+{
+	const char *what = contradiction(s);
 	if (!what)
 		return;
 	char *d = describe_site(s);
 	check_report(c, s, ctx, "%s: %s", d, what);
 	free(d);
+}
+
+static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
+{
+	(void)c;
+	const struct site *s = &m->f->site;
+	const char *what = contradiction(s);
+	words_request(out, s);
+	strbuf_addf(out, ". Its mask is contradictory%s%s.", what ? ": " : "", what ? what : "");
 }
 
 const struct check check_gfp_contradiction = {
@@ -32,4 +48,9 @@ const struct check check_gfp_contradiction = {
 	.summary = "contradictory gfp flags (NORETRY with NOFAIL or RETRY_MAYFAIL; NOFAIL without direct reclaim)",
 	.headline = "contradictory gfp flags",
 	.on_site = on_site,
+	.why = "The mask asks the page allocator for two things it cannot do at once; it "
+	       "honours one of them and the caller's intent is lost.",
+	.advice = "Keep the flag that says what the caller needs and drop the other one.",
+	.mail = mail,
+	.slowpath_steps = 0,
 };

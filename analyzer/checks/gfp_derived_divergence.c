@@ -18,10 +18,21 @@
  * derived from the same mask (a helper's return value).
  */
 #include "consistency_rules.h"
+#include "words.h"
 
 static void on_file(const struct check *c, const struct check_file *f, struct check_ctx *ctx)
 {
 	consistency_rule_run(c, CONS_DIVERGENCE, f, ctx);
+}
+
+static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
+{
+	(void)c;
+	strbuf_adds(out, "Here ");
+	words_message_clause(out, m->f);
+	strbuf_adds(out, " Everything that still reads the mask sees the bit the flag says is gone; that "
+		    "disconnect is what got v5 of \"mm/page_alloc: avoid direct compaction for costly "
+		    "__GFP_NORETRY allocations\" rejected in favour of clearing the bit in the mask.");
 }
 
 const struct check check_gfp_derived_divergence = {
@@ -29,4 +40,12 @@ const struct check check_gfp_derived_divergence = {
 	.severity = SEV_WARNING,
 	.summary = "a flag derived from the gfp mask is combined with a condition the mask does not carry",
 	.on_file = on_file,
+	.why = "A local flag derived from the gfp mask now says something the mask does not: "
+	       "code that derives its state from the mask (gfp_to_alloc_flags(), the direct "
+	       "compaction and reclaim helpers, tracepoints) still sees the bit. Reviewers "
+	       "rejected v5 of \"mm/page_alloc: avoid direct compaction for costly "
+	       "__GFP_NORETRY allocations\" for this: it sets us up for subtle bugs.",
+	/* no .advice: the message ends with it */
+	.mail = mail,
+	.slowpath_steps = 0,
 };

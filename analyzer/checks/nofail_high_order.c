@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "gfpaudit/check.h"
 #include "describe.h"
+#include "words.h"
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
@@ -26,4 +27,10 @@ const struct check check_nofail_high_order = {
 	.summary = "__GFP_NOFAIL with an order above 1",
 	.headline = "__GFP_NOFAIL above order 1",
 	.on_site = on_site,
+	.why = "The page allocator cannot promise __GFP_NOFAIL above order 1: it warns, and "
+	       "under fragmentation the caller can loop in reclaim forever.",
+	.advice = "Drop __GFP_NOFAIL and handle the failure, or allocate order-0 pages.",
+	.mail_text = "It asks for __GFP_NOFAIL above order 1, which the page allocator warns about "
+		    "and cannot promise without looping in reclaim for as long as memory stays fragmented.",
+	.slowpath_steps = SPB(NOFAIL_WARN) | SPB(NOFAIL_LOOP),
 };

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "gfpaudit/check.h"
 #include "describe.h"
+#include "words.h"
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
@@ -31,4 +32,10 @@ const struct check check_noretry_without_nowarn = {
 	.summary = "__GFP_NORETRY high-order attempt without __GFP_NOWARN",
 	.headline = "__GFP_NORETRY without __GFP_NOWARN",
 	.on_site = on_site,
+	.why = "A __GFP_NORETRY attempt is expected to fail; without __GFP_NOWARN every "
+	       "failure prints an allocation-failure splat.",
+	.advice = "Add __GFP_NOWARN to the __GFP_NORETRY attempt.",
+	.mail_text = "The attempt has __GFP_NORETRY, so it is expected to fail, but not "
+		    "__GFP_NOWARN: each failure prints an allocation-failure warning with a stack dump.",
+	.slowpath_steps = SPB(NORETRY_EXIT),
 };

@@ -15,10 +15,20 @@
  * and not reported.
  */
 #include "consistency_rules.h"
+#include "words.h"
 
 static void on_file(const struct check *c, const struct check_file *f, struct check_ctx *ctx)
 {
 	consistency_rule_run(c, CONS_STALE, f, ctx);
+}
+
+static void mail(const struct check *c, const struct check_mail *m, struct strbuf *out)
+{
+	(void)c;
+	strbuf_adds(out, "Here ");
+	words_message_clause(out, m->f);
+	strbuf_adds(out, " Watermarks, reserves and kswapd wake-ups are then decided for a mask the "
+		    "request no longer has.");
 }
 
 const struct check check_stale_alloc_flags = {
@@ -26,4 +36,10 @@ const struct check check_stale_alloc_flags = {
 	.severity = SEV_WARNING,
 	.summary = "alloc_flags used after the gfp mask they were derived from changed",
 	.on_file = on_file,
+	.why = "alloc_flags are derived from the gfp mask once; when the mask changes "
+	       "afterwards, the old alloc_flags keep describing the old mask (watermarks, "
+	       "reserves, kswapd) until they are derived again.",
+	/* no .advice: the message ends with it */
+	.mail = mail,
+	.slowpath_steps = 0,
 };

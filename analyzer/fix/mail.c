@@ -18,6 +18,7 @@
 #include "gfpaudit/fix.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/fs.h"
+#include "gfpaudit/check.h"
 
 #ifndef GFPAUDIT_VERSION
 #define GFPAUDIT_VERSION "0.1"
@@ -120,29 +121,11 @@ static const char *kind_subject(const char *kind)
 	return "rework the allocation in %s()";
 }
 
+/* The rule's own "why it matters" (check.h), or "". */
 static const char *rule_why(const char *rule)
 {
-	if (!strcmp(rule, "costly-no-noretry"))
-		return "The caller falls back to a smaller order when this attempt fails, yet the "
-		       "attempt may enter direct reclaim and compaction without __GFP_NORETRY. Under "
-		       "fragmentation every failed attempt above PAGE_ALLOC_COSTLY_ORDER runs "
-		       "__alloc_pages_slowpath(), direct compaction and drain_all_pages(), once per "
-		       "order of the fallback; this is how large folios in the buffered write path "
-		       "cost pgbench a quarter of its throughput.";
-	if (!strcmp(rule, "costly-noretry-compacts"))
-		return "A costly __GFP_NORETRY attempt still runs one direct compaction before it "
-		       "gives up; with a fallback to smaller orders that stall buys nothing.";
-	if (!strcmp(rule, "costly-no-fallback"))
-		return "Nothing catches a failure of this request but an error return. Orders above "
-		       "PAGE_ALLOC_COSTLY_ORDER stall in compaction and reclaim or fail once memory "
-		       "is fragmented.";
-	if (!strcmp(rule, "nofail-high-order"))
-		return "The page allocator cannot promise __GFP_NOFAIL above order 1: it warns, and "
-		       "under fragmentation the caller can loop in reclaim forever.";
-	if (!strcmp(rule, "noretry-without-nowarn"))
-		return "A __GFP_NORETRY attempt is expected to fail; without __GFP_NOWARN every "
-		       "failure prints an allocation-failure splat.";
-	return "";
+	const struct check *c = check_find(rule);
+	return c && c->why ? c->why : "";
 }
 
 static void describe_facts(struct strbuf *sb, const struct finding *f)
@@ -167,18 +150,7 @@ static void describe_facts(struct strbuf *sb, const struct finding *f)
 		strbuf_adds(sb, " and on some paths ");
 		gfp_flags_text(sb, s->gfp.may & ~s->gfp.must, " | ", "no flag");
 	}
-	static const char *const fb[] = {
-		[FB_NONE] = "nothing falls back when it fails",
-		[FB_ORDER_LOOP] = "an enclosing loop retries at lower orders",
-		[FB_LOWER_ORDER] = "a failure is retried at a lower order",
-		[FB_VMALLOC] = "a failure falls back to vmalloc",
-		[FB_KVMALLOC] = "the allocator falls back to vmalloc itself",
-		[FB_UNKNOWN] = "the result leaves the function unchecked",
-		[FB_CALLER_SMALLER] = "its callers retry with a smaller size",
-		[FB_CALLER_PATH] = "its callers fall back to another allocation",
-		[FB_CALLER_OFF] = "its callers go on without it (a feature off)",
-	};
-	strbuf_addf(sb, "; %s.", (unsigned)s->fallback < sizeof(fb) / sizeof(fb[0]) ? fb[s->fallback] : "");
+	strbuf_addf(sb, "; when it fails, %s.", words_fallback(s));
 }
 
 /* "2026-04-20 16:14:03 +0000" in RFC 2822 form. */
@@ -203,6 +175,9 @@ static char *full_path(const struct fix_mail_opts *o, const char *path)
 	return xasprintf("%s/%s", o->tree, skip_dot(path));
 }
 
+/* --from, else the git identity of the tree's repository (or the user's
+ * when the tree is not in one); NULL if none.  (fix/ sits below vcs/, so
+ * it reads the configuration itself, as fix_blame_line reads blame.) */
 static char *author(const struct fix_mail_opts *o, const char *path)
 {
 	if (o->from)
@@ -212,8 +187,9 @@ static char *author(const struct fix_mail_opts *o, const char *path)
 	git_config *cfg = NULL;
 	git_buf name = { 0 }, mail = { 0 };
 	git_libgit2_init();
-	if (!git_repository_open_ext(&repo, fp, 0, NULL) && !git_repository_config_snapshot(&cfg, repo) &&
-	    !git_config_get_string_buf(&name, cfg, "user.name") &&
+	int e = !git_repository_open_ext(&repo, fp, 0, NULL) ? git_repository_config_snapshot(&cfg, repo)
+							     : git_config_open_default(&cfg);
+	if (!e && !git_config_get_string_buf(&name, cfg, "user.name") &&
 	    !git_config_get_string_buf(&mail, cfg, "user.email"))
 		r = xasprintf("%s <%s>", name.ptr, mail.ptr);
 	git_buf_dispose(&name);
@@ -222,7 +198,7 @@ static char *author(const struct fix_mail_opts *o, const char *path)
 	git_repository_free(repo);
 	git_libgit2_shutdown();
 	free(fp);
-	return r ? r : xstrdup("gfpaudit <gfpaudit@localhost>");
+	return r;
 }
 
 int fix_blame_line(const struct fix_mail_opts *o, const char *path, int line, struct strbuf *out)
@@ -336,6 +312,10 @@ int fix_mail_format(const struct fix_mail_opts *o, const struct finding *f, cons
 	const struct site *s = &f->site;
 	char *subject = subject_of(f, x);
 	char *from = author(o, s->file ? s->file : "");
+	if (!from) {
+		free(subject);
+		return err_set(GA_EINVAL, "no sender for the fix mails: pass --from or set git's user.name and user.email");
+	}
 	char *dpath = diff_path_of(x->diff);
 	struct strbuf para = STRBUF_INIT, fixes = STRBUF_INIT;
 
@@ -354,21 +334,25 @@ int fix_mail_format(const struct fix_mail_opts *o, const struct finding *f, cons
 	strbuf_reset(&para);
 	strbuf_addf(&para, "This change (%s): %s.", x->kind, x->reason ? x->reason : "");
 	strbuf_add_wrapped(out, para.buf, 72);
-	strbuf_addc(out, '\n');
-	if (s->nev) {
-		strbuf_adds(out, "Evidence:\n");
-		for (size_t i = 0; i < s->nev && i < 6; i++)
-			strbuf_addf(out, "  %s:%d: %s\n", s->ev[i].file ? s->ev[i].file : "?", s->ev[i].line,
-				    s->ev[i].note ? s->ev[i].note : "");
-		strbuf_addc(out, '\n');
-	}
-	strbuf_reset(&para);
-	strbuf_addf(&para, "Found by gfpaudit (rule %s); the patched file was analyzed again and the "
-		    "finding is gone with no new one. Review and test it before sending.", f->rule);
-	strbuf_add_wrapped(out, para.buf, 72);
 	if (!o->no_blame && s->file && s->line > 0 && !fix_blame_line(o, s->file, s->line, &fixes))
 		strbuf_addf(out, "\nFixes: %s\n", fixes.buf);
+	/* below "---": what the sender reads, git am drops */
 	strbuf_adds(out, "---\n");
+	strbuf_reset(&para);
+	strbuf_addf(&para, "Notes: found by gfpaudit (rule %s); the patched file was analyzed again and the "
+		    "finding is gone with no new one. Review and test it before sending; add your "
+		    "Signed-off-by.", f->rule);
+	strbuf_add_wrapped(out, para.buf, 72);
+	if (s->nev) {
+		strbuf_adds(out, "Evidence:\n");
+		for (size_t i = 0; i < s->nev && i < 6; i++) {
+			strbuf_reset(&para);
+			strbuf_addf(&para, "%s:%d: %s", s->ev[i].file ? s->ev[i].file : "?", s->ev[i].line,
+				    s->ev[i].note ? s->ev[i].note : "");
+			strbuf_add_wrapped_indent(out, para.buf, 72, "  ", "      ");
+		}
+	}
+	strbuf_addc(out, '\n');
 	add_diffstat(out, dpath, x->diff);
 	strbuf_addc(out, '\n');
 	strbuf_adds(out, x->diff);
@@ -417,7 +401,10 @@ int fix_mail_write_dir(const char *dir, const struct fix_mail_opts *o,
 			const struct finding *f = &r->findings[k];
 			for (size_t j = 0; j < f->nfixes && !rc; j++) {
 				struct strbuf mail = STRBUF_INIT;
-				fix_mail_format(o, f, &f->fixes[j], &mail);
+				if ((rc = fix_mail_format(o, f, &f->fixes[j], &mail))) {
+					strbuf_release(&mail);
+					break;
+				}
 				char *subject = subject_of(f, &f->fixes[j]);
 				char *sl = slug(subject);
 				char *name = xasprintf("%s/%04zu-%s.patch", dir, *count + 1, sl);

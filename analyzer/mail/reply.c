@@ -8,7 +8,6 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
-#define DEFAULT_FROM "gfpaudit <gfpaudit@localhost>"
 
 struct mail_out {
 	FILE *f;
@@ -90,10 +89,26 @@ static const char *mailbox_addr(InternetAddressList *l)
 	return INTERNET_ADDRESS_IS_MAILBOX(a) ? internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(a)) : NULL;
 }
 
+char *mail_new_message_id(const char *from)
+{
+	g_mime_init();
+	InternetAddressList *l = from ? internet_address_list_parse(NULL, from) : NULL;
+	const char *addr = mailbox_addr(l);
+	const char *at = addr ? strrchr(addr, '@') : NULL;
+	char *id = g_mime_utils_generate_message_id(at && at[1] ? at + 1 : "gfpaudit.invalid");
+	char *r = xstrdup(id);
+	g_free(id);
+	if (l)
+		g_object_unref(l);
+	return r;
+}
+
 int mail_out_reply(struct mail_out *o, const struct mail_message *orig,
 		   const struct mail_reply_opts *opts, const char *text)
 {
-	const char *from = opts && opts->from ? opts->from : DEFAULT_FROM;
+	const char *from = opts ? opts->from : NULL;
+	if (!from)
+		return err_set(GA_EINVAL, "no sender for the reply: pass --from or set git's user.name and user.email");
 	GMimeMessage *msg = g_mime_message_new(TRUE);
 	GMimeObject *obj = GMIME_OBJECT(msg);
 
@@ -106,7 +121,6 @@ int mail_out_reply(struct mail_out *o, const struct mail_message *orig,
 	}
 	internet_address_list_append(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_FROM), fl);
 	const char *self = mailbox_addr(fl);
-	const char *at = self ? strrchr(self, '@') : NULL;
 
 	/* To the author; Cc everyone the patch went to, but not ourselves */
 	add_list(msg, GMIME_ADDRESS_TYPE_TO, orig->from, NULL);
@@ -120,9 +134,9 @@ int mail_out_reply(struct mail_out *o, const struct mail_message *orig,
 
 	GDateTime *date = now();
 	g_mime_message_set_date(msg, date);
-	char *id = g_mime_utils_generate_message_id(at && at[1] ? at + 1 : "localhost");
+	char *id = opts->message_id ? xstrdup(opts->message_id) : mail_new_message_id(from);
 	g_mime_message_set_message_id(msg, id);
-	g_free(id);
+	free(id);
 
 	/* RFC 5322 3.6.4: the parent's References (or its In-Reply-To), then
 	 * the parent's own Message-ID */
@@ -172,7 +186,7 @@ int mail_out_reply(struct mail_out *o, const struct mail_message *orig,
 		 g_date_time_get_second(date), g_date_time_get_year(date));
 	GByteArray *bytes = render(obj);
 	int rc = 0;
-	if (!bytes || fprintf(o->f, "%sFrom %s %s\n", o->seq++ ? "\n" : "", self ? self : "gfpaudit@localhost", stamp) < 0 ||
+	if (!bytes || fprintf(o->f, "%sFrom %s %s\n", o->seq++ ? "\n" : "", self ? self : "MAILER-DAEMON", stamp) < 0 ||
 	    fwrite(bytes->data, 1, bytes->len, o->f) != bytes->len ||
 	    (bytes->len && bytes->data[bytes->len - 1] != '\n' && fputc('\n', o->f) == EOF))
 		rc = err_set(GA_EIO, "cannot write the reply");

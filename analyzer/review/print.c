@@ -1,8 +1,11 @@
 /* Review printers: JSON, reply mails in kernel review style, b4 check JSON. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
 #include "gfpaudit/review.h"
+#include "gfpaudit/check.h"
+#include "gfpaudit/slowpath.h"
 #include "gfpaudit/result.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -80,120 +83,51 @@ static void wrap(struct strbuf *sb, const char *text)
 	strbuf_add_wrapped(sb, text, 72);
 }
 
-static void size_text(struct strbuf *sb, int order)
+/* A paragraph after an empty line. */
+static void wrap_para(struct strbuf *sb, const char *text)
 {
-	unsigned long long kib = 4ULL << (order < 0 ? 0 : order > 40 ? 40 : order);
-	if (kib >= 1024)
-		strbuf_addf(sb, "%llu MiB", kib / 1024);
-	else
-		strbuf_addf(sb, "%llu KiB", kib);
+	strbuf_addc(sb, '\n');
+	wrap(sb, text);
 }
 
-static void order_text(struct strbuf *sb, const struct site *s)
-{
-	if (!s->order.known) {
-		strbuf_adds(sb, "an order nothing here bounds");
-		return;
-	}
-	if (s->order.lo == s->order.hi) {
-		strbuf_addf(sb, "an order-%d block (", s->order.hi);
-		size_text(sb, s->order.hi);
-		strbuf_adds(sb, " with 4 KiB pages)");
-	} else {
-		strbuf_addf(sb, "orders %d to %d (up to ", s->order.lo, s->order.hi);
-		size_text(sb, s->order.hi);
-		strbuf_adds(sb, " with 4 KiB pages)");
-	}
-}
-
+/* One finding, one statement: what the rule says about it (its mail hook),
+ * why it matters on this tree (the allocator model's steps with file:line),
+ * what to change (the verified candidate fix, else the rule's advice). */
 static void finding_prose(struct strbuf *sb, const struct review *r, const struct review_finding *rf)
 {
 	const struct finding *f = &rf->f;
-	const struct site *s = &f->site;
+	const struct check *c = check_find(f->rule);
+	struct check_mail cm = { f, r->model };
 	struct strbuf t = STRBUF_INIT;
-	bool reclaim_must = gfp_must(s->gfp, GFPB(DIRECT_RECLAIM));
-	bool reclaim_may = gfp_may(s->gfp, GFPB(DIRECT_RECLAIM));
-	bool noretry = gfp_must(s->gfp, GFPB(NORETRY));
-	bool costly = s->order.hi > PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
 
-	strbuf_addf(&t, "%s() here can ask the page allocator for ", s->api ? s->api : "this call");
-	order_text(&t, s);
-	if (s->gfp_expr && *s->gfp_expr)
-		strbuf_addf(&t, " with %s", s->gfp_expr);
-	strbuf_addf(&t, "%s %s direct reclaim and %s __GFP_NORETRY.", s->gfp_expr && *s->gfp_expr ? "," : "",
-		    reclaim_must ? "with" : reclaim_may ? "on some paths with" : "without",
-		    noretry ? "with" : "without");
-	switch (s->fallback) {
-	case FB_NONE:
-		strbuf_adds(&t, " When it fails, the caller only returns an error: nothing retries at a smaller order.");
-		break;
-	case FB_ORDER_LOOP:
-		strbuf_adds(&t, " The enclosing loop retries at smaller orders when it fails.");
-		break;
-	case FB_LOWER_ORDER:
-		strbuf_adds(&t, " A failure is retried at a lower order.");
-		break;
-	case FB_VMALLOC:
-		strbuf_adds(&t, " A failure falls back to vmalloc.");
-		break;
-	case FB_KVMALLOC:
-		strbuf_adds(&t, " The kvmalloc family falls back to vmalloc by itself.");
-		break;
-	case FB_CALLER_SMALLER:
-		strbuf_adds(&t, " Its callers retry with a smaller size when it fails.");
-		break;
-	case FB_CALLER_PATH:
-		strbuf_adds(&t, " Its callers fall back to another allocation when it fails.");
-		break;
-	case FB_CALLER_OFF:
-		strbuf_adds(&t, " Its callers go on without it when it fails (a feature off).");
-		break;
-	default:
-		strbuf_adds(&t, " The result leaves the function unchecked, so any fallback is out of sight here.");
-	}
-	if (costly && reclaim_may) {
-		if (!noretry)
-			strbuf_adds(&t, " Above PAGE_ALLOC_COSTLY_ORDER, __alloc_pages_slowpath() runs direct"
-				    " compaction and then direct reclaim for such a request, and can retry both"
-				    " before it fails: under fragmentation every call pays for that.");
-		else
-			strbuf_adds(&t, " Even with __GFP_NORETRY, a costly request still runs one round of"
-				    " direct compaction before it gives up.");
-	}
+	check_mail_statement(&cm, &t);
 	wrap(sb, t.buf);
 	strbuf_reset(&t);
-	strbuf_addf(&t, "[%s] %s", f->rule, f->message ? f->message : "");
-	strbuf_addc(sb, '\n');
-	wrap(sb, t.buf);
-	strbuf_release(&t);
-
-	if (s->nev) {
-		strbuf_adds(sb, "\nHow it gets there:\n");
-		for (size_t i = 0; i < s->nev; i++)
-			strbuf_addf(sb, "  %s:%d: %s\n", s->ev[i].file, s->ev[i].line, s->ev[i].note);
-	}
-	for (size_t i = 0; i < f->nfixes; i++) {
-		struct strbuf fx = STRBUF_INIT;
-		strbuf_addf(&fx, "Something like this would avoid it (%s)%s%s", f->fixes[i].kind,
-			    f->fixes[i].reason ? ": " : ".", f->fixes[i].reason ? f->fixes[i].reason : "");
-		strbuf_addc(sb, '\n');
-		wrap(sb, fx.buf);
-		strbuf_release(&fx);
-		if (f->fixes[i].diff) {
-			strbuf_addf(sb, "\n%s", f->fixes[i].diff);
-			if (sb->len && sb->buf[sb->len - 1] != '\n')
-				strbuf_addc(sb, '\n');
+	check_mail_slowpath(&cm, &t);
+	if (t.len)
+		wrap_para(sb, t.buf);
+	strbuf_reset(&t);
+	if (f->nfixes && f->fixes[0].diff) {
+		wrap_para(sb, "Something like this would avoid it (gfpaudit analyzed the result again;"
+			  " it is not build-tested):");
+		strbuf_addf(sb, "\n%s", f->fixes[0].diff);
+		if (sb->len && sb->buf[sb->len - 1] != '\n')
+			strbuf_addc(sb, '\n');
+		if (f->fixes[0].reason) {
+			strbuf_addf(&t, "(%s: %s.)", f->fixes[0].kind, f->fixes[0].reason);
+			wrap_para(sb, t.buf);
 		}
+	} else if (c && c->advice) {
+		wrap_para(sb, c->advice);
 	}
+	strbuf_reset(&t);
 	if (rf->fixed_by) {
-		struct strbuf fb = STRBUF_INIT;
-		strbuf_addf(&fb, "Patch %d/%d of this series takes it out again; folding that fix into this"
+		strbuf_addf(&t, "Patch %d/%d of this series takes it out again; folding that fix into this"
 			    " patch would keep every commit of the series free of it (and bisectable).",
 			    rf->fixed_by, r->series.total);
-		strbuf_addc(sb, '\n');
-		wrap(sb, fb.buf);
-		strbuf_release(&fb);
+		wrap_para(sb, t.buf);
 	}
+	strbuf_release(&t);
 }
 
 /* Where a finding sits in the patch: file, hunk and line indexes. */
@@ -265,18 +199,86 @@ static int cmp_ordered(const void *a, const void *b)
 
 static void signature(struct strbuf *sb, const struct review *r)
 {
-	strbuf_addf(sb, "\n-- \ngfpaudit %s, base %.12s (%s), %s\n", GFPAUDIT_VERSION, r->base,
-		    review_base_source_name(r->base_source),
-		    r->kbuild ? "the tree's kbuild flags" : "kernel-model headers");
+	(void)r;
+	strbuf_adds(sb, "\n-- \ngfpaudit " GFPAUDIT_VERSION "\n");
 }
 
-char *review_patch_text(const struct review *r, const struct review_patch *p)
+static bool has_id(const struct mail_message *m)
+{
+	return m && m->message_id && *m->message_id;
+}
+
+static const char *first_name(const char *from, struct strbuf *tmp)
+{
+	/* "Ann Author <ann@example.org>" -> "Ann"; "\"Doe, J\" <...>" and bare
+	 * addresses get no name */
+	const char *p = from;
+	while (*p == ' ')
+		p++;
+	size_t n = strcspn(p, " <\",@");
+	if (!n || p[n] != ' ')
+		return NULL;
+	strbuf_add(tmp, p, n);
+	return tmp->buf;
+}
+
+/* base, configuration, allocator model and how to run it again, as the
+ * kernel test robot heads its reports. */
+static void report_header(struct strbuf *sb, const struct review *r, const struct review_patch *p)
+{
+	struct strbuf t = STRBUF_INIT;
+	const char *name = first_name(p->msg->from ? p->msg->from : "", &t);
+	strbuf_addf(sb, "Hi%s%s,\n\n", name ? " " : "", name ? name : "");
+	strbuf_reset(&t);
+	strbuf_addf(&t, "gfpaudit, a checker for costly page allocations, reviewed this patch%s.",
+		    p->index > 1 ? " on top of the patches before it" : "");
+	wrap(sb, t.buf);
+	strbuf_addf(sb, "\nbase:      %.12s (%s)\n", r->base,
+		    r->base_source == BASE_TRAILER ? "the series' base-commit" :
+		    r->base_source == BASE_OPTION ? "given with --base" : "HEAD: the series names no base-commit");
+	strbuf_addf(sb, "config:    %s\n", r->kbuild ? "the tree's .config and kbuild flags" :
+		    "kernel-model headers (no prepared tree)");
+	if (r->model) {
+		if (!strcmp(r->model->name, "tree"))
+			strbuf_addf(sb, "allocator: mm/page_alloc.c%s%s%s\n", r->model->version ? " of Linux " : "",
+				    r->model->version ? r->model->version : "", "");
+		else
+			strbuf_addf(sb, "allocator: gfpaudit's built-in %s model\n", r->model->name);
+	}
+	strbuf_adds(sb, "reproduce:\n");
+	strbuf_addf(sb, "        git checkout %.12s\n", r->base);
+	const struct mail_message *first = mail_series_cover(&r->series);
+	if (!has_id(first))
+		first = p->msg;
+	if (has_id(first))
+		strbuf_addf(sb, "        b4 am -o - '%s' >series.mbox\n", first->message_id);
+	strbuf_adds(sb, "        gfpaudit review series.mbox\n");
+	strbuf_release(&t);
+}
+
+/* Tags for a fix in a separate commit, ready to paste. */
+static void report_tags(struct strbuf *sb, const struct review_print_opts *o)
+{
+	if (!o || !o->from)
+		return;
+	strbuf_adds(sb, "\nIf you fix this in a separate patch, please add these tags:\n");
+	strbuf_addf(sb, "Reported-by: %s\n", o->from);
+	if (o->self_id)
+		strbuf_addf(sb, "Closes: https://lore.kernel.org/r/%s/\n", o->self_id);
+}
+
+static char *patch_text(const struct review *r, const struct review_patch *p, const struct review_print_opts *o)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const struct mail_message *m = p->msg;
-	if (m->date && *m->from)
+	report_header(&sb, r, p);
+	if (!has_id(m))
+		wrap_para(&sb, "The patch mail has no Message-Id, so this reply cannot be threaded to it.");
+	strbuf_addc(&sb, '\n');
+	bool quoting = p->nintroduced || !p->applied;
+	if (quoting && m->date && *m->from)
 		strbuf_addf(&sb, "On %s, %s wrote:\n", m->date, m->from);
-	else if (*m->from)
+	else if (quoting && *m->from)
 		strbuf_addf(&sb, "%s wrote:\n", m->from);
 	if (!p->applied) {
 		struct strbuf t = STRBUF_INIT;
@@ -299,35 +301,67 @@ char *review_patch_text(const struct review *r, const struct review_patch *p)
 	struct spot last = { -1, -1, -1 };
 	for (size_t i = 0; i < p->nintroduced; i++) {
 		strbuf_addc(&sb, '\n');
+		const struct site *s = &ord[i].rf->f.site;
 		if (ord[i].at.file >= 0) {
 			quote(&sb, p, ord[i].at, &last);
 			strbuf_addc(&sb, '\n');
 		} else {
-			const struct site *s = &ord[i].rf->f.site;
-			strbuf_addf(&sb, "In %s:%d, %s(), which the patch does not change itself:\n\n",
-				    s->file, s->line, s->function ? s->function : "?");
+			struct strbuf t = STRBUF_INIT;
+			strbuf_addf(&t, "In %s:%d, %s(), which the patch does not change itself:", s->file, s->line,
+				    s->function ? s->function : "?");
+			wrap(&sb, t.buf);
+			strbuf_release(&t);
+			strbuf_addc(&sb, '\n');
 		}
 		finding_prose(&sb, r, ord[i].rf);
+		strbuf_addf(&sb, "\n(gfpaudit %s at %s:%d)\n", ord[i].rf->f.rule, s->file, s->line);
 	}
 	free(ord);
 	if (p->nfixed) {
 		struct strbuf t = STRBUF_INIT;
-		strbuf_addf(&t, "On the good side, this patch removes %zu finding%s that %s there before:",
-			    p->nfixed, p->nfixed == 1 ? "" : "s", p->nfixed == 1 ? "was" : "were");
-		strbuf_addc(&sb, '\n');
+		strbuf_addf(&t, "%s this patch removes %zu finding%s that %s there before:",
+			    p->nintroduced ? "On the good side," : "Good:", p->nfixed, p->nfixed == 1 ? "" : "s",
+			    p->nfixed == 1 ? "was" : "were");
+		if (p->nintroduced)
+			strbuf_addc(&sb, '\n');
 		wrap(&sb, t.buf);
+		for (size_t i = 0; i < p->nfixed; i++) {
+			const struct finding *f = &p->fixed[i].f;
+			const struct check *c = check_find(f->rule);
+			strbuf_reset(&t);
+			strbuf_addf(&t, "%s:%d, %s(): %s (%s)", f->site.file, f->site.line,
+				    f->site.function ? f->site.function : "?", c ? c->summary : "", f->rule);
+			strbuf_add_wrapped_indent(&sb, t.buf, 72, "  - ", "    ");
+		}
+		/* a reply that is only good news: what the first of them cost on
+		 * this tree, from the model */
+		struct check_mail cm = { &p->fixed[0].f, r->model };
+		strbuf_reset(&t);
+		if (!p->nintroduced)
+			check_mail_slowpath(&cm, &t);
+		if (t.len) {
+			t.buf[0] = (char)tolower((unsigned char)t.buf[0]);
+			struct strbuf w = STRBUF_INIT;
+			strbuf_addf(&w, "Before the patch, %s", t.buf);
+			wrap_para(&sb, w.buf);
+			strbuf_release(&w);
+		}
 		strbuf_release(&t);
-		for (size_t i = 0; i < p->nfixed; i++)
-			strbuf_addf(&sb, "  %s:%d: %s [%s]\n", p->fixed[i].f.site.file, p->fixed[i].f.site.line,
-				    p->fixed[i].f.message ? p->fixed[i].f.message : "", p->fixed[i].f.rule);
 	}
 	if (p->nnotes) {
 		strbuf_adds(&sb, "\nNot analyzed:\n");
 		for (size_t i = 0; i < p->nnotes; i++)
-			strbuf_addf(&sb, "  %s\n", p->notes[i]);
+			strbuf_add_wrapped_indent(&sb, p->notes[i], 72, "  - ", "    ");
 	}
+	if (p->nintroduced)
+		report_tags(&sb, o);
 	signature(&sb, r);
 	return strbuf_detach(&sb);
+}
+
+char *review_patch_text(const struct review *r, const struct review_patch *p)
+{
+	return patch_text(r, p, NULL);
 }
 
 static char *cover_line(const struct review *r)
@@ -368,8 +402,11 @@ static char *cover_line(const struct review *r)
 
 int review_print_email(const struct review *r, const struct review_print_opts *o, FILE *out)
 {
+	if (!o || !o->from)
+		return err_set(GA_EINVAL, "no sender for the replies: pass --from or set git's user.name and user.email");
 	struct mail_out *mo = mail_out_new(out);
-	struct mail_reply_opts ro = { .from = o ? o->from : NULL, .user_agent = "gfpaudit " GFPAUDIT_VERSION };
+	struct mail_reply_opts ro = { .from = o->from, .user_agent = "gfpaudit " GFPAUDIT_VERSION };
+	struct review_print_opts po = *o;
 	int rc = 0;
 	bool failure_told = false;
 	const struct mail_message *cover = mail_series_cover(&r->series);
@@ -380,16 +417,51 @@ int review_print_email(const struct review *r, const struct review_print_opts *o
 	}
 	for (size_t i = 0; i < r->npatches && !rc; i++) {
 		const struct review_patch *p = &r->patches[i];
-		bool say = p->nintroduced || (!p->applied && !failure_told);
+		bool say = p->nintroduced || p->nfixed || (!p->applied && !failure_told);
 		if (!say)
-			continue; /* clean, or not applied because an earlier one was not */
+			continue; /* nothing to say, or not applied because an earlier one was not */
 		failure_told |= !p->applied;
-		char *t = review_patch_text(r, p);
+		char *id = mail_new_message_id(o->from);
+		po.self_id = ro.message_id = id;
+		char *t = patch_text(r, p, &po);
 		rc = mail_out_reply(mo, p->msg, &ro, t);
 		free(t);
+		free(id);
 	}
+	ro.message_id = NULL;
 	mail_out_free(mo);
 	return rc;
+}
+
+/* b4 shows the summary on one line of its results matrix. */
+#define B4_SUMMARY_MAX 80
+
+static void b4_summary(struct strbuf *sum, const struct review *r, const struct review_patch *p)
+{
+	if (!p->applied) {
+		strbuf_addf(sum, "does not apply to %.12s", r->base);
+	} else if (p->nintroduced) {
+		const struct finding *f = &p->introduced[0].f; /* the most severe */
+		for (size_t k = 1; k < p->nintroduced; k++)
+			if (p->introduced[k].f.severity > f->severity)
+				f = &p->introduced[k].f;
+		const char *file = f->site.file ? strrchr(f->site.file, '/') : NULL;
+		strbuf_addf(sum, "%zu new allocation finding%s: %s:%d %s", p->nintroduced,
+			    p->nintroduced == 1 ? "" : "s", file ? file + 1 : f->site.file ? f->site.file : "?",
+			    f->site.line, f->rule);
+	} else if (p->nnotes && !p->analyzed) {
+		strbuf_addf(sum, "not analyzed: %s", p->notes[0]);
+	} else if (p->partial) {
+		strbuf_addf(sum, "partially analyzed: %s", p->partial);
+	} else if (p->nfixed) {
+		strbuf_addf(sum, "no new allocation findings; %zu old one%s fixed", p->nfixed, p->nfixed == 1 ? "" : "s");
+	} else {
+		strbuf_addf(sum, "no new costly allocations (%d file%s analyzed)", p->analyzed, p->analyzed == 1 ? "" : "s");
+	}
+	if (sum->len > B4_SUMMARY_MAX) {
+		sum->len = B4_SUMMARY_MAX - 3;
+		strbuf_adds(sum, "...");
+	}
 }
 
 int review_print_b4(const struct review *r, FILE *out)
@@ -402,25 +474,11 @@ int review_print_b4(const struct review *r, FILE *out)
 		bool errors = false;
 		for (size_t k = 0; k < p->nintroduced; k++)
 			errors |= p->introduced[k].f.severity == SEV_ERROR;
-		if (!p->applied) {
-			status = "warn";
-			strbuf_addf(&sum, "does not apply to %.12s: %s", r->base, p->error);
-		} else if (p->nintroduced) {
+		if (p->nintroduced)
 			status = errors ? "fail" : "warn";
-			const struct finding *f = &p->introduced[0].f;
-			strbuf_addf(&sum, "%zu new allocation finding%s: %s:%d: %s [%s]", p->nintroduced,
-				    p->nintroduced == 1 ? "" : "s", f->site.file, f->site.line,
-				    f->message ? f->message : "", f->rule);
-		} else if (p->nnotes && !p->analyzed) {
+		else if (!p->applied || (p->nnotes && !p->analyzed) || p->partial)
 			status = "warn";
-			strbuf_addf(&sum, "not analyzed: %s", p->notes[0]);
-		} else if (p->partial) {
-			status = "warn";
-			strbuf_addf(&sum, "%s", p->partial);
-		} else {
-			strbuf_addf(&sum, "no new costly high-order allocations (%d file%s analyzed)",
-				    p->analyzed, p->analyzed == 1 ? "" : "s");
-		}
+		b4_summary(&sum, r, p);
 		char *details = review_patch_text(r, p);
 		json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s}", "tool", "gfpaudit", "status", status,
 						     "summary", sum.buf, "details", details));
@@ -431,6 +489,36 @@ int review_print_b4(const struct review *r, FILE *out)
 	fputc('\n', out);
 	json_decref(arr);
 	return rc ? err_set(GA_EIO, "cannot write JSON") : 0;
+}
+
+/* b4 prep/am/shazam --check: each stdout line is a finding ("ERROR:" in
+ * it fails the patch), nothing at all is a pass. */
+int review_print_b4_check(const struct review *r, FILE *out)
+{
+	for (size_t i = 0; i < r->npatches; i++) {
+		const struct review_patch *p = &r->patches[i];
+		if (!p->applied) {
+			char *e = xprintable(p->error);
+			fprintf(out, "WARNING: not checked: patch %d/%d does not apply to %.12s: %s\n", p->index,
+				r->series.total, r->base, e);
+			free(e);
+			continue;
+		}
+		for (size_t k = 0; k < p->nintroduced; k++) {
+			const struct finding *f = &p->introduced[k].f;
+			const struct check *c = check_find(f->rule);
+			fprintf(out, "%s:%d: %s: %s [%s]\n", f->site.file ? f->site.file : "?", f->site.line,
+				f->severity == SEV_ERROR ? "ERROR" : f->severity == SEV_WARNING ? "WARNING" : "NOTE",
+				c ? c->summary : f->rule, f->rule);
+		}
+		if (p->nnotes && !p->analyzed)
+			for (size_t k = 0; k < p->nnotes; k++) {
+				char *n = xprintable(p->notes[k]);
+				fprintf(out, "WARNING: not analyzed: %s\n", n);
+				free(n);
+			}
+	}
+	return ferror(out) ? err_set(GA_EIO, "cannot write the check lines") : 0;
 }
 
 int review_print_b4_error(const char *summary, FILE *out)

@@ -96,6 +96,33 @@ static char *relative(const struct ctx *c, const char *path)
 	return xstrdup(path ? path : "");
 }
 
+/* A fix's diff names the file as the engine was given it (the work tree's
+ * path, as seen from here): its header paths become `file`, relative to the
+ * repository as the patch's are. */
+static char *relative_diff(const char *diff, const char *file)
+{
+	size_t n = strlen(file);
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = diff; *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p + 1) : strlen(p);
+		bool header = !strncmp(p, "diff --git ", 11) || !strncmp(p, "--- ", 4) || !strncmp(p, "+++ ", 4);
+		for (size_t i = 0; i < len; i++) {
+			strbuf_addc(&sb, p[i]);
+			if (!header || (p[i] != 'a' && p[i] != 'b') || p[i + 1] != '/' || !i || p[i - 1] != ' ')
+				continue;
+			size_t tok = strcspn(p + i + 2, " \n"); /* the path after a/ or b/ */
+			const char *t = p + i + 2;
+			if (tok > n && t[tok - n - 1] == '/' && !strncmp(t + tok - n, file, n)) {
+				strbuf_addf(&sb, "/%s", file);
+				i += 1 + tok;
+			}
+		}
+		p += len;
+	}
+	return strbuf_detach(&sb);
+}
+
 static void relativize(struct ctx *c, struct file_result *fr)
 {
 	for (size_t i = 0; i < fr->nfindings; i++) {
@@ -110,6 +137,14 @@ static void relativize(struct ctx *c, struct file_result *fr)
 		}
 		if (!fr->findings[i].fingerprint)
 			fr->findings[i].fingerprint = finding_fingerprint(fr->findings[i].rule, s);
+		for (size_t k = 0; k < fr->findings[i].nfixes; k++) {
+			struct fix *x = &fr->findings[i].fixes[k];
+			if (!x->diff)
+				continue;
+			p = relative_diff(x->diff, s->file);
+			free(x->diff);
+			x->diff = p;
+		}
 	}
 }
 
@@ -196,6 +231,12 @@ cleanup:
 struct open_finding {
 	size_t patch, index; /* into r->patches[patch].introduced */
 };
+
+static void add_series_warning(struct mail_series *s, char *w)
+{
+	ALLOC_GROW(s->warnings, s->nwarnings + 1, s->warnings_alloc);
+	s->warnings[s->nwarnings++] = w;
+}
 
 static void add_note(struct review_patch *p, char *note)
 {
@@ -300,11 +341,86 @@ static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, c
 	return 0;
 }
 
+/* b4 hands a lone patch N: it applies after patch N-1 of b4's branch. */
+static int tracking_base(struct ctx *c, struct apply_tree **base)
+{
+	struct review *r = c->r;
+	struct review_tracking t;
+	int index = mail_series_patch(&r->series, 0)->subj.m;
+	int rc = review_tracking_base(c->o->b4_tracking, index, &t);
+	if (rc)
+		return rc;
+	if (apply_repo_tree(c->repo, t.rev, r->base, base)) {
+		rc = err_set(GA_ENOTFOUND, "%s (from B4_TRACKING_FILE) is not a commit in %s", t.rev,
+			     c->o->repo ? c->o->repo : ".");
+	} else if (t.first) {
+		/* the branch must hold the series as the file describes it */
+		char sha[41];
+		struct apply_tree *ft = NULL;
+		if (apply_repo_tree(c->repo, t.first_rev, sha, &ft) || strncmp(sha, t.first, strlen(t.first)))
+			rc = err_set(GA_ENOTFOUND, "%s is not series.first-patch-commit %.12s of B4_TRACKING_FILE",
+				     t.first_rev, t.first);
+		apply_tree_free(ft);
+	}
+	if (!rc) {
+		r->base_source = BASE_OPTION;
+		r->base_note = xasprintf("patch %d applied on %s", index, t.note);
+	} else {
+		apply_tree_free(*base);
+		*base = NULL;
+	}
+	review_tracking_release(&t);
+	return rc;
+}
+
+/* A patch that changes headers and no .c file: the .c files that include
+ * them are analyzed before and after it (the changed headers reach them as
+ * unsaved files), at most REVIEW_HEADER_INCLUDERS per header. */
+static int review_headers(struct ctx *c, size_t pi, const struct apply_tree *pre, struct open_finding **open,
+			  size_t *nopen, size_t *open_alloc)
+{
+	struct review_patch *p = &c->r->patches[pi];
+	for (size_t k = 0; k < p->ar.nfiles; k++)
+		if (is_c(p->ar.files[k].new_path) || is_c(p->ar.files[k].old_path))
+			return 0;
+	int rc = 0;
+	for (size_t k = 0; k < p->ar.nfiles && !rc; k++) {
+		const char *h = p->ar.files[k].new_path;
+		if (!h || !is_header(h))
+			continue;
+		char **inc = NULL;
+		size_t n = 0;
+		bool capped = false;
+		if (apply_tree_includers(c->repo, p->ar.tree, h, REVIEW_HEADER_INCLUDERS, &inc, &n, &capped)) {
+			add_series_warning(&c->r->series, xasprintf("patch %d: the .c files including %s not found: %s",
+								    p->index, h, err_last()));
+			continue;
+		}
+		if (!n)
+			add_series_warning(&c->r->series, xasprintf("patch %d changes %s, which no .c file of the tree "
+								    "includes: not analyzed", p->index, h));
+		else
+			add_series_warning(&c->r->series, xasprintf("patch %d changes only headers: %s analyzed through "
+								    "%s%s%s", p->index, h, inc[0], n > 1 ? " and others" : "",
+								    capped ? " (capped: more .c files include it)" : ""));
+		for (size_t i = 0; i < n; i++) {
+			struct apply_file f = { inc[i], inc[i], 'M', false };
+			if (!rc)
+				rc = review_file(c, pi, pre, &f, open, nopen, open_alloc);
+			free(inc[i]);
+		}
+		free(inc);
+	}
+	return rc;
+}
+
 static int choose_base(struct ctx *c, struct apply_tree **base)
 {
 	struct review *r = c->r;
 	const char *repo = c->o->repo ? c->o->repo : ".";
 	const char *trailer = r->series.base_commit;
+	if (c->o->b4_tracking && r->series.npatches == 1)
+		return tracking_base(c, base);
 	if (trailer) {
 		if (!apply_repo_tree(c->repo, trailer, r->base, base)) {
 			r->base_source = BASE_TRAILER;
@@ -349,6 +465,10 @@ int review_run(const struct review_opts *o, struct review **out)
 	int rc = mail_series_read(o->mboxes, o->nmboxes, &o->limits, &r->series);
 	if (rc)
 		goto cleanup;
+	if (!r->series.npatches && r->series.cover >= 0) {
+		*out = r; /* a cover letter alone: nothing to apply, nothing to say */
+		return 0;
+	}
 	if (!r->series.npatches) {
 		rc = err_set(GA_EINVAL, "no patch in %s", !strcmp(o->mboxes[0], "-") ? "the input" : o->mboxes[0]);
 		goto cleanup;
@@ -366,6 +486,8 @@ int review_run(const struct review_opts *o, struct review **out)
 	r->kbuild = access(autoconf, R_OK) == 0;
 	free(autoconf);
 	eo.tree = r->kbuild ? r->root : NULL;
+	if ((rc = slowpath_model_load(r->root, o->engine.allocator_model, &r->model)))
+		goto cleanup;
 	if ((rc = engine_new(&eo, &c.e)))
 		goto cleanup;
 
@@ -376,6 +498,9 @@ int review_run(const struct review_opts *o, struct review **out)
 		struct review_patch *p = &r->patches[i];
 		p->msg = mail_series_patch(&r->series, i);
 		p->index = p->msg->subj.m;
+		if (!p->msg->message_id || !*p->msg->message_id)
+			add_series_warning(&r->series, xasprintf("patch %d/%d has no Message-Id: its reply cannot be threaded",
+								  p->index, r->series.total));
 		if (stopped) {
 			p->error = xasprintf("not applied: %s", stopped);
 			continue;
@@ -403,6 +528,8 @@ int review_run(const struct review_opts *o, struct review **out)
 		for (size_t k = 0; k < p->ar.nfiles; k++)
 			if ((rc = review_file(&c, i, pre, &p->ar.files[k], &open, &nopen, &open_alloc)))
 				goto cleanup;
+		if ((rc = review_headers(&c, i, pre, &open, &nopen, &open_alloc)))
+			goto cleanup;
 		pre = p->ar.tree;
 	}
 	/* the trees live in the repository's object store, which goes below */
@@ -458,6 +585,7 @@ void review_free(struct review *r)
 	free(r->patches);
 	free(r->base_note);
 	free(r->root);
+	slowpath_model_free(r->model);
 	mail_series_release(&r->series);
 	free(r);
 }

@@ -138,7 +138,14 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max)
 
 void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t width)
 {
-	size_t col = 0;
+	strbuf_add_wrapped_indent(sb, text, width, "", "");
+}
+
+void strbuf_add_wrapped_indent(struct strbuf *sb, const char *text, size_t width, const char *first,
+			       const char *rest)
+{
+	strbuf_adds(sb, first);
+	size_t col = strlen(first), indent = strlen(rest), start = col;
 	const char *p = text;
 	while (*p) {
 		while (*p == ' ')
@@ -149,10 +156,11 @@ void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t width)
 		size_t n = (size_t)(e - p);
 		if (!n)
 			break;
-		if (col && col + 1 + n > width) {
+		if (col > start && col + 1 + n > width) {
 			strbuf_addc(sb, '\n');
-			col = 0;
-		} else if (col) {
+			strbuf_adds(sb, rest);
+			col = start = indent;
+		} else if (col > start) {
 			strbuf_addc(sb, ' ');
 			col++;
 		}

@@ -838,3 +838,106 @@ void apply_result_release(struct apply_result *res)
 	apply_tree_free(res->tree);
 	memset(res, 0, sizeof(*res));
 }
+
+/* ---- the .c files that include a header ---- */
+
+struct includers {
+	git_repository *mem;
+	const char *dir;        /* the header's directory ("" at the top) */
+	const char *base;       /* its file name */
+	char *angle;            /* "linux/foo.h" for include/linux/foo.h (or arch/X/include/...), or NULL */
+	size_t max;
+	char **paths;
+	size_t n, alloc;
+	bool capped;
+};
+
+/* Does `text` have an #include line naming the header? */
+static bool names_header(const char *text, size_t len, const struct includers *w, bool same_dir)
+{
+	for (const char *p = text, *end = text + len; p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *q = p;
+		while (q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q < end && *q == '#') {
+			q++;
+			while (q < end && (*q == ' ' || *q == '\t'))
+				q++;
+			if ((size_t)(end - q) > 7 && !strncmp(q, "include", 7)) {
+				q += 7;
+				while (q < end && (*q == ' ' || *q == '\t'))
+					q++;
+				size_t bl = strlen(w->base), al = w->angle ? strlen(w->angle) : 0;
+				if (same_dir && q < end && *q == '"' && (size_t)(end - q) > bl + 1 &&
+				    !strncmp(q + 1, w->base, bl) && q[bl + 1] == '"')
+					return true;
+				if (al && q < end && (*q == '<' || *q == '"') && (size_t)(end - q) > al + 1 &&
+				    !strncmp(q + 1, w->angle, al) && (q[al + 1] == '>' || q[al + 1] == '"'))
+					return true;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+static int includer_cb(const char *root, const git_tree_entry *e, void *payload)
+{
+	struct includers *w = payload;
+	const char *name = git_tree_entry_name(e);
+	size_t nl = strlen(name);
+	if (git_tree_entry_type(e) == GIT_OBJECT_TREE)
+		return name[0] == '.' ? 1 : 0; /* .git-like directories: skip */
+	if (nl < 3 || strcmp(name + nl - 2, ".c") || git_tree_entry_filemode(e) != GIT_FILEMODE_BLOB)
+		return 0;
+	size_t rl = strlen(root);
+	bool same_dir = rl == strlen(w->dir) + (rl ? 1 : 0) && !strncmp(root, w->dir, strlen(w->dir));
+	if (!same_dir && !w->angle)
+		return 0;
+	git_blob *blob = NULL;
+	if (git_blob_lookup(&blob, w->mem, git_tree_entry_id(e)) < 0)
+		return 0;
+	bool hit = names_header(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), w, same_dir);
+	git_blob_free(blob);
+	if (!hit)
+		return 0;
+	if (w->n == w->max) {
+		w->capped = true;
+		return -1; /* stop the walk */
+	}
+	ALLOC_GROW(w->paths, w->n + 1, w->alloc);
+	w->paths[w->n++] = xasprintf("%s%s", root, name);
+	return 0;
+}
+
+int apply_tree_includers(struct apply_repo *r, const struct apply_tree *t, const char *header, size_t max,
+			 char ***out, size_t *n, bool *capped)
+{
+	*out = NULL;
+	*n = 0;
+	*capped = false;
+	const char *slash = strrchr(header, '/');
+	char *dir = slash ? xstrndup(header, (size_t)(slash - header)) : xstrdup("");
+	struct includers w = { .mem = r->mem, .dir = dir, .base = slash ? slash + 1 : header, .max = max };
+	/* include/linux/foo.h and arch/X/include/linux/foo.h are <linux/foo.h> */
+	const char *inc = !strncmp(header, "include/", 8) ? header + 8 : NULL;
+	if (!inc && !strncmp(header, "arch/", 5)) {
+		const char *a = strstr(header + 5, "/include/");
+		inc = a ? a + 9 : NULL;
+	}
+	w.angle = inc && *inc ? xstrdup(inc) : NULL;
+	int e = git_tree_walk(t->tree, GIT_TREEWALK_PRE, includer_cb, &w);
+	free(dir);
+	free(w.angle);
+	if (e < 0 && !w.capped) {
+		for (size_t i = 0; i < w.n; i++)
+			free(w.paths[i]);
+		free(w.paths);
+		return err_set(GA_ETOOL, "cannot walk the tree: %s", git_msg());
+	}
+	*out = w.paths;
+	*n = w.n;
+	*capped = w.capped;
+	return 0;
+}

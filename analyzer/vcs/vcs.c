@@ -71,6 +71,29 @@ void vcs_free(struct vcs *v)
 const char *vcs_workdir(const struct vcs *v) { return git_repository_workdir(v->repo); }
 const char *vcs_commondir(const struct vcs *v) { return v->commondir; }
 
+int vcs_identity(struct vcs *v, char **out)
+{
+	git_config *cfg = NULL;
+	git_buf name = { 0 }, mail = { 0 };
+	int rc = 0;
+	git_libgit2_init();
+	int e = v ? git_repository_config_snapshot(&cfg, v->repo) : git_config_open_default(&cfg);
+	if (e < 0) {
+		rc = git_fail(GA_EIO, "cannot read the git configuration");
+		git_libgit2_shutdown();
+		return rc;
+	}
+	if (git_config_get_string_buf(&name, cfg, "user.name") || git_config_get_string_buf(&mail, cfg, "user.email"))
+		rc = err_set(GA_ENOTFOUND, "user.name and user.email are not both set in the git configuration");
+	else
+		*out = xasprintf("%s <%s>", name.ptr, mail.ptr);
+	git_buf_dispose(&name);
+	git_buf_dispose(&mail);
+	git_config_free(cfg);
+	git_libgit2_shutdown();
+	return rc;
+}
+
 int vcs_config_path(struct vcs *v, const char *key, char **out)
 {
 	git_config *cfg = NULL;

@@ -38,6 +38,13 @@ void apply_tree_blob_id(const struct apply_tree *t, const char *path, char out[4
 
 /* 0 when `path` may be written by a patch, GA_EINVAL with a reason otherwise. */
 int apply_check_path(const char *path);
+/* The .c files of tree `t` that #include `header` (a path in the tree): by
+ * its name in quotes from its own directory, or as <linux/foo.h> for
+ * include/linux/foo.h and arch/X/include/linux/foo.h.  At most `max` of
+ * them, in tree order; *capped when there are more.  Paths are allocated
+ * (caller frees each and the array). */
+int apply_tree_includers(struct apply_repo *r, const struct apply_tree *t, const char *header, size_t max,
+			 char ***out, size_t *n, bool *capped);
 
 /* One file a patch touches. */
 struct apply_file {

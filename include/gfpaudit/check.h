@@ -27,6 +27,18 @@ struct check_ctx {
 	const char *file;   /* reported path */
 };
 
+struct strbuf;
+struct slowpath_model;
+
+/* What a mail (a review reply, a fix's commit message) says about one
+ * finding is the rule's to say: review/print.c and fix/mail.c ask it
+ * (check.mail, check.why, check.advice) and never compare rule ids.
+ * analyzer/checks/words.c has the phrases the rules share. */
+struct check_mail {
+	const struct finding *f;
+	const struct slowpath_model *model; /* the tree's allocator model, or NULL */
+};
+
 struct check {
 	const char *id;
 	enum severity severity;
@@ -40,6 +52,20 @@ struct check {
 	bool judged_by_size;
 	void (*on_site)(const struct check *c, const struct site *s, struct check_ctx *ctx);
 	void (*on_file)(const struct check *c, const struct check_file *f, struct check_ctx *ctx);
+	/* Why it matters, in a sentence or two (a fix's commit message). */
+	const char *why;
+	/* What to change when no candidate fix is offered: one sentence. */
+	const char *advice;
+	/* The reviewer's statement about m->f: what the code does at this
+	 * line and what that means, as plain unwrapped sentences appended to
+	 * `out`.  NULL: the request in words (words_request), then mail_text,
+	 * then how sure the order is; without mail_text either, the finding's
+	 * message as a sentence. */
+	void (*mail)(const struct check *c, const struct check_mail *m, struct strbuf *out);
+	const char *mail_text;
+	/* The slow-path steps (bits of enum sp_fact_id, slowpath.h) that say
+	 * why the finding matters on the analyzed tree; 0: none apply. */
+	uint64_t slowpath_steps;
 };
 
 #define CHECK(name) extern const struct check check_##name;
@@ -50,6 +76,16 @@ struct check {
 extern const struct check *const check_table[];
 size_t check_count(void);
 int check_lookup(const char *id); /* index or -1 */
+const struct check *check_find(const char *id); /* NULL if unknown */
+/* What catches a failure of the site, as a clause ("its callers retry with
+ * a smaller size"): the words every mail uses for the fallback kinds. */
+const char *words_fallback(const struct site *s);
+/* The rule's statement about a finding (its mail hook, or the message). */
+void check_mail_statement(const struct check_mail *m, struct strbuf *out);
+/* Why the finding matters on the model's tree: the rule's slow-path steps
+ * for the finding's costliest attempt, each with the file:line it was read
+ * from; nothing when the rule names no step or the site has no order. */
+void check_mail_slowpath(const struct check_mail *m, struct strbuf *out);
 uint64_t check_default_mask(void);
 
 /* Record a finding for `s` with a formatted message (no trailing period). */

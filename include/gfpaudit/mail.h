@@ -139,9 +139,12 @@ const struct mail_message *mail_series_cover(const struct mail_series *s);
 /* Replies.  A reply is built from the message it answers: "Re: " subject,
  * In-Reply-To and References to it, To its From, Cc its To and Cc. */
 struct mail_reply_opts {
-	const char *from;     /* "Name <addr>"; default "gfpaudit <gfpaudit@localhost>" */
+	const char *from;       /* "Name <addr>" (required) */
 	const char *user_agent;
+	const char *message_id; /* the reply's own, without <> (mail_new_message_id); NULL: made here */
 };
+/* A new Message-Id (without <>) on the domain of `from`'s address. */
+char *mail_new_message_id(const char *from);
 struct mail_out; /* an mbox being written */
 /* Start an mbox on `f` (not closed by mail_out_free). */
 struct mail_out *mail_out_new(FILE *f);

@@ -15,12 +15,16 @@
 #include "gfpaudit/engine.h"
 #include "gfpaudit/isolate.h"
 #include "gfpaudit/mail.h"
+#include "gfpaudit/slowpath.h"
 
 struct review_opts {
 	const char *const *mboxes;   /* paths ("-" for stdin), read as one mbox */
 	size_t nmboxes;
 	const char *repo;            /* git repository (a prepared kernel tree or not) */
 	const char *base;            /* --base REV, or NULL */
+	const char *b4_tracking;     /* B4_TRACKING_FILE: a lone patch N is applied on
+				      * top of patch N-1 of b4's review branch, whatever
+				      * its base-commit trailer says; NULL: not used */
 	struct engine_opts engine;   /* rules, allocator tables; .tree is set here */
 	struct mail_limits limits;
 	size_t max_file;             /* a file bigger than this is not analyzed */
@@ -32,6 +36,9 @@ struct review_opts {
 	int verbose;
 };
 #define REVIEW_MAX_FILE_DEFAULT ((size_t)10 << 20)
+/* A patch that changes only headers is analyzed through at most this many
+ * of the .c files including each of them (stderr says when capped). */
+#define REVIEW_HEADER_INCLUDERS 3
 
 struct review_finding {
 	struct finding f;            /* paths relative to the repository root */
@@ -64,11 +71,26 @@ struct review {
 	char *base_note;             /* how the base was chosen, for stderr */
 	char *root;                  /* repository root the paths are relative to */
 	bool kbuild;                 /* analyzed with the repository's own kbuild flags */
+	struct slowpath_model *model; /* the allocator model of the repository's tree
+				       * (a built-in when it has no mm/page_alloc.c):
+				       * what the mails say about the slow path */
 	struct review_patch *patches;
 	size_t npatches;
 };
 
 const char *review_base_source_name(enum review_base_source s);
+
+/* Where patch `index` (m of m/n) of the series b4 tracks applies
+ * (analyzer/review/tracking.c). */
+struct review_tracking {
+	char *rev;       /* a revision: the base-commit, or the commit of patch N-1 */
+	char *note;      /* how it was found, for stderr */
+	char *first;     /* series.first-patch-commit, to check `first_rev` against, or NULL */
+	char *first_rev; /* where the branch should have patch 1, or NULL */
+};
+/* 0, or GA_EINVAL when the file cannot be read or does not say. */
+int review_tracking_base(const char *path, int index, struct review_tracking *out);
+void review_tracking_release(struct review_tracking *t);
 
 /* Run a review.  Returns 0 with *out filled (patches that do not apply are
  * reported inside), or: GA_EINVAL (mbox over a cap, no patch in it),
@@ -88,8 +110,8 @@ void review_classify(const struct finding *before, size_t nbefore,
 
 /* Printers (analyzer/review/print.c). */
 struct review_print_opts {
-	const char *from;   /* reply sender */
-	const char *repo_name;
+	const char *from;    /* reply sender (required for mails) */
+	const char *self_id; /* set by the printer: the reply's Message-Id, for Closes: */
 };
 /* review --format json (README, "Reviewing mailed patch series"). */
 int review_print_json(const struct review *r, FILE *out);
@@ -97,6 +119,9 @@ int review_print_json(const struct review *r, FILE *out);
 int review_print_email(const struct review *r, const struct review_print_opts *o, FILE *out);
 /* b4 CI-check protocol: a JSON array of {tool, status, summary, details}. */
 int review_print_b4(const struct review *r, FILE *out);
+/* b4 prep/am/shazam --check: one line per finding, "ERROR:" only for error
+ * severity, nothing when clean. */
+int review_print_b4_check(const struct review *r, FILE *out);
 /* b4 output when the series cannot be reviewed at all (one "warn" item). */
 int review_print_b4_error(const char *summary, FILE *out);
 /* The review text of one patch (what the reply says), for tests and b4. */

@@ -39,6 +39,10 @@ void strbuf_reset(struct strbuf *sb);
 /* Append the words of `text` (split at spaces) filled to `width` columns,
  * then a newline: the prose of kernel mail at 72. */
 void strbuf_add_wrapped(struct strbuf *sb, const char *text, size_t width);
+/* The same with a hanging indent: `first` before the first line, `rest`
+ * before the others ("  - ", "    "). */
+void strbuf_add_wrapped_indent(struct strbuf *sb, const char *text, size_t width, const char *first,
+			       const char *rest);
 /* Read a whole file; returns 0 or GA_EIO with err_set. */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max);
 

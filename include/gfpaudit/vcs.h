@@ -29,6 +29,9 @@ void vcs_free(struct vcs *v);
 const char *vcs_workdir(const struct vcs *v);
 /* The directory shared by all worktrees (holds hooks/ and config). */
 const char *vcs_commondir(const struct vcs *v);
+/* "Name <email>" from user.name and user.email of v's configuration (NULL:
+ * the user's and the system's); GA_ENOTFOUND unless both are set. */
+int vcs_identity(struct vcs *v, char **out);
 /* A path-valued config key (`~` expanded); GA_ENOTFOUND when unset. */
 int vcs_config_path(struct vcs *v, const char *key, char **out);
 
