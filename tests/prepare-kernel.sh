@@ -94,7 +94,7 @@ generated_headers() {
 	shift
 	local g=${GFPAUDIT:-$top/gfpaudit}
 	[ -x "$g" ] || { echo "prepare-kernel: no gfpaudit binary: generated headers not built" >&2; return 0; }
-	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h)"'
+	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h|hyp_constants\.h)"'
 	local all files round f d h s n missing seen objs prev= shipped=()
 	all=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null || true)
 	files=$(printf '%s\n' "$all" | xargs -r grep -lE "$pat" 2>/dev/null || true)
