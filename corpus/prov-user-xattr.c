@@ -101,7 +101,7 @@ const void *xattr_ops[] = { copy_xattr_value, copy_xattr_value_kv, peek_xattr_va
  * check-command: gfpaudit audit --severity note $file
  *
  * check-output-start
- * corpus/prov-user-xattr.c:40:9: warning: 'kzalloc' can request order 0..4 (1 bytes to 64 KiB): no fallback [costly-no-fallback]
+ * corpus/prov-user-xattr.c:40:9: warning: 'kzalloc' can request order 0..4 (1 byte to 64 KiB): no fallback [costly-no-fallback]
  * corpus/prov-user-xattr.c:40:9: note: gfp GFP_KERNEL | __GFP_ZERO
  * corpus/prov-user-xattr.c:40:9: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
  * corpus/prov-user-xattr.c:40:9: note: proven: the size comes from the size of an xattr value (line 26), which users set, up to the kernel's limit

@@ -24,7 +24,7 @@ static void size_human(struct strbuf *sb, long long v)
 		u++;
 	}
 	if (u < 0)
-		strbuf_addf(sb, "%lld bytes", v);
+		strbuf_addf(sb, "%lld byte%s", v, v == 1 ? "" : "s");
 	else
 		strbuf_addf(sb, "%lld %s", v, unit[u]);
 }
