@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+/* gfpaudit test fixture (t68): a pool allocator that hands every failure back. */
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/slab.h>

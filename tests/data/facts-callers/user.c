@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+/* gfpaudit test fixture (t68): callers of pool.c, each coping with a failure its own way. */
 #include <linux/errno.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
