@@ -39,8 +39,9 @@ static void usage(FILE *f)
 "  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
 "  --allocators FILE    extra allocator table\n"
 "  --severity LEVEL     report introduced findings at or above note|warning|error\n"
-"                       (default warning: a \"possible\" costly order, a note, is not\n"
-"                       worth a mail); fixed findings are reported at any severity\n"
+"                       (default warning: a costly order that is not proven is a note,\n"
+"                       never mailed, only counted on stderr and in JSON); fixed\n"
+"                       findings are reported at any severity\n"
 "  -q, --quiet          say nothing on stderr but errors\n"
 "  --timeout SEC        give up on one file after SEC seconds (default 300); each\n"
 "                       file is analyzed in a child process, so a file that crashes,\n"
@@ -284,6 +285,14 @@ int cmd_review(int argc, char **argv)
 		review_counts(r, &open, &transient, &fixed);
 		fprintf(stderr, "gfpaudit review: %zu/%zu patches applied; %zu introduced (%zu fixed again later in the series), %zu fixed\n",
 			r->npatches - unapplied, r->npatches, open + transient, transient, fixed);
+		/* not on the list: a costly order gfpaudit could not prove is
+		 * wrong too often to be mailed (README "Severity of a review") */
+		size_t below = review_below(r);
+		if (below)
+			fprintf(stderr, "gfpaudit review: %zu introduced finding%s below --severity %s not mailed%s;"
+				" --severity %s shows %s\n", below, below == 1 ? "" : "s", c.severity,
+				sev == SEV_WARNING ? " (notes: a costly order not proven, a missing __GFP_NOWARN)" : "",
+				sev == SEV_ERROR ? "warning or note" : "note", below == 1 ? "it" : "them");
 	}
 done:
 	review_free(r);

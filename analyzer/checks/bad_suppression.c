@@ -44,4 +44,8 @@ const struct check check_bad_suppression = {
 	.severity = SEV_ERROR,
 	.summary = "a 'gfpaudit: ignore RULE: reason' comment without a reason or naming no rule (not applied)",
 	.on_file = on_file,
+	.why = "A suppression is a reviewed decision; one without a reason, or naming a rule "
+	       "gfpaudit does not have, is not applied.",
+	.advice = "Name the rule as 'gfpaudit audit --help' lists it and give the reason: "
+		  "'gfpaudit: ignore RULE: why'; until then the comment suppresses nothing.",
 };

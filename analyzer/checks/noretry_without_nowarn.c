@@ -37,5 +37,5 @@ const struct check check_noretry_without_nowarn = {
 	.advice = "Add __GFP_NOWARN to the __GFP_NORETRY attempt.",
 	.mail_text = "The attempt has __GFP_NORETRY, so it is expected to fail, but not "
 		    "__GFP_NOWARN: each failure prints an allocation-failure warning with a stack dump.",
-	.slowpath_steps = SPB(NORETRY_EXIT),
+	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(NORETRY_EXIT),
 };

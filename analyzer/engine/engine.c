@@ -101,7 +101,7 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 		}
 		free(id_mod);
 	}
-	if ((rc = slowpath_model_load(opts->tree, opts->allocator_model, &e->model)))
+	if ((rc = slowpath_model_load(opts->model_tree ? opts->model_tree : opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
 	if (opts->cc_argv) {
 		/* one entry, as a compilation database would hold the command */

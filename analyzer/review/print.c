@@ -53,6 +53,7 @@ int review_print_json(const struct review *r, FILE *out)
 		}
 		json_object_set_new(o, "introduced", findings_json(p->introduced, p->nintroduced));
 		json_object_set_new(o, "fixed", findings_json(p->fixed, p->nfixed));
+		json_object_set_new(o, "below_severity", json_integer((json_int_t)p->nbelow));
 		json_t *notes = json_array();
 		for (size_t k = 0; k < p->nnotes; k++)
 			json_array_append_new(notes, json_string(p->notes[k]));

@@ -325,8 +325,10 @@ static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, c
 			add_finding(&p->fixed, &p->nfixed, &p->fixed_alloc, g);
 	}
 	for (size_t i = 0; i < nintro; i++) {
-		if ((int)af->findings[intro[i]].severity < c->o->min_severity)
+		if ((int)af->findings[intro[i]].severity < c->o->min_severity) {
+			p->nbelow++;
 			continue;
+		}
 		add_finding(&p->introduced, &p->nintroduced, &p->introduced_alloc, &af->findings[intro[i]]);
 		ALLOC_GROW(*open, *nopen + 1, *open_alloc);
 		(*open)[(*nopen)++] = (struct open_finding){ pi, p->nintroduced - 1 };
@@ -486,6 +488,14 @@ int review_run(const struct review_opts *o, struct review **out)
 	r->kbuild = access(autoconf, R_OK) == 0;
 	free(autoconf);
 	eo.tree = r->kbuild ? r->root : NULL;
+	/* the rules judge with the allocator the mails speak of: the
+	 * repository's mm/page_alloc.c, prepared tree or not (a repository
+	 * without one has no allocator: costly-noretry-compacts stays off,
+	 * as it does for audit without --tree) */
+	char *pa = xasprintf("%s/mm/page_alloc.c", r->root);
+	if (!eo.tree && access(pa, R_OK) == 0)
+		eo.model_tree = r->root;
+	free(pa);
 	if ((rc = slowpath_model_load(r->root, o->engine.allocator_model, &r->model)))
 		goto cleanup;
 	if ((rc = engine_new(&eo, &c.e)))
@@ -598,4 +608,12 @@ void review_counts(const struct review *r, size_t *open, size_t *transient, size
 			r->patches[i].introduced[k].fixed_by ? (*transient)++ : (*open)++;
 		*fixed += r->patches[i].nfixed;
 	}
+}
+
+size_t review_below(const struct review *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->npatches; i++)
+		n += r->patches[i].nbelow;
+	return n;
 }

@@ -367,7 +367,7 @@ static void add_dir_hash(struct strbuf *ctx, const char *dir)
 /* Every engine option that can change a result must be hashed below: a
  * new field in struct engine_opts trips this until store_context() covers
  * it (then update the size).  verbose only changes stderr. */
-_Static_assert(sizeof(struct engine_opts) == 144,
+_Static_assert(sizeof(struct engine_opts) == 152,
 	       "struct engine_opts changed: hash the new option in store_context() (analyzer/store/cache.c)");
 
 int store_context(const struct engine_opts *o, const char *pch_identity, char out[STORE_HASH_HEX])
@@ -407,6 +407,12 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 		const char *k = o->kmodel_dir ? o->kmodel_dir : datadir_kmodel();
 		if (k)
 			add_dir_hash(&ctx, k);
+	}
+	/* review reads the model from its repository, prepared or not */
+	if (o->model_tree && (!o->allocator_model || !strcmp(o->allocator_model, "auto"))) {
+		char *pa = xasprintf("%s/mm/page_alloc.c", realpath(o->model_tree, buf) ? buf : o->model_tree);
+		add_file_hash(&ctx, "model-tree allocator", pa);
+		free(pa);
 	}
 	if (o->compdb) {
 		strbuf_addf(&ctx, "compdb %s\n", realpath(o->compdb, buf) ? buf : o->compdb);

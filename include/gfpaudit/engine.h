@@ -31,6 +31,8 @@ struct engine_opts {
 	bool pch_optional;      /* a PCH that cannot be built is not an error:
 				 * parse without it (engine_pch_problem says why) */
 	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
+	const char *model_tree; /* where "auto" reads mm/page_alloc.c when that is not `tree`
+				 * (review: the repository, prepared or not); NULL: tree */
 	bool collect_facts;     /* record what each file stores and passes (facts.h) */
 	/* A compiler command line for one file (`gfpaudit cc`, kbuild's
 	 * CHECK): taken as that file's compile_commands.json entry (compdb

@@ -54,6 +54,8 @@ struct review_patch {
 	struct apply_result ar;      /* files and hunks (for quoting) */
 	struct review_finding *introduced, *fixed;
 	size_t nintroduced, introduced_alloc, nfixed, fixed_alloc;
+	size_t nbelow;               /* introduced findings below --severity: counted,
+				      * never mailed (see README "Severity of a review") */
 	char **notes;                /* files the engine skipped or could not analyze */
 	size_t nnotes, notes_alloc;
 	int analyzed;                /* files analyzed (before and after each count) */
@@ -129,5 +131,7 @@ char *review_patch_text(const struct review *r, const struct review_patch *p);
 /* Counts over the series: introduced findings still present at its end,
  * introduced and fixed again within it, and pre-existing ones it fixed. */
 void review_counts(const struct review *r, size_t *open, size_t *transient, size_t *fixed);
+/* Introduced findings below --severity, over the series. */
+size_t review_below(const struct review *r);
 
 #endif
