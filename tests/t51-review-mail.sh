@@ -230,6 +230,24 @@ b = " ".join(open(sys.argv[1]).read().split())
 assert "How sure: possible: the order comes from field" in b, b
 '
 
+# ---- a patch that trades one finding for another at the same call ----
+# (dropping __GFP_NORETRY from patch 10's loop: costly-noretry-compacts
+# goes, costly-no-noretry comes; that is no fix, and the reply says no "Good")
+git_ checkout -q -b trade "$TIP"
+sed -i 's/GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN/GFP_KERNEL | __GFP_NOWARN/' "$T/repo/drivers/fx/compacts.c"
+commit "fx: let the large buffers reclaim"
+git_ format-patch -q --base="$TIP" -o "$T/trade" "$TIP..HEAD"
+git_ checkout -q master 2>/dev/null || git_ checkout -q main
+"$GFPAUDIT" review trade/*.patch --tree repo --format json >trade.json 2>/dev/null
+py "a traded finding: costly-no-noretry introduced, nothing fixed" trade.json '
+import json, sys
+p = json.load(open(sys.argv[1]))["patches"][0]
+assert [f["rule"] for f in p["introduced"]] == ["costly-no-noretry"], p["introduced"]
+assert p["fixed"] == [], p["fixed"]
+'
+"$GFPAUDIT" review trade/*.patch --tree repo --from "$FROM" >trade.mbox 2>/dev/null
+check "a traded finding: the reply does not call the patch good" sh -c "grep -q '^(gfpaudit costly-no-noretry at ' trade.mbox && ! grep -qi 'good' trade.mbox"
+
 # ---- the sender ----
 "$GFPAUDIT" review series.mbox --tree repo >nofrom.out 2>nofrom.err
 rc=$?

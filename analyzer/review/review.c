@@ -271,6 +271,19 @@ static struct finding *renamed_copy(const struct file_result *fr, const char *fr
 	return v;
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* Two findings at the same allocation call (file, function, API): the
+ * line moves with the patch, the call does not. */
+static bool same_call(const struct finding *a, const struct finding *b)
+{
+	return same_str(a->site.file, b->site.file) && same_str(a->site.function, b->site.function) &&
+	       same_str(a->site.api, b->site.api);
+}
+
 static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, const struct apply_file *f,
 		       struct open_finding **open, size_t *nopen, size_t *open_alloc)
 {
@@ -321,7 +334,18 @@ static int review_file(struct ctx *c, size_t pi, const struct apply_tree *pre, c
 				earlier = true;
 			}
 		}
-		if (!earlier)
+		if (earlier)
+			continue;
+		/* the same threshold as introduced ones: a removed note is as
+		 * unproven as an added one (README "Severity of a review") */
+		if ((int)g->severity < c->o->min_severity)
+			continue;
+		/* the same call gets another finding from this patch: the
+		 * patch changed the problem there, it did not fix it */
+		bool replaced = false;
+		for (size_t k = 0; k < nintro && !replaced; k++)
+			replaced = same_call(g, &af->findings[intro[k]]);
+		if (!replaced)
 			add_finding(&p->fixed, &p->nfixed, &p->fixed_alloc, g);
 	}
 	for (size_t i = 0; i < nintro; i++) {
