@@ -7,7 +7,14 @@
 # are normalized); then the mails' form (<= 72 columns, one statement per
 # finding, threaded, tags), the sender rules, b4 JSON for patch 3 of 3 piped
 # alone with B4_TRACKING_FILE, and --format b4-check run the way b4 runs a
-# check command.  GOLDEN_UPDATE=1 rewrites the goldens.
+# check command (b4 review with its tracking file, b4 prep on the branch that
+# holds the series).  Also: every rule of the tool has a golden, a costly
+# order that is only "possible" is not mailed at the default severity, a
+# patch that trades one finding for another at a call is no fix, a
+# header-only patch is analyzed through a .c file that includes it, --fix
+# mails keep the tool's notes below ---.  The base tree and the mm/ files
+# are ours (data/review-mail/src), not the corpus.
+# GOLDEN_UPDATE=1 rewrites the goldens.
 # Ends with "N passed, N failed, N skipped".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -373,6 +380,15 @@ assert l[1].startswith("0002-") and l[1].endswith(": success"), l
 assert l[2].startswith("0003-") and ": warning: drivers/fx/chain.c:12: WARNING: " in l[2], l
 assert l[3].startswith("0003-") and ": fail: drivers/fx/chain.c:12: ERROR: " in l[3] and "[nofail-high-order]" in l[3], l
 '
+# b4 prep --check: no tracking file, the work tree is on the branch that
+# holds the series (prep-perpatch-check-cmd); patch N is found among HEAD's
+# commits by patch-id and judged on its parent
+git_ checkout -q b4/review/chain~1
+./fake-b4 "'$GFPAUDIT' review --format b4-check" s3/0001-*.patch s3/0002-*.patch s3/0003-*.patch >prep.out
+git_ checkout -q master 2>/dev/null || git_ checkout -q main
+check "b4 prep --check (series committed on HEAD, no tracking file): the same lines as with it" cmp b4check.out prep.out
+"$GFPAUDIT" review --format json --tree repo s3/0003-*.patch >prep3.json 2>prep3.err
+check "a lone patch that is not on HEAD is not found there (HEAD is master): not applied" sh -c "grep -q '\"applied\": false' prep3.json && ! grep -q 'of HEAD: judged on its parent' prep3.err"
 "$GFPAUDIT" review --format b4-check --tree repo --base "$FIRST" <s3/0002-*.patch >clean.out 2>clean.err
 rc=$?
 check "b4-check: a clean patch prints nothing on stdout or stderr, exit 0" sh -c "test $rc = 0 && ! test -s clean.out && ! test -s clean.err"

@@ -447,6 +447,18 @@ static int choose_base(struct ctx *c, struct apply_tree **base)
 	const char *trailer = r->series.base_commit;
 	if (c->o->b4_tracking && r->series.npatches == 1)
 		return tracking_base(c, base);
+	/* b4 prep --check pipes patch N of the branch HEAD is on: it is
+	 * already a commit there, and its parent is what it applies to */
+	const struct mail_message *only = r->series.npatches == 1 ? mail_series_patch(&r->series, 0) : NULL;
+	char commit[41], parent[41];
+	if (only && only->diff && apply_repo_find_applied(c->repo, only->diff, only->diff_len, REVIEW_APPLIED_DEPTH,
+							   commit, parent) == 1 &&
+	    !apply_repo_tree(c->repo, parent, r->base, base)) {
+		r->base_source = BASE_OPTION;
+		r->base_note = xasprintf("patch %d is commit %.12s of HEAD: judged on its parent %.12s",
+					 only->subj.m, commit, r->base);
+		return 0;
+	}
 	if (trailer) {
 		if (!apply_repo_tree(c->repo, trailer, r->base, base)) {
 			r->base_source = BASE_TRAILER;

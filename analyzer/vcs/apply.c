@@ -204,6 +204,47 @@ cleanup:
 	return rc;
 }
 
+int apply_repo_find_applied(struct apply_repo *r, const char *text, size_t len, int max,
+			    char commit_out[41], char parent_out[41])
+{
+	git_diff *mail = NULL;
+	git_revwalk *w = NULL;
+	git_oid want, id;
+	int found = 0;
+	if (git_diff_from_buffer(&mail, text, len) < 0 || git_diff_patchid(&want, mail, NULL) < 0) {
+		git_diff_free(mail);
+		return 0; /* not a diff libgit2 reads: nothing to look for */
+	}
+	if (git_revwalk_new(&w, r->repo) < 0 || git_revwalk_push_head(w) < 0) {
+		found = 0; /* no HEAD (an empty repository) */
+		goto out;
+	}
+	git_revwalk_simplify_first_parent(w);
+	for (int n = 0; n < max && !found && git_revwalk_next(&id, w) == 0; n++) {
+		git_commit *c = NULL, *p = NULL;
+		git_tree *ct = NULL, *pt = NULL;
+		git_diff *d = NULL;
+		git_oid pid;
+		if (git_commit_lookup(&c, r->repo, &id) == 0 && git_commit_parentcount(c) == 1 &&
+		    git_commit_parent(&p, c, 0) == 0 && git_commit_tree(&ct, c) == 0 && git_commit_tree(&pt, p) == 0 &&
+		    git_diff_tree_to_tree(&d, r->repo, pt, ct, NULL) == 0 && git_diff_patchid(&pid, d, NULL) == 0 &&
+		    git_oid_equal(&pid, &want)) {
+			git_oid_tostr(commit_out, 41, &id);
+			git_oid_tostr(parent_out, 41, git_commit_id(p));
+			found = 1;
+		}
+		git_diff_free(d);
+		git_tree_free(ct);
+		git_tree_free(pt);
+		git_commit_free(p);
+		git_commit_free(c);
+	}
+out:
+	git_revwalk_free(w);
+	git_diff_free(mail);
+	return found;
+}
+
 void apply_tree_free(struct apply_tree *t)
 {
 	if (!t)

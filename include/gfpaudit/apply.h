@@ -28,6 +28,12 @@ const char *apply_repo_root(const struct apply_repo *r);
  * it (err_last() says so). */
 int apply_repo_tree(struct apply_repo *r, const char *rev, char sha_out[41], struct apply_tree **out);
 void apply_tree_free(struct apply_tree *t);
+/* Is the mailed diff (text, len) already a commit on HEAD's first-parent
+ * line, among its newest `max`?  Compared by git's patch-id (whitespace
+ * and line numbers do not count).  1 with the commit's id and its first
+ * parent's in commit_out/parent_out, 0 when none is, <0 on error. */
+int apply_repo_find_applied(struct apply_repo *r, const char *text, size_t len, int max,
+			    char commit_out[41], char parent_out[41]);
 /* Blob contents at `path` in `t`: *buf is NUL-terminated (caller frees).
  * GA_ENOTFOUND when absent, GA_EINVAL when not a regular file (symlink,
  * submodule, directory), GA_EINVAL when over `max` bytes (0: no cap). */

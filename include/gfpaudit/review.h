@@ -133,5 +133,8 @@ char *review_patch_text(const struct review *r, const struct review_patch *p);
 void review_counts(const struct review *r, size_t *open, size_t *transient, size_t *fixed);
 /* Introduced findings below --severity, over the series. */
 size_t review_below(const struct review *r);
+/* How far back HEAD's first-parent line is searched for a lone patch that is
+ * already committed (b4 prep --check). */
+#define REVIEW_APPLIED_DEPTH 64
 
 #endif
