@@ -1202,7 +1202,9 @@ static int strip_inline(struct shape *sh, struct fix_edits *out)
 			}
 		}
 	}
-	if (!range_has_tok(sh, tb, te, "__GFP_NOWARN"))
+	/* a mask that already has it (at the call, or set before it for
+	 * every attempt with a fallback) does not get it twice */
+	if (!range_has_tok(sh, tb, te, "__GFP_NOWARN") && !fallback_must_nowarn(s))
 		mt_add(&m, xstrdup("__GFP_NOWARN"));
 	emit_mask(sh, &m, out);
 	mt_release(&m);
@@ -1217,12 +1219,39 @@ static int shape_strip_direct_reclaim(struct shape *sh, struct fix_edits *out)
 	if (rc)
 		return rc;
 	if (s->order.known && s->order.lo > costly) {
+		size_t tb, te;
+		tok_range(sh, s->gfp_begin, s->gfp_end, &tb, &te);
+		bool nowarn = range_has_tok(sh, tb, te, "__GFP_NOWARN") || fallback_must_nowarn(s);
 		if ((rc = strip_inline(sh, out)))
 			return rc;
 		strbuf_reset(sh->note);
 		strbuf_addf(sh->note, "every attempt here is above order %d: clear __GFP_DIRECT_RECLAIM "
-			    "(kswapd is still woken) and add __GFP_NOWARN", costly);
+			    "(kswapd is still woken)%s", costly, nowarn ? "" : " and add __GFP_NOWARN");
 		return 0;
+	}
+	/* a mask with __GFP_NORETRY already keeps it for the lower orders */
+	size_t gtb, gte;
+	tok_range(sh, s->gfp_begin, s->gfp_end, &gtb, &gte);
+	if (range_has_tok(sh, gtb, gte, "__GFP_NORETRY")) {
+		if (order_loop_floor_at_call(sh))
+			rc = conditional_mask(sh, "strip-direct-reclaim",
+				"@iif (@o > " COSTLY_NAME ")\n"
+				"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
+				"@iif (@o > @f)\n"
+				"@i\t@v |= __GFP_NOWARN;\n",
+				"@iif (@o > " COSTLY_NAME ")\n"
+				"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n", out);
+		else
+			rc = conditional_mask(sh, "strip-direct-reclaim",
+				"@iif (@o > " COSTLY_NAME ")\n"
+				"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n"
+				"@i@v |= __GFP_NOWARN;\n",
+				"@iif (@o > " COSTLY_NAME ")\n"
+				"@i\t@v &= ~__GFP_DIRECT_RECLAIM;\n", out);
+		if (!rc)
+			strbuf_addf(sh->note, ": orders above %d lose __GFP_DIRECT_RECLAIM (kswapd is still woken), "
+				    "lower ones keep __GFP_NORETRY", costly);
+		return rc;
 	}
 	/* The same call also asks for non-costly orders: only the costly ones
 	 * lose direct reclaim, the others get __GFP_NORETRY, all of them
