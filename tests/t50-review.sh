@@ -166,7 +166,7 @@ c, r = msgs
 assert c["Subject"] == "Re: " + cover["Subject"], c["Subject"]
 assert c["In-Reply-To"] == cover["Message-Id"], (c["In-Reply-To"], cover["Message-Id"])
 assert c["References"].split()[-1] == cover["Message-Id"]
-body = c.get_payload()
+body = " ".join(c.get_payload().split())  # wrapped at 72
 assert "1 new allocation finding (1/3 fixed by 3/3)" in body and "3/3 patches applied" in body, body
 assert r["Subject"] == "Re: " + p1["Subject"], r["Subject"]
 assert r["In-Reply-To"] == p1["Message-Id"]

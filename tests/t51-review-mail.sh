@@ -180,6 +180,9 @@ for m in msgs:
     assert "localhost" not in str(m), "localhost"
     b = m.get_payload()
     if re.search(r" 0+/%d\]" % N, m["Subject"]):
+        # the cover letter: one wrapped summary, each patch named once
+        assert all(len(l) <= 72 for l in b.splitlines()), b
+        assert re.match(r"gfpaudit: 13 new allocation findings \(1/12, 2/12, 3/12, 4/12, 5/12,\s+6/12, 7/12, 8/12, 9/12 \(2\), 10/12, 11/12, 12/12\);", b), b
         continue
     indiff = False
     for line in b.splitlines():

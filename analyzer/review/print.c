@@ -377,15 +377,27 @@ static char *cover_line(const struct review *r)
 		strbuf_adds(&sb, "gfpaudit: no new allocation findings");
 	} else {
 		strbuf_addf(&sb, "gfpaudit: %zu new allocation finding%s (", n, n == 1 ? "" : "s");
+		/* each patch once ("9/12 (2)"), a finding a later patch
+		 * takes out again on its own ("1/3 fixed by 3/3") */
 		bool first = true;
-		for (size_t i = 0; i < r->npatches; i++)
-			for (size_t k = 0; k < r->patches[i].nintroduced; k++) {
-				strbuf_addf(&sb, "%s%d/%d", first ? "" : ", ", r->patches[i].index, r->series.total);
-				if (r->patches[i].introduced[k].fixed_by)
-					strbuf_addf(&sb, " fixed by %d/%d", r->patches[i].introduced[k].fixed_by,
-						    r->series.total);
+		for (size_t i = 0; i < r->npatches; i++) {
+			const struct review_patch *p = &r->patches[i];
+			size_t plain = 0;
+			for (size_t k = 0; k < p->nintroduced; k++)
+				plain += !p->introduced[k].fixed_by;
+			if (plain) {
+				strbuf_addf(&sb, "%s%d/%d", first ? "" : ", ", p->index, r->series.total);
+				if (plain > 1)
+					strbuf_addf(&sb, " (%zu)", plain);
 				first = false;
 			}
+			for (size_t k = 0; k < p->nintroduced; k++)
+				if (p->introduced[k].fixed_by) {
+					strbuf_addf(&sb, "%s%d/%d fixed by %d/%d", first ? "" : ", ", p->index,
+						    r->series.total, p->introduced[k].fixed_by, r->series.total);
+					first = false;
+				}
+		}
 		strbuf_adds(&sb, ")");
 	}
 	if (fixed)
@@ -396,9 +408,14 @@ static char *cover_line(const struct review *r)
 			strbuf_addf(&sb, " (%d/%d does not apply)", r->patches[i].index, r->series.total);
 			break;
 		}
-	strbuf_adds(&sb, ".\n");
-	signature(&sb, r);
-	return strbuf_detach(&sb);
+	strbuf_adds(&sb, ".");
+	struct strbuf out = STRBUF_INIT;
+	wrap(&out, sb.buf);
+	strbuf_release(&sb);
+	if (!out.len || out.buf[out.len - 1] != '\n')
+		strbuf_addc(&out, '\n');
+	signature(&out, r);
+	return strbuf_detach(&out);
 }
 
 int review_print_email(const struct review *r, const struct review_print_opts *o, FILE *out)
