@@ -482,8 +482,10 @@ static int kmodel_entry(const char *path, const struct stat *st, int type, struc
 static void cache_salt(struct engine *e, struct strbuf *sb)
 {
 	const struct engine_opts *eo = engine_opts(e);
-	strbuf_addf(sb, "gfpaudit-check-cache 1 %s rules=%llx tree=%s compdb=%s\n", GFPAUDIT_VERSION,
-		    (unsigned long long)eo->rules, eo->tree ? eo->tree : "", eo->compdb ? eo->compdb : "");
+	const char *pch = engine_pch_identity(e);
+	strbuf_addf(sb, "gfpaudit-check-cache 1 %s rules=%llx tree=%s compdb=%s pch=%s\n", GFPAUDIT_VERSION,
+		    (unsigned long long)eo->rules, eo->tree ? eo->tree : "", eo->compdb ? eo->compdb : "",
+		    pch ? pch : "-");
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
