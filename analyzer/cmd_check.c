@@ -309,6 +309,7 @@ int cmd_check(int argc, char **argv)
 		eo.pch = true;
 		eo.pch_optional = true;
 	}
+	eo.defer_prepare = true; /* a cached answer needs no Makefile and no PCH */
 	rc = engine_new(&eo, &e);
 	if (rc) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
