@@ -47,6 +47,8 @@ static void usage(FILE *f)
 "                       file is analyzed in a child process, so a file that crashes,\n"
 "                       hangs or exhausts the analyzer fails alone (exit 3)\n"
 "  --memory-limit MIB   address-space limit of that child (default 4096)\n"
+"  --no-pch             parse without the precompiled kernel headers (used with a\n"
+"                       prepared tree when the series touches no header)\n"
 "  -v, --verbose        name the .gfpaudit read (see below)\n"
 "  -h, --help           this text\n"
 
@@ -87,13 +89,14 @@ int cmd_review(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "memory-limit", required_argument, NULL, 'm' },
+		{ "no-pch", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "email", .severity = "warning" };
 	const char *output = NULL, *from = NULL, *base = NULL;
-	int opt;
+	int opt, no_pch = 0;
 	struct isolate_limits iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
@@ -108,6 +111,7 @@ int cmd_review(int argc, char **argv)
 		case 'S': c.severity = optarg; break;
 		case 'o': output = optarg; break;
 		case 'q': c.quiet = 1; break;
+		case 'P': no_pch = 1; break;
 		case 'T':
 		case 'm':
 			if (cli_parse_limit("review", opt == 'T', optarg, &iso)) {
@@ -156,6 +160,7 @@ int cmd_review(int argc, char **argv)
 	}
 	/* the mails (and b4's details) offer the verified candidate fix */
 	ro.engine.fixes = !b4check && strcmp(c.format, "json");
+	ro.no_pch = no_pch;
 
 	/* -o naming one of the inputs would replace the series with its review */
 	struct stat ost;

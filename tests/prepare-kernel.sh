@@ -80,9 +80,23 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >&2
 fi
 
+# Is header H (as an include names it) there for a file of directory D:
+# in D or a directory above it up to the tree T (xe's display/ files take
+# <generated/xe_wa_oob.h> from drivers/gpu/drm/xe/), or under T/include.
+present() {
+	local t=$1 d=$2 h=$3
+	[ -e "$t/include/$h" ] && return 0
+	while :; do
+		[ -e "$d/$h" ] && return 0
+		[ "$d" = "$t" ] || [ "${d#"$t"/}" = "$d" ] && return 1
+		d=${d%/*}
+	done
+}
+
 # Headers kbuild generates while it builds, after `make prepare` (the asn1
 # compiler's *.asn1.h, selinux's flask.h, msm's generated/*.xml.h, radeon's
-# *_reg_safe.h, xe's generated/*_wa_oob.h, aic7xxx's headers copied from
+# *_reg_safe.h, xe's generated/*_wa_oob.h, speakup's speakupmap.h,
+# apparmor's *_names.h, aic7xxx's headers copied from
 # *_shipped): without them the files that
 # include them stop there.  gfpaudit never runs make, so the tree gets them
 # here: for the files the configuration builds (gfpaudit --candidates
@@ -94,7 +108,7 @@ generated_headers() {
 	shift
 	local g=${GFPAUDIT:-$top/gfpaudit}
 	[ -x "$g" ] || { echo "prepare-kernel: no gfpaudit binary: generated headers not built" >&2; return 0; }
-	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+"[^"]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h|hyp_constants\.h)"'
+	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+["<][^">]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h|hyp_constants\.h|speakupmap\.h|capability_names\.h|rlim_names\.h|net_names\.h)[">]'
 	local all files round f d h s n missing seen objs prev= shipped=()
 	all=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null || true)
 	files=$(printf '%s\n' "$all" | xargs -r grep -lE "$pat" 2>/dev/null || true)
@@ -120,8 +134,8 @@ generated_headers() {
 		for f in $files; do
 			d=${f%/*}
 			missing=
-			for h in $(grep -hoE "$pat" "$f" | sed 's/.*"\(.*\)"/\1/'); do
-				[ -e "$d/$h" ] || [ -e "$t/include/$h" ] && continue
+			for h in $(grep -hoE "$pat" "$f" | sed 's/.*[<"]\([^<">]*\)[">]/\1/'); do
+				present "$t" "$d" "$h" && continue
 				case $seen in *" $d/$h "*) continue;; esac
 				missing="$missing$d/$h "
 			done

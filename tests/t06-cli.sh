@@ -164,4 +164,27 @@ expect_grep "no PCH possible: finding from the plain parse" "costly-no-fallback"
 expect_rc "no PCH possible: still exit 1" 1 "$rc" "$out"
 out=$(XDG_CACHE_HOME=$tmp/xdg "$G" audit -q --no-cache --pch --tree "$tmp/kt" "$tmp/kt/drv/ring.c" 2>&1); rc=$?
 expect_rc "--pch insists: tool failure" 3 "$rc" "$out"
+# check --staged in a prepared tree that is its own repository: the PCH when
+# the change touches no header (it is built from the headers on disk), none
+# when a staged or unstaged header differs from what is analyzed
+mk_tree "$tmp/kc"
+printf '#include <linux/gfp.h>\nstruct page *ring(void) { return alloc_pages_noprof(GFP_KERNEL, 2); }\n' > "$tmp/kc/drv/ring.c"
+(cd "$tmp/kc" && git init -q && git add -A && git -c user.name=t -c user.email=t@example.org commit -qm base)
+sed -i 's/GFP_KERNEL, 2)/GFP_KERNEL, 6)/' "$tmp/kc/drv/ring.c"
+git -C "$tmp/kc" add drv/ring.c
+out=$(cd "$tmp/kc" && GFPAUDIT_DEBUG=1 XDG_CACHE_HOME=$tmp/xdgc "$G" check --staged --no-cache 2>&1); rc=$?
+expect_grep "check, .c change: parsed through the PCH" "include-pch" "$out"
+expect_grep "check, .c change: the new order reported" "ring.c:2:.*costly-no-fallback" "$out"
+expect_rc "check, .c change: exit 1" 1 "$rc" "$out"
+out=$(cd "$tmp/kc" && GFPAUDIT_DEBUG=1 XDG_CACHE_HOME=$tmp/xdgc "$G" check --staged --no-cache --no-pch 2>&1)
+expect_nogrep "check --no-pch: no PCH" "include-pch" "$out"
+expect_grep "check --no-pch: the same finding" "ring.c:2:.*costly-no-fallback" "$out"
+printf '/* staged */\n' >> "$tmp/kc/include/linux/gfp.h"
+git -C "$tmp/kc" add include/linux/gfp.h
+out=$(cd "$tmp/kc" && GFPAUDIT_DEBUG=1 XDG_CACHE_HOME=$tmp/xdgc "$G" check --staged --no-cache 2>&1)
+expect_nogrep "check, staged header: no PCH" "include-pch" "$out"
+git -C "$tmp/kc" reset -q include/linux/gfp.h
+out=$(cd "$tmp/kc" && GFPAUDIT_DEBUG=1 XDG_CACHE_HOME=$tmp/xdgc "$G" check --staged --no-cache 2>&1)
+expect_nogrep "check, header changed in the work tree only: no PCH" "include-pch" "$out"
+expect_grep "check, header changed in the work tree only: finding" "ring.c:2:.*costly-no-fallback" "$out"
 finish

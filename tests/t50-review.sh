@@ -482,6 +482,29 @@ assert p["applied"] and not p["not_analyzed"], p
 f = p["introduced"]
 assert len(f) == 1 and f[0]["file"] == "drivers/gfpaudit_t50/buf.c" and f[0]["order"]["hi"] == 4, f
 '
+	# the precompiled kernel headers: used when the series touches no header
+	GFPAUDIT_DEBUG=1 "$GFPAUDIT" review kernel.mbox --tree "$K" --format json >"$T/kp.json" 2>"$T/kp.err"
+	check "prepared kernel tree, no header in the series: parsed through the PCH" grep -q 'include-pch' "$T/kp.err"
+	GFPAUDIT_DEBUG=1 "$GFPAUDIT" review kernel.mbox --tree "$K" --format json --no-pch >"$T/kn.json" 2>"$T/kn.err"
+	check "prepared kernel tree, --no-pch: no PCH" sh -c "! grep -q include-pch '$T/kn.err'"
+	py "prepared kernel tree: the same findings with and without the PCH" "$T/kp.json" '
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[1].replace("kp.json", "kn.json")))
+fa = [(f["file"], f["line"], f["rule"], f["order"]["hi"]) for f in a["patches"][0]["introduced"]]
+fb = [(f["file"], f["line"], f["rule"], f["order"]["hi"]) for f in b["patches"][0]["introduced"]]
+assert fa == fb and len(fa) == 1, (fa, fb)
+'
+	printf '/* a test fixture header written for gfpaudit */\n#define GFPAUDIT_T50_ORDER 4\n' >kbuf.h
+	kg update-index --add --cacheinfo "100644,$(kg hash-object -w kbuf.h),drivers/gfpaudit_t50/buf.h"
+	kh=$(kg commit-tree -p "$kt" -m "gfpaudit: t50 header" "$(kg write-tree)")
+	kg format-patch -q --stdout --base="$kb" "$kb..$kh" >kernel-h.mbox
+	GFPAUDIT_DEBUG=1 "$GFPAUDIT" review kernel-h.mbox --tree "$K" --format json >"$T/kh.json" 2>"$T/kh.err"
+	check "prepared kernel tree, a header in the series: no PCH" sh -c "! grep -q include-pch '$T/kh.err'"
+	py "prepared kernel tree, a header in the series: both patches reviewed" "$T/kh.json" '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [p["applied"] for p in d["patches"]] == [True, True], d["patches"]
+'
 	check "prepared kernel tree: nothing written into it" test ! -e "$KDIR/drivers/gfpaudit_t50"
 else
 	skip=$((skip + 1))

@@ -28,6 +28,7 @@ struct engine {
 	char *pch_module;          /* the same with -DMODULE, for obj-m files */
 	char *pch_problem;         /* why there is none although opts.pch asked */
 	char *pch_identity;        /* what the PCH holds (frontend.h) */
+	bool prepared;             /* engine_prepare() ran */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 	struct factbase *facts;    /* engine_set_facts */
 };
@@ -56,6 +57,39 @@ static void collect_probes(struct engine *e)
 	}
 }
 
+/* The tree's Makefiles read and its precompiled headers built (or found):
+ * before workers fork, so they share both.  Once; 0 without a tree. */
+int engine_prepare(struct engine *e)
+{
+	int rc = 0;
+	if (e->prepared || !e->tree_real)
+		return 0;
+	e->prepared = true;
+	/* the Makefiles (kbuild.c keeps them per process) */
+	struct kbuild_obj ko;
+	char *probe = xasprintf("%s/Makefile", e->tree_real);
+	kbuild_object(e->tree_real, probe, &ko);
+	kbuild_obj_release(&ko);
+	free(probe);
+	char *id_mod = NULL;
+	if (e->o.pch && ((rc = pch_for_tree(e->tree_real, false, &e->pch, &e->pch_identity)) ||
+			  (rc = pch_for_tree(e->tree_real, true, &e->pch_module, &id_mod)))) {
+		if (!e->o.pch_optional)
+			return rc;
+		e->pch_problem = xstrdup(err_last());
+		free(e->pch);
+		free(e->pch_module);
+		free(e->pch_identity);
+		e->pch = e->pch_module = e->pch_identity = NULL;
+	} else if (id_mod) {
+		char *both = xasprintf("%s+%s", e->pch_identity, id_mod);
+		free(e->pch_identity);
+		e->pch_identity = both;
+	}
+	free(id_mod);
+	return 0;
+}
+
 int engine_new(const struct engine_opts *opts, struct engine **out)
 {
 	struct engine *e = xcalloc(1, sizeof(*e));
@@ -76,30 +110,8 @@ int engine_new(const struct engine_opts *opts, struct engine **out)
 			goto fail;
 		char real[PATH_MAX];
 		e->tree_real = xstrdup(realpath(opts->tree, real) ? real : opts->tree);
-		/* built here, before workers fork, so they share one file */
-		/* the Makefiles read once here, before workers fork (kbuild.c
-		 * keeps them per process) */
-		struct kbuild_obj ko;
-		char *probe = xasprintf("%s/Makefile", e->tree_real);
-		kbuild_object(e->tree_real, probe, &ko);
-		kbuild_obj_release(&ko);
-		free(probe);
-		char *id_mod = NULL;
-		if (opts->pch && ((rc = pch_for_tree(e->tree_real, false, &e->pch, &e->pch_identity)) ||
-				  (rc = pch_for_tree(e->tree_real, true, &e->pch_module, &id_mod)))) {
-			if (!opts->pch_optional)
-				goto fail;
-			e->pch_problem = xstrdup(err_last());
-			free(e->pch);
-			free(e->pch_module);
-			free(e->pch_identity);
-			e->pch = e->pch_module = e->pch_identity = NULL;
-		} else if (id_mod) {
-			char *both = xasprintf("%s+%s", e->pch_identity, id_mod);
-			free(e->pch_identity);
-			e->pch_identity = both;
-		}
-		free(id_mod);
+		if (!opts->defer_prepare && (rc = engine_prepare(e)))
+			goto fail;
 	}
 	if ((rc = slowpath_model_load(opts->model_tree ? opts->model_tree : opts->tree, opts->allocator_model, &e->model)))
 		goto fail;
@@ -421,6 +433,12 @@ int engine_analyze_source(struct engine *e, const char *path,
 	char *rep = engine_report_path(e, path);
 	file_result_init(r, rep);
 	*out = r;
+	if (engine_prepare(e)) { /* deferred and nobody did it (engine.h) */
+		r->status = FILE_FAILED;
+		r->reason = xstrdup(err_last());
+		free(rep);
+		return 0;
+	}
 	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch, .pch_module = e->pch_module,
 				.compdb = e->compdb };
 	if (e->o.nskip && fs_path_matches(e->o.skip_base, e->o.skip, e->o.nskip, path)) {

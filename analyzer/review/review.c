@@ -71,6 +71,21 @@ static bool is_header(const char *p)
 	return n > 2 && !strcmp(p + n - 2, ".h");
 }
 
+static bool series_touches_header(const struct mail_series *s)
+{
+	for (size_t i = 0; i < s->npatches; i++) {
+		const struct mail_diff_info *d = &mail_series_patch(s, i)->files;
+		for (size_t k = 0; k < d->nfiles; k++) {
+			const struct mail_diff_file *f = &d->files[k];
+			const char *p[] = { f->old_path, f->new_path, f->rename_from, f->rename_to };
+			for (size_t j = 0; j < 4; j++)
+				if (p[j] && is_header(p[j]))
+					return true;
+		}
+	}
+	return false;
+}
+
 static bool is_c(const char *p)
 {
 	size_t n = p ? strlen(p) : 0;
@@ -532,6 +547,11 @@ int review_run(const struct review_opts *o, struct review **out)
 	if (!eo.tree && access(pa, R_OK) == 0)
 		eo.model_tree = r->root;
 	free(pa);
+	/* The precompiled headers are built from the work tree's headers: they
+	 * hold what is analyzed only when the series leaves every header alone
+	 * (a header it touches goes in as an unsaved file, see analyze()). */
+	eo.pch = r->kbuild && !o->no_pch && !series_touches_header(&r->series);
+	eo.pch_optional = true;
 	if ((rc = slowpath_model_load(r->root, o->engine.allocator_model, &r->model)))
 		goto cleanup;
 	if ((rc = engine_new(&eo, &c.e)))

@@ -482,6 +482,8 @@ static int kmodel_entry(const char *path, const struct stat *st, int type, struc
 static void cache_salt(struct engine *e, struct strbuf *sb)
 {
 	const struct engine_opts *eo = engine_opts(e);
+	/* not the PCH's identity: it is built only when something is parsed,
+	 * and a parse through it gives what a plain parse gives */
 	strbuf_addf(sb, "gfpaudit-check-cache 1 %s rules=%llx tree=%s compdb=%s\n", GFPAUDIT_VERSION,
 		    (unsigned long long)eo->rules, eo->tree ? eo->tree : "", eo->compdb ? eo->compdb : "");
 	char exe[4096];
@@ -728,10 +730,14 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		ra = side_cached(o, salt.buf, &sa);
 		rb = old_possible ? side_cached(o, salt.buf, &sb) : NULL;
 		ra ? o->cache_hits++ : o->cache_misses++;
-		if (!ra && old_possible && !rb && o->jobs > 1 && (o->want_old || likely_alloc(c)))
+		/* engine_prepare before a child forks: they share its PCH */
+		if (!ra && old_possible && !rb && o->jobs > 1 && (o->want_old || likely_alloc(c))) {
+			if ((rc = engine_prepare(e)))
+				goto next;
 			side_start(e, o, &sb, &sp); /* parsed while the new side is */
+		}
 		if (!ra) {
-			if ((rc = side_run(e, o, &sa, &ra)))
+			if ((rc = engine_prepare(e)) || (rc = side_run(e, o, &sa, &ra)))
 				goto next;
 			side_store(o, &sa, ra);
 		}
@@ -754,7 +760,7 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 					if ((rc = isolate_finish(e, &sp, &rb)))
 						goto next;
 					o->spec_used++;
-				} else if ((rc = side_run(e, o, &sb, &rb))) {
+				} else if ((rc = engine_prepare(e)) || (rc = side_run(e, o, &sb, &rb))) {
 					goto next;
 				}
 				side_store(o, &sb, rb);

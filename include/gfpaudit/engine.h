@@ -30,6 +30,9 @@ struct engine_opts {
 				 * of the common kernel headers (built once per tree) */
 	bool pch_optional;      /* a PCH that cannot be built is not an error:
 				 * parse without it (engine_pch_problem says why) */
+	bool defer_prepare;     /* with a tree: read its Makefiles and build the
+				 * PCH only in engine_prepare(), not in engine_new()
+				 * (check: a cached answer needs neither) */
 	const char *allocator_model; /* slowpath.h: NULL/"auto" reads the tree, or a built-in name */
 	const char *model_tree; /* where "auto" reads mm/page_alloc.c when that is not `tree`
 				 * (review: the repository, prepared or not); NULL: tree */
@@ -58,6 +61,11 @@ struct engine;
  * GA_EINVAL (bad allocator table) or GA_ENOMEM. */
 int engine_new(const struct engine_opts *opts, struct engine **out);
 void engine_free(struct engine *e);
+/* Read the tree's Makefiles and build (or find) its precompiled headers,
+ * before workers fork so they share both.  engine_new() does it unless
+ * opts.defer_prepare; the analysis does it when nobody did.  Idempotent;
+ * 0, or the PCH's error when it is not optional. */
+int engine_prepare(struct engine *e);
 
 /* Analyze `path`.  Returns 0 with *out filled for analyzed, skipped and failed
  * files alike (see file_result.status/reason); a negative code only when the

@@ -34,6 +34,8 @@ struct review_opts {
 	int min_severity;
 	struct isolate_limits isolation; /* each analysis runs in a child with these (isolate.h) */
 	int verbose;
+	bool no_pch;                 /* never the precompiled kernel headers (else: with a
+				      * prepared tree, when no patch touches a header) */
 };
 #define REVIEW_MAX_FILE_DEFAULT ((size_t)10 << 20)
 /* A patch that changes only headers is analyzed through at most this many
