@@ -64,6 +64,49 @@ n=$("$G" audit -q --no-cache --severity note "$here"/../corpus/*.c 2>/dev/null |
 if [ -z "$long" ] && [ "$n" -gt 50 ]; then ok "every headline of the corpus ($n) is under 100 characters"
 else fail "every headline of the corpus ($n) is under 100 characters" "$long"; fi
 
+# -v: the evidence as notes in line order, each labelled by what the line
+# does (store, guard, call; caller for a caller's lines)
+cat > "$T/repo/drivers/foo/guard.c" <<'C'
+#include <linux/gfp.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+void *sized(unsigned int n)
+{
+	size_t len = (size_t)n * 4096;
+	if (len > SZ_1M)
+		return NULL;
+	return kmalloc(len, GFP_KERNEL | __GFP_NORETRY);
+}
+C
+out=$("$G" audit -q -v --no-cache --severity note --disable noretry-without-nowarn drivers/foo/guard.c 2>/dev/null)
+ev=$(printf '%s\n' "$out" | grep -E '^drivers/foo/guard.c:[0-9]+: note: ')
+want=$(cat <<'W'
+drivers/foo/guard.c:6: note: store (size): size_t len = (size_t)n * 4096;
+drivers/foo/guard.c:7: note: guard (size): if (len > SZ_1M)
+drivers/foo/guard.c:9: note: call: gfp 'GFP_KERNEL | __GFP_NORETRY', size 'len'
+W
+)
+[ "$ev" = "$want" ] && ok "-v: store, guard and call notes in line order" || fail "-v: store, guard and call notes in line order" "$ev"
+out=$("$G" audit -q -v --no-cache --severity note "$here/../corpus/fallback-caller-smaller.c" 2>/dev/null)
+expect_grep "-v: a caller's store is labelled 'caller store'" ":38: note: caller store \(order\): unit = 1;$" "$out"
+expect_grep "-v: the caller that copes is labelled 'caller'" ":38: note: caller: grab_blocks returns the failure, and its caller retries smaller" "$out"
+lines=$(printf '%s\n' "$out" | sed -nE 's/^[^ ]+:([0-9]+): note: .*/\1/p' | tr '\n' ' ')
+[ "$lines" = "$(printf '%s\n' $lines | sort -n | tr '\n' ' ')" ] && ok "-v: the evidence lines ascend ($lines)" ||
+	fail "-v: the evidence lines ascend" "$lines"
+
+# --sites: the masks as kernel code writes them, names as given
+out=$("$G" audit -q --no-cache --sites drivers/foo/guard.c 2>/dev/null)
+expect_grep "--sites: GFP_KERNEL | __GFP_NORETRY, not must=/may=" "^drivers/foo/guard.c:9:9: site: 'kmalloc' in 'sized': orders 0..8, size 0..1048576, gfp GFP_KERNEL \| __GFP_NORETRY, fallback none$" "$out"
+out=$(cd drivers && "$G" audit -q --no-cache --sites foo/guard.c 2>/dev/null)
+expect_grep "--sites from drivers/: the name as given" "^foo/guard.c:9:9: site: " "$out"
+out=$(cd drivers && "$G" audit -q --no-cache --sites "$T/repo/drivers/foo/guard.c" 2>/dev/null)
+expect_grep "--sites with an absolute name: as given" "^$T/repo/drivers/foo/guard.c:9:9: site: " "$out"
+out=$("$G" audit -q --no-cache --sites --color=always drivers/foo/guard.c 2>/dev/null)
+expect_grep "--sites --color=always: the site line is coloured too" "${esc}\[01;32msite:" "$out"
+out=$("$G" audit -q --no-cache --sites "$here/../corpus/attempt-switch.c" 2>/dev/null)
+expect_grep "--sites: attempt classes with 'never'" "attempts: orders 4..6 fallback: gfp GFP_NOWAIT \| __GFP_IO \| __GFP_FS \| __GFP_NOWARN, never __GFP_DIRECT_RECLAIM \| __GFP_NORETRY; " "$out"
+expect_nogrep "--sites: no must=/may= left" "must=|may=" "$out"
+
 # the per-rule table, on stderr after the summary
 err=$("$G" audit --no-cache drivers/foo/big.c 2>&1 >/dev/null)
 expect_grep "per-rule table: heading" "^gfpaudit: findings by rule \(at or above warning\):$" "$err"
@@ -87,6 +130,9 @@ expect_grep "check --color=always" "${esc}\[01;35mwarning:" "$out"
 if [ -f "${KDIR:-}/include/generated/autoconf.h" ]; then
 	out=$(cd "$KDIR/mm" && "$G" audit -q --no-cache --no-pch --severity note --tree .. readahead.c 2>/dev/null)
 	expect_grep "audit --tree .. from KDIR/mm: 'readahead.c:...'" "^readahead.c:[0-9]+:[0-9]+: (note|warning): " "$out"
+	out=$(cd "$KDIR/mm" && "$G" audit -q --no-cache --no-pch --sites --tree .. readahead.c 2>/dev/null)
+	expect_grep "audit --sites --tree .. from KDIR/mm: 'readahead.c:...: site:'" "^readahead.c:[0-9]+:[0-9]+: site: '" "$out"
+	expect_nogrep "audit --sites --tree .. from KDIR/mm: no tree-root names" "^mm/readahead.c" "$out"
 	out=$(cd "$KDIR/mm" && "$G" audit -q --no-cache --no-pch --severity note --format json --tree .. readahead.c 2>/dev/null)
 	expect_grep "JSON keeps the tree-relative name" '"file": "mm/readahead.c"' "$out"
 else
