@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # t89-diag: diagnostics people read (issue 19 item 4): headlines under 100
 # characters with the details as notes and gfp sets as GFP_KERNEL | ...,
-# --color=auto|always|
-# never and NO_COLOR, paths relative to the current directory when it is a
+# -v evidence labelled (store, guard, call, caller) in line order, --sites
+# in the same notation, --color=auto|always|never and NO_COLOR (audit,
+# check, explain, merge), paths relative to the current directory when it is a
 # subdirectory of the tree (check from a subdirectory; audit --tree inside
 # KDIR when there is one), --progress lines on a stderr that is not a
-# terminal (the default under CI=true), the per-rule count table.  Ends with
+# terminal (the default under CI=true; audit and facts), the per-rule count
+# table.  Ends with
 # "N passed, N failed".
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -107,6 +109,23 @@ out=$("$G" audit -q --no-cache --sites "$here/../corpus/attempt-switch.c" 2>/dev
 expect_grep "--sites: attempt classes with 'never'" "attempts: orders 4..6 fallback: gfp GFP_NOWAIT \| __GFP_IO \| __GFP_FS \| __GFP_NOWARN, never __GFP_DIRECT_RECLAIM \| __GFP_NORETRY; " "$out"
 expect_nogrep "--sites: no must=/may= left" "must=|may=" "$out"
 
+# --color on the other commands that print findings: explain, merge --format
+# text (cc's --gfpaudit-color is in t45; review prints mails, JSON and b4's
+# status lines, which are not coloured)
+out=$("$G" explain --color=always drivers/foo/big.c:5 2>/dev/null)
+expect_grep "explain --color=always: the locus bold" "^${esc}\[01mdrivers/foo/big.c:5:[0-9]+:${esc}\[m '${esc}\[01mkmalloc${esc}\[m' in big\(\)" "$out"
+out=$("$G" explain drivers/foo/big.c:5 2>/dev/null)
+expect_nogrep "explain into a pipe: no escape" "$esc" "$out"
+out=$(cd drivers && "$G" explain --color=never foo/big.c:5 2>/dev/null)
+expect_grep "explain: the name as given" "^foo/big.c:5:[0-9]+: 'kmalloc' in big\(\)$" "$out"
+"$G" explain --color=sometimes drivers/foo/big.c:5 >/dev/null 2>&1; expect_rc "explain --color=sometimes: usage" 2 $?
+"$G" audit -q --no-cache --format json drivers/foo/big.c > "$T/run.json" 2>/dev/null
+out=$("$G" merge -q --format text --color=always "$T/run.json" 2>/dev/null)
+expect_grep "merge --format text --color=always" "^${esc}\[01mdrivers/foo/big.c:5:[0-9]+:${esc}\[m ${esc}\[01;35mwarning:" "$out"
+out=$("$G" merge -q --format text "$T/run.json" 2>/dev/null)
+expect_nogrep "merge --format text into a pipe: no escape" "$esc" "$out"
+"$G" merge --color=sometimes "$T/run.json" >/dev/null 2>&1; expect_rc "merge --color=sometimes: usage" 2 $?
+
 # the per-rule table, on stderr after the summary
 err=$("$G" audit --no-cache drivers/foo/big.c 2>&1 >/dev/null)
 expect_grep "per-rule table: heading" "^gfpaudit: findings by rule \(at or above warning\):$" "$err"
@@ -146,6 +165,9 @@ err=$(CI=true GFPAUDIT_TEST_HANG=big.c "$G" audit --no-cache --timeout 7 -j1 dri
 expect_grep "CI=true: progress lines by default" "^gfpaudit: progress \[0/1\]" "$err"
 err=$(CI=true GFPAUDIT_TEST_HANG=big.c "$G" audit --no-cache --no-progress --timeout 7 -j1 drivers/foo/big.c 2>&1 >/dev/null)
 expect_nogrep "CI=true --no-progress: none" "progress" "$err"
+err=$(GFPAUDIT_TEST_HANG=big.c "$G" facts --cache "$T/facts.sqlite" --progress --timeout 7 -j1 drivers/foo/big.c 2>&1 >/dev/null)
+expect_grep "facts --progress: a line on a stderr that is no terminal" "^gfpaudit: progress \[0/1\]" "$err"
+expect_nogrep "--progress lines: no terminal escapes" "$esc" "$err"
 err=$(CI=true "$G" audit --no-cache drivers/foo/big.c 2>&1 >/dev/null)
 expect_nogrep "a short run: no progress line, the summary says it" "gfpaudit: progress" "$err"
 finish
