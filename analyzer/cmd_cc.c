@@ -18,13 +18,15 @@
 #include "gfpaudit/isolate.h"
 #include "gfpaudit/report.h"
 #include "gfpaudit/result.h"
+#include "gfpaudit/diag.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: gfpaudit cc [-Wgfpaudit-error] [--gfpaudit-severity=LEVEL] COMPILER-ARGS... FILE.c\n"
+"usage: gfpaudit cc [-Wgfpaudit-error] [--gfpaudit-severity=LEVEL] [--gfpaudit-color=WHEN]\n"
+"                   COMPILER-ARGS... FILE.c\n"
 "\n"
 "The checker for kbuild: analyze FILE.c with the compiler arguments kbuild\n"
 "passes and print findings GCC-style on stderr.  In a kernel tree:\n"
@@ -42,10 +44,13 @@ static void usage(FILE *f)
 "                              could not be analyzed): the build stops\n"
 "  --gfpaudit-severity=LEVEL   print findings at or above note|warning|error\n"
 "                              (default warning)\n"
+"  --gfpaudit-color=WHEN       colour the diagnostics as GCC does: auto (default:\n"
+"                              when stderr is a terminal, unless NO_COLOR is set or\n"
+"                              TERM=dumb), always, never\n"
 "  -h, --help                  this text (alone)\n"
 "\n"
 "exit: 0 (also with findings, unless -Wgfpaudit-error), 2 usage\n");
-	cli_print_setup(f, NULL);
+	cli_print_setup(f, "NO_COLOR, TERM (--gfpaudit-color=auto)");
 }
 
 static bool is_c_file(const char *a)
@@ -66,7 +71,7 @@ static bool is_prepared(const char *dir)
 int cmd_cc(int argc, char **argv)
 {
 	bool werror = false;
-	const char *severity = "warning", *file = NULL;
+	const char *severity = "warning", *file = NULL, *color = "auto";
 	const char **cargs = xcalloc((size_t)argc + 1, sizeof(*cargs));
 	size_t ncargs = 0;
 	int rc = EXIT_USAGE;
@@ -80,6 +85,8 @@ int cmd_cc(int argc, char **argv)
 			werror = true;
 		else if (!strncmp(argv[i], "--gfpaudit-severity=", 20))
 			severity = argv[i] + 20;
+		else if (!strncmp(argv[i], "--gfpaudit-color=", 17))
+			color = argv[i] + 17;
 		else
 			cargs[ncargs++] = argv[i];
 	}
@@ -90,6 +97,11 @@ int cmd_cc(int argc, char **argv)
 	int sev = severity_lookup(severity);
 	if (sev < 0) {
 		fprintf(stderr, "gfpaudit cc: unknown severity '%s' (note, warning, error)\n", severity);
+		free(cargs);
+		return EXIT_USAGE;
+	}
+	if (!cli_color_mode_ok(color)) {
+		fprintf(stderr, "gfpaudit cc: --gfpaudit-color takes auto, always or never, not '%s'\n", color);
 		free(cargs);
 		return EXIT_USAGE;
 	}
@@ -137,7 +149,9 @@ int cmd_cc(int argc, char **argv)
 		goto out;
 	}
 	if (r->partial)
-		fprintf(stderr, "gfpaudit: %s: partially analyzed: %s\n", file, r->reason ? r->reason : "parse errors");
+		fprintf(stderr, "gfpaudit: %s: %s%s\n", file,
+			r->reason && !strncmp(r->reason, "partially analyzed", 18) ? "" : "partially analyzed: ",
+			r->reason ? r->reason : "parse errors");
 	struct report rep;
 	report_init(&rep);
 	rep.min_show = (enum severity)sev;
@@ -145,7 +159,11 @@ int cmd_cc(int argc, char **argv)
 	for (size_t k = 0; k < r->nfindings; k++)
 		n += r->findings[k].severity >= (enum severity)sev;
 	report_add(&rep, r);
+	struct diag_style ds;
+	diag_style_init(&ds, color, stderr, NULL); /* names as kbuild gave them */
+	rep.style = &ds;
 	report_text(&rep, stderr);
+	diag_style_release(&ds);
 	report_release(&rep);
 	rc = werror && n ? EXIT_FINDINGS : EXIT_CLEAN;
 out:

@@ -11,6 +11,7 @@
 #include "gfpaudit/explain.h"
 #include "gfpaudit/result.h"
 #include "gfpaudit/slowpath.h"
+#include "gfpaudit/diag.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -42,8 +43,10 @@ static void usage(FILE *f)
 "                          requests still enter direct compaction\n"
 "  -v, --verbose           also print every fact of the allocator model and\n"
 "                          where each alloc_flags bit is set\n"
+"  --color WHEN            colour the text: auto (default: on a terminal, unless\n"
+"                          NO_COLOR is set or TERM=dumb), always, never\n"
 "  -h, --help              this text\n");
-	cli_print_setup(f, NULL);
+	cli_print_setup(f, "NO_COLOR, TERM (--color=auto)");
 	fprintf(f, "\n"
 "exit: 0 explained, 2 usage or no site at FILE:LINE, 3 tool failure\n");
 }
@@ -109,11 +112,12 @@ int cmd_explain(int argc, char **argv)
 		{ "allocators", required_argument, NULL, 'A' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "model", no_argument, NULL, 'm' },
+		{ "color", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cli_common c = { .format = "text" };
-	const char *model_choice = NULL, *from_json = NULL;
+	const char *model_choice = NULL, *from_json = NULL, *color = "auto";
 	int opt, model_only = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "p:vh", longopts, NULL)) != -1) {
@@ -126,6 +130,13 @@ int cmd_explain(int argc, char **argv)
 		case 'A': cli_add_allocator(&c, optarg); break;
 		case 'v': c.verbose++; break;
 		case 'm': model_only = 1; break;
+		case 'c':
+			if (!cli_color_mode_ok(optarg)) {
+				fprintf(stderr, "gfpaudit explain: --color takes auto, always or never, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			color = optarg;
+			break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -249,7 +260,10 @@ int cmd_explain(int argc, char **argv)
 		fputc('\n', stdout);
 		json_decref(j);
 	} else {
-		explain_print_text(&x, stdout, c.verbose > 0);
+		struct diag_style ds;
+		diag_style_init(&ds, color, stdout, c.tree); /* names relative to the cwd below --tree */
+		explain_print_text(&x, stdout, c.verbose > 0, &ds);
+		diag_style_release(&ds);
 		if (c.verbose)
 			explain_print_model(model, stdout);
 	}

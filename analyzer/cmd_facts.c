@@ -43,9 +43,11 @@ static void usage(FILE *f)
 "  --facts-passes N     as for audit (default 3)\n"
 "  -j N, --timeout SEC, --memory-limit MIB, --no-pch, --all-files   as for audit\n"
 "  -q, --quiet          no progress line\n"
+"  --progress           progress lines on stderr also when it is not a terminal, one\n"
+"                       every 5 s (the default when CI=true); --no-progress: not then\n"
 "  -v, --verbose        where the files went, the facts passes\n"
 "  -h, --help           this text\n");
-	cli_print_setup(f, NULL);
+	cli_print_setup(f, "CI=true (--progress)");
 	fprintf(f, "\n"
 "exit: 0 built (or the key printed, found or not), 2 usage, unprepared tree or facts\n"
 "not built (--key), 3 files that failed to analyze or a cache that cannot be used\n");
@@ -254,6 +256,8 @@ int cmd_facts(int argc, char **argv)
 		{ "no-pch", no_argument, NULL, 'w' },
 		{ "all-files", no_argument, NULL, 'a' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "no-progress", no_argument, NULL, 'N' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -290,6 +294,8 @@ int cmd_facts(int argc, char **argv)
 		case 'w': a.want_pch = 0; break;
 		case 'a': a.all_files = 1; break;
 		case 'q': a.c.quiet = 1; break;
+		case 'P': a.progress = 1; break;
+		case 'N': a.progress = 0; break;
 		case 'v': a.c.verbose++; break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;

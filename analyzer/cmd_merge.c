@@ -8,6 +8,8 @@
 #include <jansson.h>
 #include "gfpaudit/cmd.h"
 #include "gfpaudit/report.h"
+#include "gfpaudit/cli.h"
+#include "gfpaudit/diag.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -25,6 +27,8 @@ static void usage(FILE *f)
 "  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
 "                       (default warning)\n"
 "  -q, --quiet          no summary on stderr\n"
+"  --color WHEN         colour the text format: auto (default: on a terminal,\n"
+"                       unless NO_COLOR is set or TERM=dumb), always, never\n"
 "  --configs            the runs audited the same source on different\n"
 "                       configurations (arches, page sizes, .configs): each\n"
 "                       input is NAME=RUN.json (NAME defaults to the file's\n"
@@ -33,6 +37,8 @@ static void usage(FILE *f)
 "                       why not (the order their site has there, from runs\n"
 "                       with --sites)\n"
 "  -h, --help           this text\n"
+"\n"
+"environment: NO_COLOR, TERM (--color=auto)\n"
 "\n"
 "exit: 0 clean, 1 findings at or above the threshold, 2 usage or unreadable\n"
 "input, 3 files that failed or were skipped and nothing else was found\n");
@@ -197,10 +203,11 @@ int cmd_merge(int argc, char **argv)
 		{ "severity", required_argument, NULL, 'S' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "configs", no_argument, NULL, 'C' },
+		{ "color", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *format = "json", *tree = NULL, *severity = "warning";
+	const char *format = "json", *tree = NULL, *severity = "warning", *color = "auto";
 	int quiet = 0, configs = 0, opt;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -210,6 +217,13 @@ int cmd_merge(int argc, char **argv)
 		case 'S': severity = optarg; break;
 		case 'q': quiet = 1; break;
 		case 'C': configs = 1; break;
+		case 'c':
+			if (!cli_color_mode_ok(optarg)) {
+				fprintf(stderr, "gfpaudit merge: --color takes auto, always or never, not '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			color = optarg;
+			break;
 		case 'h': usage(stdout); return EXIT_CLEAN;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -244,8 +258,14 @@ int cmd_merge(int argc, char **argv)
 		report_json(&rep, stdout);
 	else if (!strcmp(format, "sarif"))
 		report_sarif(&rep, stdout);
-	else
+	else {
+		struct diag_style ds;
+		diag_style_init(&ds, color, stdout, tree); /* the names are relative to --tree */
+		rep.style = &ds;
 		report_text(&rep, stdout);
+		rep.style = NULL;
+		diag_style_release(&ds);
+	}
 	size_t a, s, f, nf = report_findings_at_least(&rep, (enum severity)sev);
 	report_counts(&rep, &a, &s, &f);
 	if (!quiet)

@@ -275,7 +275,7 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 		}
 		/* emit what is ready, in order */
 		while (emitted < n && ready[emitted]) {
-			if (prog.on && prog.shown) {
+			if (prog.on && prog.shown && !prog.lines) {
 				/* the callback may print: start it on a clean line */
 				fputs("\r\033[K", stderr);
 				prog.shown = 0;

@@ -38,6 +38,8 @@ void *__kvmalloc_node_noprof(size_t size, gfp_t flags, int node)
  * check-output-start
  * corpus/attempt-kvmalloc-helper.c:27:8: warning: '__kmalloc_node_noprof' can request order 4..10 (32769 bytes to 4 MiB) [costly-noretry-compacts]
  * corpus/attempt-kvmalloc-helper.c:27:8: note: gfp GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY
- * corpus/attempt-kvmalloc-helper.c:27:8: note: fallback vmalloc: its costly attempts (orders 4..10) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again; clear '__GFP_DIRECT_RECLAIM' for orders above 3; proven: every path asks for more than order 3
+ * corpus/attempt-kvmalloc-helper.c:27:8: note: fallback vmalloc: its costly attempts (orders 4..10) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again
+ * corpus/attempt-kvmalloc-helper.c:27:8: note: clear '__GFP_DIRECT_RECLAIM' for orders above 3
+ * corpus/attempt-kvmalloc-helper.c:27:8: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -36,6 +36,8 @@ struct folio *rd_get_folio(struct address_space *mapping, pgoff_t index,
  * check-output-start
  * corpus/attempt-seed-v2-unfixed.c:26:11: note: 'filemap_alloc_folio' can request order 0..10 [costly-noretry-compacts]
  * corpus/attempt-seed-v2-unfixed.c:26:11: note: its attempts at orders 4..10 (with a fallback after them, when order > min_order) get gfp __GFP_NOWARN | __GFP_NORETRY, maybe any other flag
- * corpus/attempt-seed-v2-unfixed.c:26:11: note: fallback order-loop: its costly attempts (orders 4..10) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again; clear '__GFP_DIRECT_RECLAIM' for orders above 3; possible: the order comes from field 'address_space.flags', whose values are not known here
+ * corpus/attempt-seed-v2-unfixed.c:26:11: note: fallback order-loop: its costly attempts (orders 4..10) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again
+ * corpus/attempt-seed-v2-unfixed.c:26:11: note: clear '__GFP_DIRECT_RECLAIM' for orders above 3
+ * corpus/attempt-seed-v2-unfixed.c:26:11: note: possible: the order comes from field 'address_space.flags', whose values are not known here
  * check-output-end
  */

@@ -25,8 +25,8 @@ int pair_init(struct pair *p)
  * check-command: gfpaudit audit --sites $file
  *
  * check-output-start
- * corpus/cli-sites-text.c:15:13: site: 'alloc_pages' in 'pair_init' order 1..1 must=IO|FS|DIRECT_RECLAIM|KSWAPD_RECLAIM may=- fallback=none
- * corpus/cli-sites-text.c:18:11: site: 'alloc_pages' in 'pair_init' order 4..4 must=IO|FS|DIRECT_RECLAIM|KSWAPD_RECLAIM|NOWARN|NORETRY may=- fallback=none
+ * corpus/cli-sites-text.c:15:13: site: 'alloc_pages' in 'pair_init': order 1, gfp GFP_KERNEL, fallback none
+ * corpus/cli-sites-text.c:18:11: site: 'alloc_pages' in 'pair_init': order 4, gfp GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY, fallback none
  * corpus/cli-sites-text.c:18:11: warning: 'alloc_pages' can request order 4: no fallback [costly-no-fallback]
  * corpus/cli-sites-text.c:18:11: note: gfp GFP_KERNEL | __GFP_NOWARN | __GFP_NORETRY
  * corpus/cli-sites-text.c:18:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation

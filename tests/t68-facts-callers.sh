@@ -55,7 +55,7 @@ expect_grep "one caller copes, another returns the error: still no fallback" \
 expect_grep "address in an ops table: callers unseen, still no fallback" \
 	'^none - costly-no-fallback:warning$' "$(site "$T/both.json" pool_hook_alloc)"
 ev=$(python3 -c "import json;d=json.load(open('$T/both.json'));print([e['note'] for f in d['findings'] if f['function']=='pool_fill_chunks' for e in f.get('evidence',[])])")
-expect_grep "the evidence names the caller's retry" 'fallback: pool_fill_chunks returns the failure, and its caller retries smaller' "$ev"
+expect_grep "the evidence names the caller's retry" 'caller: pool_fill_chunks returns the failure, and its caller retries smaller' "$ev"
 out=$("$G" audit --no-cache -q pool.c user.c 2>&1)
 expect_grep "text: the fallback is named" 'fallback caller-smaller' "$out"
 

@@ -79,8 +79,11 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	free(orders);
 	for (size_t i = 0; i < o.nsteps; i++) {
 		const struct sp_fact *x = &m->facts[o.steps[i].fact];
-		if (x->file)
-			site_add_evidence(&f->site, x->file, x->line, o.steps[i].text);
+		if (x->file) {
+			char *note = xasprintf("allocator: %s", o.steps[i].text);
+			site_add_evidence(&f->site, x->file, x->line, note);
+			free(note);
+		}
 	}
 	free(where);
 	free(d);

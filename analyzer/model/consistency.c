@@ -766,8 +766,8 @@ static void stale_read(struct transfer *t, const struct cx *at, const char *name
 		"here without being derived again: derive it again from the new mask",
 		name, t->st->mask[i], s->d[i].how ? s->d[i].how : "derivation", s->d[i].line,
 		t->st->mask[i], t->st->line[i], name);
-	add_ev(f, s->d[i].line, "'%s' derived from the mask", name);
-	add_ev(f, t->st->line[i], "'%s' changes", t->st->mask[i]);
+	add_ev(f, s->d[i].line, "store: '%s' derived from the mask", name);
+	add_ev(f, t->st->line[i], "store: '%s' changes", t->st->mask[i]);
 }
 
 static void stale_write_mask(struct transfer *t, const char *M, const struct cx *rhs, const char *op, int line)
@@ -1286,11 +1286,11 @@ static void check_divergence(struct fnctx *x)
 				"while '%s' still flows to %s: the flag and the mask now disagree; "
 				"change the mask (clear the bit) or the caller instead",
 				v->name, mask, bit, ft, mask, sl.buf);
-			add_ev(f, d->d[first].line, "'%s' derived from '%s'", v->name, mask);
+			add_ev(f, d->d[first].line, "store: '%s' derived from '%s'", v->name, mask);
 			if (df->line != d->d[first].line)
-				add_ev(f, df->line, "'%s' combined with '%s'", v->name, ft);
+				add_ev(f, df->line, "store: '%s' combined with '%s'", v->name, ft);
 			for (size_t k = 0; k < ns; k++)
-				add_ev(f, sinks[k]->line, "'%s' still reaches '%s'", mask, cx_callee(sinks[k]));
+				add_ev(f, sinks[k]->line, "call: '%s' still reaches '%s'", mask, cx_callee(sinks[k]));
 			free(ft);
 			strbuf_release(&sl);
 		}

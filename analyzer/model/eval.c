@@ -1086,13 +1086,19 @@ static void refine_var(struct state *st, int v, int64_t off, const char *op, str
 }
 
 /* As refine_var, with the other side's value: when the comparison lowers
- * the variable's upper bound, that bound is the other side's data. */
-static void refine_var_by(struct state *st, int v, int64_t off, const char *op, const struct aval *k, bool truth)
+ * the variable's upper bound, that bound is the other side's data.  A
+ * comparison that narrows a known value is one of its lines (a guard). */
+static void refine_var_by(struct state *st, int v, int64_t off, const char *op, const struct aval *k, bool truth,
+			  unsigned line)
 {
-	int64_t hi = st->v[v].iv.hi;
+	struct interval was = st->v[v].iv;
 	refine_var(st, v, off, op, k->iv, truth);
-	if (!st->dead && st->v[v].iv.hi < hi)
+	if (st->dead)
+		return;
+	if (st->v[v].iv.hi < was.hi)
 		aval_src_merge(&st->v[v], k);
+	if (st->v[v].iv.known && (!was.known || st->v[v].iv.hi < was.hi || st->v[v].iv.lo > was.lo))
+		ev_add(&st->v[v], line);
 }
 
 /* The value of the other side of a comparison, without its side effects
@@ -1117,11 +1123,11 @@ static void refine_cmp(struct eval_ctx *cx, struct node *c, struct state *st, bo
 	int lv = side_var(l, &lo_off), rv = side_var(r, &ro_off);
 	if (lv >= 0) {
 		struct aval k = side_value(cx, r, st);
-		refine_var_by(st, lv, lo_off, c->op, &k, truth);
+		refine_var_by(st, lv, lo_off, c->op, &k, truth, c->line);
 	}
 	if (rv >= 0) {
 		struct aval k = side_value(cx, l, st);
-		refine_var_by(st, rv, ro_off, mirror_op(c->op), &k, truth);
+		refine_var_by(st, rv, ro_off, mirror_op(c->op), &k, truth, c->line);
 	}
 }
 

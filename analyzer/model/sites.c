@@ -445,6 +445,44 @@ static void add_ev(struct site *s, const struct tu *t, const char *file, unsigne
 	free(txt);
 }
 
+/* A line the value of the call's mask, order or size (`what`) comes from,
+ * labelled by what the line does to it: "guard (order): if (order > 3)"
+ * when a condition bounds it, else "store (order): order = ...", with
+ * "caller " before a line outside the function (a caller's argument, from
+ * the fact base).  The call's own line is left to the "call:" note. */
+static bool starts_word(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+	return !strncmp(p, w, n) && !isalnum((unsigned char)p[n]) && p[n] != '_';
+}
+
+static void add_value_ev(struct site *s, const struct tu *t, const char *file, unsigned line, unsigned call_line,
+			 const struct fn_model *fn, const char *what)
+{
+	if (!line || line == call_line)
+		return;
+	/* outside the function: a caller's line (the fact base's bindings) */
+	unsigned lo = 0, hi = 0;
+	clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(fn->cur)), NULL, &lo, NULL, NULL);
+	clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(fn->cur)), NULL, &hi, NULL, NULL);
+	bool caller = lo && hi && (line < lo || line > hi);
+	char *txt = line_text(t, line);
+	const char *p = txt;
+	if (*p == '}')
+		for (p++; isspace((unsigned char)*p); p++)
+			;
+	if (starts_word(p, "else"))
+		for (p += 4; isspace((unsigned char)*p); p++)
+			;
+	bool guard = starts_word(p, "if") || starts_word(p, "while") || starts_word(p, "for") ||
+		     starts_word(p, "switch") || starts_word(p, "case") || !strncmp(p, "&&", 2) ||
+		     !strncmp(p, "||", 2);
+	char *note = xasprintf("%s%s (%s): %s", caller ? "caller " : "", guard ? "guard" : "store", what, txt);
+	site_add_evidence(s, file, (int)line, note);
+	free(note);
+	free(txt);
+}
+
 /* Does the statement always leave (return, goto, break, continue)? */
 static bool always_exits(const struct node *n)
 {
@@ -547,7 +585,7 @@ static void caller_fallback(struct fn_scan *s, const struct call_rec *r, struct 
 	st->fallback_line = cf.line;
 	if (strcmp(cf.file, st->file))
 		st->fallback_file = xstrdup(cf.file);
-	char *note = xasprintf("fallback: %s returns the failure, and %s %s (%s, %u call%s across the tree)",
+	char *note = xasprintf("caller: %s returns the failure, and %s %s (%s, %u call%s across the tree)",
 			       s->fn->name, cf.ncallers == 1 ? "its caller" : "every caller",
 			       cf.how == CALLER_SMALLER ? "retries smaller" : cf.how == CALLER_OTHER_PATH
 			       ? "falls back to another allocation" : "goes on without it",
@@ -717,7 +755,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 				/* someone outside controls it: any order the allocator takes */
 				st->order = (struct order_range){ 0, tf->max_order, true };
 				site_add_evidence(st, file, (int)r->call->line,
-						  "order: not bounded here; the allocator refuses above MAX_PAGE_ORDER");
+						  "call (order): not bounded here; the allocator refuses above MAX_PAGE_ORDER");
 			} else if (!st->order.known) {
 				st->unknown_why = xstrdup("the order is not bounded in this file");
 			}
@@ -754,11 +792,11 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			sz.iv = iv_range(sz.iv.lo > 0 ? sz.iv.lo : 0,
 					 (int64_t)1 << (tf->max_order + tf->page_shift));
 			site_add_evidence(st, file, (int)r->call->line,
-					  "size: not bounded here; bounded only by KMALLOC_MAX_SIZE");
+					  "call (size): not bounded here; bounded only by KMALLOC_MAX_SIZE");
 		}
 		if (s->kv_def)
 			site_add_evidence(st, file, (int)r->call->line,
-					  "size: the kvmalloc helper's attempt, for callers passing GFP_KERNEL "
+					  "call (size): the kvmalloc helper's attempt, for callers passing GFP_KERNEL "
 					  "and a costly size");
 		if (sz.iv.known && sz.iv.lo >= 0) {
 			long long kmcs = t->kmalloc_max_cache_size;
@@ -926,13 +964,13 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 
 	if (r->has_gfp)
 		for (int i = 0; i < r->gfp.nev; i++)
-			add_ev(st, t, file, r->gfp.evl[i], "gfp");
+			add_value_ev(st, t, file, r->gfp.evl[i], r->call->line, s->fn, "gfp");
 	if (r->has_order)
 		for (int i = 0; i < r->order.nev; i++)
-			add_ev(st, t, file, r->order.evl[i], "order");
+			add_value_ev(st, t, file, r->order.evl[i], r->call->line, s->fn, "order");
 	if (r->has_size)
 		for (int i = 0; i < r->size.nev; i++)
-			add_ev(st, t, file, r->size.evl[i], "size");
+			add_value_ev(st, t, file, r->size.evl[i], r->call->line, s->fn, "size");
 }
 
 /* ---- wrappers ---- */

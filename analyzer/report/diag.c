@@ -1,4 +1,5 @@
 /* GCC-style diagnostic lines: colour and display paths (diag.h). */
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,13 +86,17 @@ void diag_print(FILE *out, const struct diag_style *st, const char *file, int li
 	free(path);
 }
 
-/* Where the clause starting at p ends: at "; " outside '...', or the end. */
+/* Where the clause starting at p ends: at "; " outside '...', or the end.
+ * An apostrophe inside a word ("this tree's allocator") quotes nothing: a
+ * quote opens after a non-word character and closes before one. */
 static const char *clause_end(const char *p)
 {
 	bool quoted = false;
-	for (; *p; p++) {
-		if (*p == '\'')
-			quoted = !quoted;
+	for (const char *b = p; *p; p++) {
+		if (*p == '\'' && !quoted && (p == b || !isalnum((unsigned char)p[-1])))
+			quoted = true;
+		else if (*p == '\'' && quoted && !isalnum((unsigned char)p[1]) && p[1] != '_')
+			quoted = false;
 		else if (!quoted && p[0] == ';' && p[1] == ' ')
 			return p;
 	}

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <jansson.h>
 #include "gfpaudit/explain.h"
+#include "gfpaudit/diag.h"
 #include "gfpaudit/result.h"
 #include "gfpaudit/strbuf.h"
 
@@ -102,13 +103,18 @@ static void orders_text(struct strbuf *sb, const struct explain_group *g, const 
 		strbuf_addf(sb, "orders %d..%d", g->hi, g->lo);
 }
 
-void explain_print_text(const struct explanation *x, FILE *f, bool verbose)
+void explain_print_text(const struct explanation *x, FILE *f, bool verbose, const struct diag_style *st)
 {
+	static const struct diag_style plain;
 	const struct site *s = x->site;
 	const struct slowpath_model *m = x->model;
 	struct strbuf sb = STRBUF_INIT;
-	fprintf(f, "%s:%d:%d: '%s' in %s()\n", s->file, s->line, s->col, s->api ? s->api : "?",
-		s->function ? s->function : "?");
+	char *path = diag_path(st ? st : &plain, s->file);
+	bool color = st && st->color;
+	/* the locus bold and the API as GCC colours a quoted name */
+	fprintf(f, color ? "\033[01m%s:%d:%d:\033[m '\033[01m%s\033[m' in %s()\n" : "%s:%d:%d: '%s' in %s()\n", path,
+		s->line, s->col, s->api ? s->api : "?", s->function ? s->function : "?");
+	free(path);
 	if (s->order.known)
 		fprintf(f, "  order:      %d..%d%s\n", s->order.lo, s->order.hi,
 			s->order.hi > m->costly_order ? " (costly above PAGE_ALLOC_COSTLY_ORDER)" : "");

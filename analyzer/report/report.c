@@ -152,49 +152,39 @@ size_t report_findings_at_least(const struct report *r, enum severity min)
 	return n;
 }
 
-static void flags(struct strbuf *sb, uint64_t set)
-{
-	int n = 0;
-	for (int i = 0; i < GFPF__COUNT; i++)
-		if (set & ((uint64_t)1 << i))
-			strbuf_addf(sb, "%s%s", n++ ? "|" : "", gfp_flag_name(i) + 6);
-	if (!n)
-		strbuf_adds(sb, "-");
-}
-
-char *site_format_line(const struct site *s)
+char *site_format_text(const struct site *s)
 {
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%s:%d:%d: site: '%s' in '%s' ", s->file, s->line, s->col, s->api,
-		    s->function ? s->function : "?");
+	strbuf_addf(&sb, "'%s' in '%s': ", s->api, s->function ? s->function : "?");
 	if (s->order.known)
-		strbuf_addf(&sb, "order %d..%d", s->order.lo, s->order.hi);
+		strbuf_addf(&sb, s->order.lo == s->order.hi ? "order %d" : "orders %d..%d", s->order.lo,
+			    s->order.hi);
 	else
-		strbuf_adds(&sb, "order ?");
-	if ((s->kind == API_SLAB || s->kind == API_KV || s->kind == API_EXACT) && s->size.known)
-		strbuf_addf(&sb, " size %lld..%lld", (long long)s->size.lo, (long long)s->size.hi);
-	strbuf_adds(&sb, " must=");
-	flags(&sb, s->gfp.must);
-	strbuf_adds(&sb, " may=");
-	if (s->gfp.may == GFP_ALL_BITS)
-		strbuf_adds(&sb, "*");
-	else
-		flags(&sb, s->gfp.may & ~s->gfp.must);
-	strbuf_addf(&sb, " fallback=%s", fallback_name(s->fallback));
+		strbuf_adds(&sb, "order unknown");
+	if ((s->kind == API_SLAB || s->kind == API_KV || s->kind == API_EXACT) && s->size.known) {
+		if (s->size.lo == s->size.hi)
+			strbuf_addf(&sb, ", size %lld", (long long)s->size.lo);
+		else
+			strbuf_addf(&sb, ", size %lld..%lld", (long long)s->size.lo, (long long)s->size.hi);
+	}
+	strbuf_adds(&sb, ", gfp ");
+	gfp_bits_text(&sb, s->gfp);
+	strbuf_addf(&sb, ", fallback %s", fallback_name(s->fallback));
 	/* the classes, when the mask or the role differ by order (attempts.h) */
 	for (size_t i = 0; s->natt > 1 && i < s->natt; i++) {
 		const struct attempt *a = &s->att[i];
-		strbuf_addf(&sb, "%s", i ? "; " : " attempts: ");
+		strbuf_adds(&sb, i ? "; " : "; attempts: ");
 		if (a->orders.known)
-			strbuf_addf(&sb, "%d..%d ", a->orders.lo, a->orders.hi);
+			strbuf_addf(&sb, a->orders.lo == a->orders.hi ? "order %d " : "orders %d..%d ", a->orders.lo,
+				    a->orders.hi);
 		strbuf_addf(&sb, "%s", attempt_role_name(a->role));
 		if (a->when)
 			strbuf_addf(&sb, " (%s)", a->when);
-		strbuf_adds(&sb, " must=");
-		flags(&sb, a->gfp.must);
+		strbuf_adds(&sb, ": gfp ");
+		gfp_kernel_text(&sb, a->gfp.must, "0");
 		if (s->gfp.may & ~a->gfp.may) { /* what this class can never have */
-			strbuf_adds(&sb, " never=");
-			flags(&sb, s->gfp.may & ~a->gfp.may);
+			strbuf_adds(&sb, ", never ");
+			gfp_flags_text(&sb, s->gfp.may & ~a->gfp.may, " | ", "0");
 		}
 	}
 	return strbuf_detach(&sb);
@@ -209,22 +199,37 @@ void report_print_finding(FILE *out, const struct diag_style *st, const struct f
 			   f->message ? f->message : "", phrase, f->rule);
 }
 
+struct ev_ref {
+	const struct evidence *e;
+	const char *file; /* the evidence's file, the site's when it names none */
+	bool own;         /* in the site's file */
+	size_t i;         /* the order found: ties keep it */
+};
+
 static int cmp_evidence(const void *a, const void *b)
 {
-	const struct evidence *x = *(const struct evidence *const *)a, *y = *(const struct evidence *const *)b;
+	const struct ev_ref *x = a, *y = b;
+	if (x->own != y->own)
+		return x->own ? -1 : 1;
 	int c = strcmp(x->file, y->file);
-	return c ? c : (x->line > y->line) - (x->line < y->line);
+	if (c || x->e->line != y->e->line)
+		return c ? c : x->e->line < y->e->line ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* -v: the evidence in line order (file by file), each labelled by its note */
+/* -v: the evidence in line order, the site's own file first, then the
+ * other files (callers, the allocator's source) by name; each note starts
+ * with its label (call, store, guard, caller, fallback, allocator). */
 static void print_evidence(FILE *out, const struct diag_style *st, const struct site *s)
 {
-	const struct evidence **v = xcalloc(s->nev ? s->nev : 1, sizeof(*v));
-	for (size_t e = 0; e < s->nev; e++)
-		v[e] = &s->ev[e];
+	struct ev_ref *v = xcalloc(s->nev ? s->nev : 1, sizeof(*v));
+	for (size_t e = 0; e < s->nev; e++) {
+		const char *f = s->ev[e].file[0] ? s->ev[e].file : s->file;
+		v[e] = (struct ev_ref){ &s->ev[e], f, !strcmp(f, s->file), e };
+	}
 	qsort(v, s->nev, sizeof(*v), cmp_evidence);
 	for (size_t e = 0; e < s->nev; e++)
-		diag_print(out, st, v[e]->file[0] ? v[e]->file : s->file, v[e]->line, 0, "note", v[e]->note, NULL);
+		diag_print(out, st, v[e].file, v[e].e->line, 0, "note", v[e].e->note, NULL);
 	free(v);
 }
 
@@ -236,8 +241,9 @@ void report_text(const struct report *r, FILE *out)
 		const struct file_result *fr = r->files[i];
 		if (r->with_sites)
 			for (size_t k = 0; k < fr->nsites; k++) {
-				char *l = site_format_line(&fr->sites[k]);
-				fprintf(out, "%s\n", l);
+				const struct site *x = &fr->sites[k];
+				char *l = site_format_text(x);
+				diag_print(out, st, x->file, x->line, x->col, "site", l, NULL);
 				free(l);
 			}
 		for (size_t k = 0; k < fr->nfindings; k++) {

@@ -32,7 +32,9 @@ struct explanation {
 int explain_site(const struct slowpath_model *m, const struct site *s, struct explanation *out);
 void explanation_release(struct explanation *x);
 /* verbose: also where each alloc_flags bit is set */
-void explain_print_text(const struct explanation *x, FILE *f, bool verbose);
+struct diag_style;
+/* st: colour and the name to print (diag.h); NULL: plain, the name as is */
+void explain_print_text(const struct explanation *x, FILE *f, bool verbose, const struct diag_style *st);
 struct json_t;
 struct json_t *explain_to_json(const struct explanation *x);
 /* The model alone: its facts, aliases, and whether costly __GFP_NORETRY

@@ -94,7 +94,10 @@ void report_merge_finish(struct report *r);
 /* Add a resolved finding (copied). */
 void report_add_resolved(struct report *r, const struct finding *f);
 
-/* One site as a line (used by --sites text and by explain). */
-char *site_format_line(const struct site *s);
+/* What --sites text says of one site after "FILE:LINE:COL: site: ":
+ * "'API' in 'FUNCTION': order N (or orders LO..HI), size B, gfp GFP_KERNEL |
+ * __GFP_NORETRY[, maybe ...], fallback KIND[; attempts: orders LO..HI ROLE
+ * (WHEN): gfp ..., never ...]" with the masks as kernel code writes them. */
+char *site_format_text(const struct site *s);
 
 #endif
