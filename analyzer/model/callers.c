@@ -377,6 +377,22 @@ static bool comes_back(const struct node *call, const struct node *branch)
 	return lab && lab->off < call->off; /* back to before the call, not on to an error label */
 }
 
+/* Does `br` leave instead of coming back: a return, a break, or a goto
+ * on to a label after the call (an error exit)? */
+static bool leaves(const struct node *call, const struct node *br)
+{
+	if (find_kind(br, CXCursor_ReturnStmt) || find_kind(br, CXCursor_BreakStmt))
+		return true;
+	const struct node *g = find_kind(br, CXCursor_GotoStmt);
+	if (!g || !g->name)
+		return false;
+	const struct node *root = call;
+	while (root->parent)
+		root = root->parent;
+	const struct node *lab = find_first(root, is_label, g->name);
+	return !lab || lab->off > call->off;
+}
+
 static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
 				     const struct alloc_table *tab, unsigned *line)
 {
@@ -409,7 +425,7 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 			if (!br || (fail && br != fail))
 				continue;
 			const struct node *m = nv ? lowers_one_of(br, vars, nv) : NULL;
-			if (m && comes_back(call, br)) {
+			if (m && comes_back(call, br) && !leaves(call, br)) {
 				*line = m->line;
 				h = CALLER_SMALLER;
 			} else if ((m = find_call(br, call->name, call)) != NULL) {
