@@ -104,8 +104,9 @@ static int failure_when_true(const char *cond, const char *lv, enum ret_type rt)
 	bool negated = has_pat(cond, "!", lv, "") || has_pat(cond, "!(", lv, ")") || has_pat(cond, "", lv, " == 0");
 	if (negated)
 		return rt == RT_SIGNED ? 0 : 1; /* a zero count or a NULL fails; a zero errno succeeds */
+	/* `r != 0` on an errno fails; `r > 0` is a count or a success (mei_nfc_write) */
 	if (has_pat(cond, "", lv, " != 0") || has_pat(cond, "", lv, " > 0") || has_pat(cond, "", lv, " >= 0"))
-		return rt == RT_SIGNED && !has_pat(cond, "", lv, " >= 0") ? 1 : 0;
+		return rt == RT_SIGNED && has_pat(cond, "", lv, " != 0") ? 1 : 0;
 	if (strchr(cond, '<') || strchr(cond, '>') || strstr(cond, "=="))
 		return -1;
 	/* the bare value: true is a pointer, a count, an error code */
