@@ -104,8 +104,9 @@ static int failure_when_true(const char *cond, const char *lv, enum ret_type rt)
 	bool negated = has_pat(cond, "!", lv, "") || has_pat(cond, "!(", lv, ")") || has_pat(cond, "", lv, " == 0");
 	if (negated)
 		return rt == RT_SIGNED ? 0 : 1; /* a zero count or a NULL fails; a zero errno succeeds */
+	/* `r != 0` on an errno fails; `r > 0` is a count or a success (mei_nfc_write) */
 	if (has_pat(cond, "", lv, " != 0") || has_pat(cond, "", lv, " > 0") || has_pat(cond, "", lv, " >= 0"))
-		return rt == RT_SIGNED && !has_pat(cond, "", lv, " >= 0") ? 1 : 0;
+		return rt == RT_SIGNED && has_pat(cond, "", lv, " != 0") ? 1 : 0;
 	if (strchr(cond, '<') || strchr(cond, '>') || strstr(cond, "=="))
 		return -1;
 	/* the bare value: true is a pointer, a count, an error code */
@@ -377,6 +378,22 @@ static bool comes_back(const struct node *call, const struct node *branch)
 	return lab && lab->off < call->off; /* back to before the call, not on to an error label */
 }
 
+/* Does `br` leave instead of coming back: a return, a break, or a goto
+ * on to a label after the call (an error exit)? */
+static bool leaves(const struct node *call, const struct node *br)
+{
+	if (find_kind(br, CXCursor_ReturnStmt) || find_kind(br, CXCursor_BreakStmt))
+		return true;
+	const struct node *g = find_kind(br, CXCursor_GotoStmt);
+	if (!g || !g->name)
+		return false;
+	const struct node *root = call;
+	while (root->parent)
+		root = root->parent;
+	const struct node *lab = find_first(root, is_label, g->name);
+	return !lab || lab->off > call->off;
+}
+
 static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
 				     const struct alloc_table *tab, unsigned *line)
 {
@@ -409,7 +426,7 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 			if (!br || (fail && br != fail))
 				continue;
 			const struct node *m = nv ? lowers_one_of(br, vars, nv) : NULL;
-			if (m && comes_back(call, br)) {
+			if (m && comes_back(call, br) && !leaves(call, br)) {
 				*line = m->line;
 				h = CALLER_SMALLER;
 			} else if ((m = find_call(br, call->name, call)) != NULL) {

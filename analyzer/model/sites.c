@@ -405,6 +405,49 @@ static bool tests_null(const struct tu *t, struct node *cond, const char *lv, bo
 	return r;
 }
 
+/* A goto in `n` back to a label of `root` placed before `call`. */
+static const struct node *goto_back_in(const struct node *root, const struct node *n, const struct node *call)
+{
+	if (n->kind == CXCursor_GotoStmt && n->name) {
+		const struct node *lab = find_label(root, n->name);
+		if (lab && lab->off < call->off)
+			return n;
+	}
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *g = goto_back_in(root, n->kids[i], call);
+		if (g)
+			return g;
+	}
+	return NULL;
+}
+
+/* A slab size retried smaller on NULL (the size is not an order, so the
+ * order-loop tests do not apply): after the call, the branch of an `if`
+ * taken when `lv` is NULL lowers the size variable v and jumps back to a
+ * label before the call.  A goto back outside the failure branch (a buffer
+ * allocated again for the next piece) is not a fallback.  Returns the
+ * lowering. */
+static const struct node *size_goto_retry(const struct tu *t, const struct node *root, const struct node *n,
+					   const struct node *call, const char *lv, int v)
+{
+	if (n->kind == CXCursor_IfStmt && n->nkids >= 2 && n->off > call->off) {
+		bool when_true;
+		if (tests_null(t, n->kids[0], lv, &when_true)) {
+			const struct node *br = when_true ? n->kids[1] : (n->nkids >= 3 ? n->kids[2] : NULL);
+			const struct node *g = br ? goto_back_in(root, br, call) : NULL;
+			const struct node *m = g ? modifies(br, v) : NULL;
+			if (m && lowers(m) && m->off < g->off)
+				return m;
+		}
+	}
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *m = size_goto_retry(t, root, n->kids[i], call, lv, v);
+		if (m)
+			return m;
+	}
+	return NULL;
+}
+
 static bool name_has(const struct node *n, const char *needle)
 {
 	if (n->name && strstr(n->name, needle))
@@ -871,6 +914,17 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 					add_ev(st, t, file, m->line, "fallback: retried at a lower order via goto");
 				}
 			}
+		}
+	}
+	if (st->fallback == FB_NONE && order_var < 0 && r->has_size && lv && si >= 0) {
+		/* a slab size retried smaller: if (!p) { n >>= 1; if (n >= min) goto again; } */
+		int vars[4], nv = 0;
+		vars_in(node_arg(r->call, (unsigned)si), vars, &nv, 4);
+		const struct node *m = nv == 1 ? size_goto_retry(t, s->fn->body, s->fn->body, r->call, lv, vars[0]) : NULL;
+		if (m) {
+			st->fallback = FB_ORDER_LOOP;
+			st->fallback_line = (int)m->line;
+			add_ev(st, t, file, m->line, "fallback: the failure branch lowers the size and retries via goto");
 		}
 	}
 	if (st->fallback == FB_NONE) {
