@@ -376,31 +376,125 @@ static struct node *result_target(struct node *call, char **lvalue, const struct
 }
 
 /* Is `cond` a test that `lv` is NULL (when true)? */
+/* `s` (no blanks) without the parentheses around all of it and without a
+ * likely()/unlikely() around all of it, in place. */
+static char *strip_wrappers(char *s)
+{
+	for (;;) {
+		size_t n = strlen(s);
+		const char *w = !strncmp(s, "unlikely(", 9) ? "unlikely(" : !strncmp(s, "likely(", 7) ? "likely(" : "(";
+		size_t wl = strlen(w);
+		if (n <= wl || strncmp(s, w, wl) || s[n - 1] != ')')
+			return s;
+		int depth = 0;
+		bool whole = true;
+		for (size_t k = wl - 1; k < n - 1; k++) {
+			depth += s[k] == '(' ? 1 : s[k] == ')' ? -1 : 0;
+			if (depth == 0) {
+				whole = false; /* "(a)&&(b)": the first ( closes early */
+				break;
+			}
+		}
+		if (!whole)
+			return s;
+		s[n - 1] = 0;
+		s += wl;
+	}
+}
+
+/* 1: `e` is exactly a failure test of lv (!lv, lv == NULL, IS_ERR_OR_NULL(lv)),
+ * 0: exactly a success test (lv, lv != NULL, !!lv), -1: neither. */
+static int null_test_kind(char *e, const char *lv)
+{
+	e = strip_wrappers(e);
+	char *f1 = xasprintf("!%s", lv), *f2 = xasprintf("%s==NULL", lv), *f3 = xasprintf("NULL==%s", lv),
+	     *f4 = xasprintf("IS_ERR_OR_NULL(%s)", lv), *s2 = xasprintf("%s!=NULL", lv), *s3 = xasprintf("NULL!=%s", lv),
+	     *s4 = xasprintf("!!%s", lv);
+	int k = -1;
+	char *inner = e[0] == '!' && e[1] == '(' ? xstrdup(e + 1) : NULL;
+	if (inner && !strcmp(strip_wrappers(inner), lv))
+		k = 1; /* !(lv) */
+	else if (!strcmp(e, f1) || !strcmp(e, f2) || !strcmp(e, f3) || !strcmp(e, f4))
+		k = 1;
+	else if (!strcmp(e, lv) || !strcmp(e, s2) || !strcmp(e, s3) || !strcmp(e, s4))
+		k = 0;
+	free(f1);
+	free(f2);
+	free(f3);
+	free(f4);
+	free(s2);
+	free(s3);
+	free(s4);
+	free(inner);
+	return k;
+}
+
+/* Split `e` at its top-level `op` ("||" or "&&"): the operands, in place. */
+static size_t split_top_level(char *e, const char *op, char **parts, size_t max)
+{
+	size_t n = 0;
+	int depth = 0;
+	parts[n++] = e;
+	for (char *q = e; *q && n < max; q++) {
+		depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+		if (depth == 0 && q[0] == op[0] && q[1] == op[1]) {
+			*q = 0;
+			q++;
+			parts[n++] = q + 1;
+		}
+	}
+	return n;
+}
+
+/* Does `cond` test whether lv is NULL?  *when_true: the condition holds on
+ * failure.  Only the condition itself, or an operand of its top-level ||
+ * or &&, counts: a condition that merely names lv
+ * (`!copy_from_iter_full(buf, ...)`) does not. */
 static bool tests_null(const struct tu *t, struct node *cond, const char *lv, bool *when_true)
 {
 	if (!lv || !*lv)
 		return false;
 	char *txt = node_text(t, cond);
+	char *nb = xmalloc(strlen(txt) + 1), *o = nb;
+	for (const char *q = txt; *q; q++)
+		if (!isspace((unsigned char)*q))
+			*o++ = *q;
+	*o = 0;
+	char *lvn = xmalloc(strlen(lv) + 1);
+	o = lvn;
+	for (const char *q = lv; *q; q++)
+		if (!isspace((unsigned char)*q))
+			*o++ = *q;
+	*o = 0;
 	bool r = false;
-	char *pat1 = xasprintf("!%s", lv), *pat2 = xasprintf("%s == NULL", lv),
-	     *pat3 = xasprintf("!(%s", lv), *pat4 = xasprintf("IS_ERR_OR_NULL(%s", lv);
-	size_t ll = strlen(lv);
-	if (strstr(txt, pat1) || strstr(txt, pat2) || strstr(txt, pat3) || strstr(txt, pat4)) {
+	char *e = strip_wrappers(nb);
+	char *whole = xstrdup(e);
+	int k = null_test_kind(whole, lvn);
+	free(whole);
+	if (k >= 0) {
 		r = true;
-		*when_true = true;
+		*when_true = k == 1;
 	} else {
-		/* `if (page)` / `if (likely(pfrag->page))`: success branch */
-		const char *p = strstr(txt, lv);
-		if (p && (p == txt || !isalnum((unsigned char)p[-1])) &&
-		    !isalnum((unsigned char)p[ll]) && p[ll] != '_' && p[ll] != '-') {
-			r = true;
-			*when_true = false;
+		/* an operand of a top-level || or && that tests lv says which
+		 * branch failure reaches: `ret || small` falls through only on
+		 * failure, `!p || x` and `!p && x` take the branch on it */
+		static const char *const ops[] = { "||", "&&" };
+		for (size_t o2 = 0; o2 < 2 && !r; o2++) {
+			char *parts[16];
+			char *copy = xstrdup(e);
+			size_t n = split_top_level(copy, ops[o2], parts, 16);
+			for (size_t i = 0; n > 1 && i < n && !r; i++) {
+				int pk = null_test_kind(parts[i], lvn);
+				if (pk >= 0) {
+					r = true;
+					*when_true = pk == 1;
+				}
+			}
+			free(copy);
 		}
 	}
-	free(pat1);
-	free(pat2);
-	free(pat3);
-	free(pat4);
+	free(nb);
+	free(lvn);
 	free(txt);
 	return r;
 }
