@@ -101,7 +101,7 @@ build/unit-tests: $(LIB_OBJS) $(UNIT_SRCS) tests/unit/harness.h
 
 # The whole suite; the last line is "N passed, N failed".
 test: all build/unit-tests
-	@GFPAUDIT=$(CURDIR)/gfpaudit UNIT=$(CURDIR)/build/unit-tests KDIR=$(KDIR) tests/run-all.sh
+	@GFPAUDIT=$(CURDIR)/gfpaudit UNIT=$(CURDIR)/build/unit-tests OBJDIR=$(CURDIR)/$(BUILD) KDIR=$(KDIR) tests/run-all.sh
 
 unit: build/unit-tests
 	build/unit-tests
@@ -121,7 +121,7 @@ asan:
 		SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		gfpaudit-asan build/asan-unit-tests
 	@ASAN_OPTIONS=detect_leaks=1 GFPAUDIT=$(CURDIR)/build/gfpaudit-asan UNIT=$(CURDIR)/build/asan-unit-tests \
-		KDIR=$(KDIR) tests/run-all.sh
+		OBJDIR=$(CURDIR)/build/asan KDIR=$(KDIR) tests/run-all.sh
 
 gfpaudit-asan: $(OBJS)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o build/gfpaudit-asan $(OBJS) $(LDLIBS)

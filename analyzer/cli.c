@@ -35,11 +35,6 @@ static int apply(const char *list, uint64_t *mask, int on)
 	return rc;
 }
 
-int cli_rule_mask(const char *enable, const char *disable, uint64_t *out)
-{
-	return cli_rule_mask_from(check_default_mask(), enable, disable, out);
-}
-
 int cli_rule_mask_from(uint64_t base, const char *enable, const char *disable, uint64_t *out)
 {
 	uint64_t m = base;

@@ -79,7 +79,7 @@ assert {k: d["files"][k] for k in ("analyzed", "skipped", "failed")} == {"analyz
 print("json-ok")
 PY
 )
-expect_grep "JSON has the DESIGN fields" "json-ok" "$check"
+expect_grep "JSON has the finding, site and file-count fields" "json-ok" "$check"
 # the cache follows the headers a file includes (the engine's dependency list)
 mkdir "$tmp/inc"
 printf '#define ORD 2\n' > "$tmp/inc/x.h"

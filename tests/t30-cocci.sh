@@ -227,10 +227,15 @@ for r in $rules; do
 	while IFS=: read -r f l rest; do
 		sed -n "${l}p" "$inputs/$f" | grep -q 'cocci: [a-z -]* nopatch' && keep=$((keep + 1))
 	done < "$tmp/$r.report"
-	left=$( (cd "$tree/tests/cocci" && "$SPATCH" -D report --no-show-diff "${spflags[@]}" \
-		--cocci-file "$rules_dir/$r" $inputs_c) 2>/dev/null | grep -c .)
+	# a spatch that fails on the patched files reports nothing: not a pass
+	(cd "$tree/tests/cocci" && "$SPATCH" -D report --no-show-diff "${spflags[@]}" \
+		--cocci-file "$rules_dir/$r" $inputs_c) > "$tmp/left" 2> "$tmp/err"
+	rc=$?
+	left=$(grep -c . "$tmp/left")
 	before=$(grep -c . "$tmp/$r.report")
-	if [ "$left" = "$keep" ]; then
+	if [ $rc != 0 ] || grep -qE 'Traceback|Python failure|parse error' "$tmp/err"; then
+		fail "$r: report mode on the patched files failed (exit $rc): $(head -c 300 "$tmp/err")"
+	elif [ "$left" = "$keep" ]; then
 		ok "$r: after the patch $left of $before findings remain (the nopatch cases)"
 	else
 		fail "$r: after the patch $left of $before findings remain, expected $keep (nopatch markers)"

@@ -10,8 +10,8 @@
  *   kmake: the -D/-U/-I/-include, and the -m and -f flags that change what
  *   the compiler predefines or accepts: -m64, -mcmodel=, -mno-sse,
  *   -mgeneral-regs-only, -mbig-endian, -mabi=, -march=, ...; code
- *   generation flags are left out, and a flag libclang refuses for the
- *   target is dropped once per process with a note under -v),
+ *   generation flags are left out, and so is a flag libclang refuses for
+ *   the target: asked once per process, without a word),
  *   the top Makefile's language flags (-std=gnu11, -fshort-wchar, ...),
  *   -DCC_USING_FENTRY when the configuration traces functions with fentry,
  *   then the Makefiles' ccflags and the per-object defines (kbuild.c). */
@@ -61,7 +61,6 @@ struct arch_flags {
 	int nlang;
 	char **inputs;       /* the files read */
 	int ninputs;
-	char *dropped;       /* flags libclang refused, for -v */
 	char *problem;       /* the target itself is refused: the tree cannot be parsed */
 };
 
@@ -209,23 +208,16 @@ static struct arch_flags *arch_flags_read(const char *treal, GHashTable *config)
 					af->srcarch);
 	} else if (a.n && clang_refuses(a.v, a.n)) {
 		struct argv_buf keep = { 0 };
-		struct strbuf dropped = STRBUF_INIT;
 		int first = af->triple ? 1 : 0;
 		for (int i = 0; i < first; i++)
 			add(&keep, xstrdup(a.v[i]));
 		for (int i = first; i < a.n; i++) {
 			char *one[2] = { a.v[0], a.v[i] };
-			if (clang_refuses(first ? one : one + 1, first + 1)) {
-				strbuf_addf(&dropped, "%s%s", dropped.len ? " " : "", a.v[i]);
-				continue;
-			}
-			add(&keep, xstrdup(a.v[i]));
+			if (!clang_refuses(first ? one : one + 1, first + 1))
+				add(&keep, xstrdup(a.v[i]));
 		}
 		flags_free(a.v, a.n);
 		a = keep;
-		if (dropped.len)
-			af->dropped = strbuf_detach(&dropped);
-		strbuf_release(&dropped);
 	}
 	af->argv = a.v;
 	af->argc = a.n;
@@ -250,7 +242,6 @@ static void arch_flags_free(struct arch_flags *af)
 	flags_free(af->argv, af->argc);
 	flags_free(af->lang, af->nlang);
 	flags_free(af->inputs, af->ninputs);
-	free(af->dropped);
 	free(af->problem);
 	free(af);
 }
@@ -279,11 +270,6 @@ int flags_tree_arch(const char *tree, const char **srcarch, const char **triple)
 	if (triple)
 		*triple = af->triple;
 	return af->problem ? err_set(GA_ETREE, "%s", af->problem) : 0;
-}
-
-const char *flags_tree_dropped(const char *tree)
-{
-	return arch_flags_get(tree)->dropped;
 }
 
 int flags_inputs(const struct flags_ctx *c, const char *path, char ***out, int *nout)

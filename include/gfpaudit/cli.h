@@ -23,10 +23,9 @@ struct cli_common {
 	struct config *config;
 };
 
-/* Apply --enable/--disable lists ("a,b") to the default mask. GA_EINVAL with
- * a message naming the unknown rule. */
-int cli_rule_mask(const char *enable, const char *disable, uint64_t *out);
-/* The same over `base` (the default mask as .gfpaudit [rules] changed it). */
+/* Apply --enable/--disable lists ("a,b") to `base` (the default mask as
+ * .gfpaudit [rules] changed it).  GA_EINVAL with a message naming the
+ * unknown rule. */
 int cli_rule_mask_from(uint64_t base, const char *enable, const char *disable, uint64_t *out);
 /* Find and read the run's .gfpaudit from c->config_from up (config.h) into
  * c->config, once a process; under -v say which file it was and what it

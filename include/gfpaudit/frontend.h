@@ -99,9 +99,6 @@ int flags_check_tree(const char *tree);
 /* The tree's SRCARCH and clang target (NULL when unknown), valid until the
  * configuration changes; GA_ETREE when libclang refuses the target. */
 int flags_tree_arch(const char *tree, const char **srcarch, const char **triple);
-/* The arch Makefile's flags libclang refused for the target and that were
- * left out (space-separated), or NULL. */
-const char *flags_tree_dropped(const char *tree);
 /* sparse's arguments for the tree's architecture (include paths, the
  * -include files, --arch=$(SRCARCH), -m64/-m32, the endianness, the arch
  * Makefile's defines), as the kernel's `make C=1` gives them; GA_ETREE

@@ -5,7 +5,8 @@
  * tests/unit/test_<module>.c.
  *
  * CHECK* records a failure and goes on; REQUIRE* records it and stops the
- * test (use it before dereferencing what it checks); SKIP(why) stops the
+ * test (use it for what the rest of the test reads or dereferences, so no
+ * `if (x)` guard is needed after it); SKIP(why) stops the
  * test and counts it as skipped, not passed.  Both stop with a longjmp back
  * to the runner, so they work in helpers too (helpers take `int *failed_`
  * and are called as helper(failed_, ...)); what the test allocated before
@@ -27,21 +28,28 @@ void unit_stop(const char *skip) __attribute__((noreturn));
 		reg_##name.next = unit_tests; unit_tests = &reg_##name; } \
 	static void test_##name(int *failed_)
 
-#define CHECK(cond) do { if (!(cond)) { \
+/* `stop_`: 1 stops the test when this check fails (REQUIRE*), 0 goes on. */
+#define UNIT_FAILED_(stop_) do { *failed_ = 1; if (stop_) unit_stop(NULL); } while (0)
+#define UNIT_CHECK_(stop_, cond) do { if (!(cond)) { \
 	fprintf(stderr, "  %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-	*failed_ = 1; } } while (0)
-#define CHECK_EQ_INT(a, b) do { long long a_ = (a), b_ = (b); if (a_ != b_) { \
+	UNIT_FAILED_(stop_); } } while (0)
+#define UNIT_CHECK_EQ_INT_(stop_, a, b) do { long long a_ = (a), b_ = (b); if (a_ != b_) { \
 	fprintf(stderr, "  %s:%d: %s == %lld, expected %lld\n", __FILE__, __LINE__, #a, a_, b_); \
-	*failed_ = 1; } } while (0)
-#define CHECK_EQ_STR(a, b) do { const char *a_ = (a), *b_ = (b); \
+	UNIT_FAILED_(stop_); } } while (0)
+#define UNIT_CHECK_EQ_STR_(stop_, a, b) do { const char *a_ = (a), *b_ = (b); \
 	if (!a_ || !b_ || strcmp(a_, b_)) { \
 	fprintf(stderr, "  %s:%d: %s == \"%s\", expected \"%s\"\n", __FILE__, __LINE__, #a, \
-		a_ ? a_ : "(null)", b_ ? b_ : "(null)"); *failed_ = 1; } } while (0)
+		a_ ? a_ : "(null)", b_ ? b_ : "(null)"); UNIT_FAILED_(stop_); } } while (0)
 
-/* The same checks, stopping the test when they fail. */
-#define REQUIRE(cond) do { CHECK(cond); if (*failed_) unit_stop(NULL); } while (0)
-#define REQUIRE_EQ_INT(a, b) do { CHECK_EQ_INT(a, b); if (*failed_) unit_stop(NULL); } while (0)
-#define REQUIRE_EQ_STR(a, b) do { CHECK_EQ_STR(a, b); if (*failed_) unit_stop(NULL); } while (0)
+#define CHECK(cond) UNIT_CHECK_(0, cond)
+#define CHECK_EQ_INT(a, b) UNIT_CHECK_EQ_INT_(0, a, b)
+#define CHECK_EQ_STR(a, b) UNIT_CHECK_EQ_STR_(0, a, b)
+
+/* The same checks, stopping the test when they fail (and only then: a
+ * failed CHECK before a REQUIRE does not stop it). */
+#define REQUIRE(cond) UNIT_CHECK_(1, cond)
+#define REQUIRE_EQ_INT(a, b) UNIT_CHECK_EQ_INT_(1, a, b)
+#define REQUIRE_EQ_STR(a, b) UNIT_CHECK_EQ_STR_(1, a, b)
 
 #define SKIP(why) unit_stop(why)
 #endif

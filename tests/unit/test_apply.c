@@ -174,12 +174,10 @@ TEST(apply_in_memory_chain)
 	CHECK(r1.applied && !r1.error && !r1.normalized);
 	CHECK_EQ_INT(r1.nfiles, 1);
 	CHECK(r1.nfiles == 1 && r1.files[0].status == 'M');
-	CHECK(r1.nfiles == 1 && r1.hunks[0].nhunks == 1 && r1.hunks[0].hunks[0].nlines == 4);
-	if (r1.nfiles == 1 && r1.hunks[0].nhunks == 1) {
-		const struct apply_hunk *h = &r1.hunks[0].hunks[0];
-		CHECK_EQ_STR(h->header, "@@ -1,3 +1,3 @@");
-		CHECK(h->lines[2].origin == '+' && h->lines[2].new_line == 2 && !strcmp(h->lines[2].text, "TWO"));
-	}
+	REQUIRE(r1.nfiles == 1 && r1.hunks[0].nhunks == 1 && r1.hunks[0].hunks[0].nlines == 4);
+	const struct apply_hunk *h = &r1.hunks[0].hunks[0];
+	CHECK_EQ_STR(h->header, "@@ -1,3 +1,3 @@");
+	CHECK(h->lines[2].origin == '+' && h->lines[2].new_line == 2 && !strcmp(h->lines[2].text, "TWO"));
 	char *buf;
 	size_t len;
 	CHECK_EQ_INT(apply_tree_read(r, r1.tree, "mm/a.c", 0, &buf, &len), 0);
@@ -282,14 +280,12 @@ TEST(apply_plain_diff_fallback)
 		"--- linux.orig/mm/a.c\t2024-01-01 00:00:00 +0000\n"
 		"+++ linux/mm/a.c\t2024-01-02 00:00:00 +0000\n"
 		"@@ -1,3 +1,3 @@\n one\n-two\n+2\n three\n");
-	CHECK(res.applied && res.normalized);
-	if (res.applied) {
-		char *buf;
-		size_t len;
-		CHECK_EQ_INT(apply_tree_read(fx.r, res.tree, "mm/a.c", 0, &buf, &len), 0);
-		CHECK_EQ_STR(buf, "one\n2\nthree\n");
-		free(buf);
-	}
+	REQUIRE(res.applied && res.normalized);
+	char *buf;
+	size_t len;
+	CHECK_EQ_INT(apply_tree_read(fx.r, res.tree, "mm/a.c", 0, &buf, &len), 0);
+	CHECK_EQ_STR(buf, "one\n2\nthree\n");
+	free(buf);
 	apply_result_release(&res);
 	fixture_close(&fx);
 }
@@ -361,24 +357,20 @@ TEST(apply_hunks_at_an_offset)
 		"@@ -11,3 +12,2 @@\n l9\n-l10\n l11\n";
 	struct apply_result res;
 	CHECK_EQ_INT(apply_patch(r, base, p, strlen(p), &res), 0);
-	CHECK(res.applied);
+	REQUIRE(res.applied);
 	CHECK_EQ_INT(res.moved, 2);
-	if (res.applied) {
-		char *buf;
-		size_t len;
-		CHECK_EQ_INT(apply_tree_read(r, res.tree, "mm/c.c", 0, &buf, &len), 0);
-		CHECK_EQ_STR(buf, "l1\nl2\nl3\nnew after l3\nl4\nl5\nl6\nl7\nl8\nl9\nl11\nl12\n");
-		free(buf);
-		/* the quoted hunks carry the lines where they landed */
-		CHECK(res.nfiles == 1 && res.hunks[0].nhunks == 2);
-		if (res.nfiles == 1 && res.hunks[0].nhunks == 2) {
-			CHECK_EQ_INT(res.hunks[0].hunks[0].new_start, 2);
-			CHECK_EQ_STR(res.hunks[0].hunks[0].header, "@@ -2,3 +2,4 @@ ctx");
-			CHECK_EQ_INT(res.hunks[0].hunks[0].lines[2].new_line, 4);
-			CHECK_EQ_INT(res.hunks[0].hunks[1].old_start, 9);
-			CHECK_EQ_INT(res.hunks[0].hunks[1].new_start, 10);
-		}
-	}
+	char *buf;
+	size_t len;
+	CHECK_EQ_INT(apply_tree_read(r, res.tree, "mm/c.c", 0, &buf, &len), 0);
+	CHECK_EQ_STR(buf, "l1\nl2\nl3\nnew after l3\nl4\nl5\nl6\nl7\nl8\nl9\nl11\nl12\n");
+	free(buf);
+	/* the quoted hunks carry the lines where they landed */
+	REQUIRE(res.nfiles == 1 && res.hunks[0].nhunks == 2);
+	CHECK_EQ_INT(res.hunks[0].hunks[0].new_start, 2);
+	CHECK_EQ_STR(res.hunks[0].hunks[0].header, "@@ -2,3 +2,4 @@ ctx");
+	CHECK_EQ_INT(res.hunks[0].hunks[0].lines[2].new_line, 4);
+	CHECK_EQ_INT(res.hunks[0].hunks[1].old_start, 9);
+	CHECK_EQ_INT(res.hunks[0].hunks[1].new_start, 10);
 	apply_result_release(&res);
 
 	/* context that is nowhere in the file still fails, naming the hunk */
@@ -416,14 +408,7 @@ TEST(apply_relocation_is_linear_and_capped)
 	struct apply_repo *r = NULL;
 	struct apply_tree *base = NULL;
 	char sha[41];
-	CHECK(dir && !apply_repo_open(dir, &r) && !apply_repo_tree(r, "HEAD", sha, &base));
-	if (!base) {
-		apply_repo_free(r);
-		if (dir)
-			rm_rf(dir);
-		strbuf_release(&text);
-		return;
-	}
+	REQUIRE(dir && !apply_repo_open(dir, &r) && !apply_repo_tree(r, "HEAD", sha, &base));
 	/* context "x y x" around a line that is nowhere: no place fits */
 	struct strbuf p = STRBUF_INIT;
 	strbuf_adds(&p, "diff --git a/mm/big.c b/mm/big.c\n--- a/mm/big.c\n+++ b/mm/big.c\n");

@@ -88,7 +88,7 @@ TEST(cocci_merge_dedups_by_file_line_rule)
 	CHECK_EQ_INT(cocci_merge(&rep, &f), 1);          /* other line */
 	f = make("mm/b.c", 10, "costly-no-noretry");
 	CHECK_EQ_INT(cocci_merge(&rep, &f), 1);          /* other file: new result */
-	CHECK_EQ_INT(rep.n, 2);
+	REQUIRE_EQ_INT(rep.n, 2);
 	CHECK_EQ_INT(rep.files[0]->nfindings, 3);
 	CHECK_EQ_STR(rep.files[1]->file, "mm/b.c");
 	CHECK_EQ_INT(rep.files[1]->status, FILE_ANALYZED);
@@ -156,13 +156,11 @@ TEST(cocci_run_spawns_and_merges)
 	struct cocci_opts o = { .spatch = spatch, .rules_dir = rules, .jobs = 2,
 				.report_path = prefix_path, .data = "tree/" };
 	CHECK_EQ_INT(cocci_run(&o, files, 1, &rep), 0);
-	CHECK_EQ_INT(rep.n, 1);
-	if (rep.n == 1) {
-		CHECK_EQ_STR(rep.files[0]->file, "tree/x.c");
-		CHECK_EQ_INT(rep.files[0]->nfindings, 2);
-		CHECK_EQ_STR(rep.files[0]->findings[0].site.file, "tree/x.c");
-		CHECK_EQ_INT(rep.files[0]->findings[0].site.kind, API_SLAB);
-	}
+	REQUIRE_EQ_INT(rep.n, 1);
+	CHECK_EQ_STR(rep.files[0]->file, "tree/x.c");
+	CHECK_EQ_INT(rep.files[0]->nfindings, 2);
+	CHECK_EQ_STR(rep.files[0]->findings[0].site.file, "tree/x.c");
+	CHECK_EQ_INT(rep.files[0]->findings[0].site.kind, API_SLAB);
 	struct strbuf args = STRBUF_INIT;
 	CHECK_EQ_INT(strbuf_read_file(&args, log, 1 << 20), 0);
 	CHECK(strstr(args.buf, "-D gfpaudit --very-quiet --no-show-diff --no-includes --include-headers"));

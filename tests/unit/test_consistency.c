@@ -106,18 +106,16 @@ TEST(consistency_corpus_markers)
 TEST(consistency_messages_are_specific)
 {
 	struct slowpath_model *m = NULL;
-	CHECK(!slowpath_model_load("tests/data/trees/toy612", NULL, &m));
+	REQUIRE(!slowpath_model_load("tests/data/trees/toy612", NULL, &m));
 	struct cons_opts o = { CONS_DIVERGENCE | CONS_STALE | CONS_MIX, m, false, NULL, NULL };
 	struct cons_result r;
 	CHECK(!consistency_check("corpus/mm-divergence-folded.c", NULL, 0, &o, &r));
-	CHECK_EQ_INT(r.n, 1);
-	if (r.n) {
-		CHECK_EQ_STR(r.f[0].subject, "can_direct_reclaim");
-		CHECK(strstr(r.f[0].message, "'cheap_fallback'") != NULL);
-		CHECK(strstr(r.f[0].message, "'gfp_to_alloc_flags'") != NULL);
-		CHECK(strstr(r.f[0].message, "change the mask") != NULL);
-		CHECK(r.f[0].nev >= 2);
-	}
+	REQUIRE_EQ_INT(r.n, 1);
+	CHECK_EQ_STR(r.f[0].subject, "can_direct_reclaim");
+	CHECK(strstr(r.f[0].message, "'cheap_fallback'") != NULL);
+	CHECK(strstr(r.f[0].message, "'gfp_to_alloc_flags'") != NULL);
+	CHECK(strstr(r.f[0].message, "change the mask") != NULL);
+	CHECK(r.f[0].nev >= 2);
 	cons_result_release(&r);
 	CHECK(!consistency_check("corpus/mm-alloc-flags-mix.c", NULL, 0, &o, &r));
 	bool cpuset_as_io = false, nowarn = false;
@@ -138,7 +136,7 @@ TEST(consistency_toy_slowpath)
 {
 	const char *toy = "tests/data/trees/toy612/mm/page_alloc.c";
 	struct slowpath_model *m = NULL;
-	CHECK(!slowpath_model_load("tests/data/trees/toy612", NULL, &m));
+	REQUIRE(!slowpath_model_load("tests/data/trees/toy612", NULL, &m));
 	struct cons_opts o = { CONS_DIVERGENCE | CONS_STALE | CONS_MIX, m, false, NULL, NULL };
 	struct cons_result r;
 	/* the toy as written: consistent */
@@ -149,23 +147,19 @@ TEST(consistency_toy_slowpath)
 	cons_result_release(&r);
 	/* folded into can_direct_reclaim: the divergence */
 	struct strbuf sb = STRBUF_INIT, v = STRBUF_INIT;
-	CHECK(!strbuf_read_file(&sb, toy, 1 << 20));
+	REQUIRE(!strbuf_read_file(&sb, toy, 1 << 20));
 	const char *from = "bool can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;";
 	const char *p = strstr(sb.buf, from);
-	CHECK(p != NULL);
-	if (p) {
-		strbuf_add(&v, sb.buf, (size_t)(p - sb.buf));
-		strbuf_adds(&v, "bool can_direct_reclaim = !(order > PAGE_ALLOC_COSTLY_ORDER && "
-			    "(gfp_mask & __GFP_NORETRY)) && (gfp_mask & __GFP_DIRECT_RECLAIM);");
-		strbuf_adds(&v, p + strlen(from));
-		CHECK(!consistency_check(toy, v.buf, v.len, &o, &r));
-		CHECK_EQ_INT(r.n, 1);
-		if (r.n) {
-			CHECK_EQ_INT(r.f[0].rule, CONS_DIVERGENCE);
-			CHECK_EQ_STR(r.f[0].function, "__alloc_pages_slowpath");
-		}
-		cons_result_release(&r);
-	}
+	REQUIRE(p != NULL);
+	strbuf_add(&v, sb.buf, (size_t)(p - sb.buf));
+	strbuf_adds(&v, "bool can_direct_reclaim = !(order > PAGE_ALLOC_COSTLY_ORDER && "
+		    "(gfp_mask & __GFP_NORETRY)) && (gfp_mask & __GFP_DIRECT_RECLAIM);");
+	strbuf_adds(&v, p + strlen(from));
+	CHECK(!consistency_check(toy, v.buf, v.len, &o, &r));
+	REQUIRE_EQ_INT(r.n, 1);
+	CHECK_EQ_INT(r.f[0].rule, CONS_DIVERGENCE);
+	CHECK_EQ_STR(r.f[0].function, "__alloc_pages_slowpath");
+	cons_result_release(&r);
 	strbuf_release(&sb);
 	strbuf_release(&v);
 	slowpath_model_free(m);

@@ -84,7 +84,7 @@ TEST(csrc_statements_and_expressions)
 	REQUIRE(c != NULL);
 	struct cfunc *f = csrc_function(c, "f");
 	REQUIRE(f != NULL);
-	CHECK_EQ_INT(f->nparams, 3);
+	REQUIRE_EQ_INT(f->nparams, 3);
 	CHECK_EQ_STR(f->params[0].type, "gfp_t");
 	CHECK_EQ_STR(f->params[2].name, "ac");
 	CHECK(f->params[2].pointer);
@@ -135,9 +135,8 @@ TEST(csrc_flow_graph_follows_gotos)
 		if (g.nodes[i].s && g.nodes[i].s->kind == CS_GOTO)
 			go = (int)i;
 	}
-	CHECK(label >= 0 && go >= 0);
-	if (label >= 0 && go >= 0)
-		CHECK(g.nodes[go].nsucc == 1 && g.nodes[go].succ[0] == label);
+	REQUIRE(label >= 0 && go >= 0);
+	CHECK(g.nodes[go].nsucc == 1 && g.nodes[go].succ[0] == label);
 	cfg_release(&g);
 	csrc_free(c);
 }

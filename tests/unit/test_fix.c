@@ -786,13 +786,11 @@ TEST(fix_candidates_without_engine)
 	f->site.order = (struct order_range){ 0, 10, true };
 	struct fix_opts o = { 0 };
 	CHECK_EQ_INT(fix_file("mm/case.c", loop_src, strlen(loop_src), &r, &o), 0);
-	CHECK_EQ_INT(f->nfixes, 2);
-	if (f->nfixes == 2) {
-		CHECK_EQ_STR(f->fixes[0].kind, "strip-direct-reclaim");
-		CHECK_EQ_STR(f->fixes[1].kind, "add-noretry");
-		CHECK(!strncmp(f->fixes[0].diff, "diff --git a/mm/case.c b/mm/case.c\n", 35));
-		CHECK(strstr(f->fixes[0].diff, "@@ -6,7 +6,15 @@ static struct page *ring_alloc(gfp_t gfp, unsigned int max_order)\n") != NULL);
-	}
+	REQUIRE_EQ_INT(f->nfixes, 2);
+	CHECK_EQ_STR(f->fixes[0].kind, "strip-direct-reclaim");
+	CHECK_EQ_STR(f->fixes[1].kind, "add-noretry");
+	CHECK(!strncmp(f->fixes[0].diff, "diff --git a/mm/case.c b/mm/case.c\n", 35));
+	CHECK(strstr(f->fixes[0].diff, "@@ -6,7 +6,15 @@ static struct page *ring_alloc(gfp_t gfp, unsigned int max_order)\n") != NULL);
 	file_result_release(&r);
 }
 

@@ -151,7 +151,7 @@ TEST(mail_diff_extent)
 	CHECK_EQ_INT(d.begin, (size_t)(start - patch_body));
 	const char *end = strstr(patch_body, "-- \n2.39");
 	CHECK_EQ_INT(d.end, (size_t)(end - patch_body));
-	CHECK_EQ_INT(d.nfiles, 1);
+	REQUIRE_EQ_INT(d.nfiles, 1);
 	CHECK_EQ_STR(d.files[0].old_path, "mm/x.c");
 	CHECK_EQ_STR(d.files[0].new_path, "mm/x.c");
 	CHECK_EQ_INT(d.files[0].hunks, 1);
@@ -169,7 +169,7 @@ TEST(mail_diff_extent)
 		"diff --git \"a/sp\\303\\251c.c\" \"b/sp\\303\\251c.c\"\n--- \"a/sp\\303\\251c.c\"\n+++ \"b/sp\\303\\251c.c\"\n@@ -1 +1 @@\n-a\n+b\n"
 		"diff --git a/../../etc/x b/../../etc/x\n--- a/../../etc/x\n+++ b/../../etc/x\n@@ -1 +1 @@\n-a\n+b\n";
 	CHECK_EQ_INT(mail_diff_scan(multi, strlen(multi), &d), 0);
-	CHECK_EQ_INT(d.nfiles, 4);
+	REQUIRE_EQ_INT(d.nfiles, 4);
 	CHECK(d.files[0].old_path == NULL);
 	CHECK_EQ_STR(d.files[0].new_path, "new.c");
 	CHECK_EQ_STR(d.files[1].rename_from, "old.c");
@@ -199,7 +199,7 @@ TEST(mail_plain_diff_to_git)
 	struct mail_diff_info d;
 	CHECK_EQ_INT(mail_diff_scan(plain, strlen(plain), &d), 0);
 	CHECK(d.plain);
-	CHECK_EQ_INT(d.nfiles, 2);
+	REQUIRE_EQ_INT(d.nfiles, 2);
 	CHECK_EQ_STR(d.files[0].old_path, "mm/x.c");
 	CHECK(d.files[1].old_path == NULL);
 	mail_diff_info_release(&d);
@@ -243,24 +243,21 @@ TEST(mail_series_order_cover_base)
 	CHECK_EQ_INT(s.nmessages, 4);
 	CHECK_EQ_INT(s.npatches, 2);
 	const struct mail_message *c = mail_series_cover(&s);
-	CHECK(c != NULL);
-	if (c)
-		CHECK_EQ_STR(c->message_id, "cover@x");
+	REQUIRE(c != NULL);
+	CHECK_EQ_STR(c->message_id, "cover@x");
 	const struct mail_message *p1 = mail_series_patch(&s, 0), *p2 = mail_series_patch(&s, 1);
-	CHECK(p1 && p2);
-	if (p1 && p2) {
-		CHECK_EQ_STR(p1->message_id, "p1@x");
-		CHECK_EQ_STR(p2->message_id, "p2@x");
-		CHECK_EQ_STR(p1->in_reply_to, "cover@x");
-		CHECK_EQ_INT(p1->n_references, 1);
-		CHECK(p1->diff && !strncmp(p1->diff, "diff --git a/f.c", 16));
-		CHECK(p1->diff && !strstr(p1->diff, "2.39"));
-		CHECK(strstr(p1->to, "linux-mm@kvack.org") != NULL);
-		CHECK(strstr(p1->cc, "dev@example.org") != NULL);
-		CHECK(strstr(p1->from, "a@example.org") != NULL);
-	}
+	REQUIRE(p1 && p2);
+	CHECK_EQ_STR(p1->message_id, "p1@x");
+	CHECK_EQ_STR(p2->message_id, "p2@x");
+	CHECK_EQ_STR(p1->in_reply_to, "cover@x");
+	CHECK_EQ_INT(p1->n_references, 1);
+	CHECK(p1->diff && !strncmp(p1->diff, "diff --git a/f.c", 16));
+	CHECK(p1->diff && !strstr(p1->diff, "2.39"));
+	CHECK(strstr(p1->to, "linux-mm@kvack.org") != NULL);
+	CHECK(strstr(p1->cc, "dev@example.org") != NULL);
+	CHECK(strstr(p1->from, "a@example.org") != NULL);
 	CHECK_EQ_STR(s.base_commit, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
-	CHECK_EQ_INT(s.nskipped, 1); /* the reply */
+	REQUIRE_EQ_INT(s.nskipped, 1); /* the reply */
 	if (s.nskipped)
 		CHECK(strstr(s.skipped[0].reason, "reply") != NULL);
 	CHECK_EQ_INT(s.nwarnings, 0);
@@ -425,11 +422,9 @@ TEST(mail_reply_threading)
 	/* what we wrote parses back as one message of the same thread */
 	struct mail_series back;
 	CHECK_EQ_INT(mail_series_parse(buf, len, NULL, &back), 0);
-	CHECK_EQ_INT(back.nmessages, 1);
-	if (back.nmessages) {
-		CHECK_EQ_STR(back.messages[0].in_reply_to, "p1@x");
-		CHECK(back.messages[0].subj.is_reply);
-	}
+	REQUIRE_EQ_INT(back.nmessages, 1);
+	CHECK_EQ_STR(back.messages[0].in_reply_to, "p1@x");
+	CHECK(back.messages[0].subj.is_reply);
 	mail_series_release(&back);
 	free(buf);
 	mail_series_release(&s);

@@ -271,23 +271,21 @@ TEST(slowpath_recognizes_costly_noretry_skips)
 		"bool can_direct_reclaim = !(order > PAGE_ALLOC_COSTLY_ORDER && (gfp_mask & __GFP_NORETRY) &&\n"
 		"		!(gfp_mask & __GFP_THISNODE)) && (gfp_mask & __GFP_DIRECT_RECLAIM);");
 	struct slowpath_model *m = NULL;
-	CHECK(d && !slowpath_model_load(d, NULL, &m));
-	if (m) {
-		CHECK_EQ_STR(m->name, "tree");
-		CHECK_EQ_INT(m->cn_skip, CN_SKIP_FLAG);
-		CHECK(m->cn_skip_exempt_thisnode);
-		CHECK(!slowpath_costly_noretry_compacts(m, NULL));
-		/* THISNODE is exempt: THP-style requests still compact */
-		struct sp_outcome o;
-		slowpath_simulate(m, gfp_const(KERNEL | GFPB(NORETRY) | GFPB(THISNODE)), 9, &o);
-		CHECK_EQ_INT(o.compacts, SP_YES);
-		sp_outcome_release(&o);
-		/* the mask keeps __GFP_DIRECT_RECLAIM, so alloc_flags do not get NON_BLOCK */
-		struct sp_flags f;
-		slowpath_alloc_flags(m, gfp_const(KERNEL | GFPB(NORETRY)), 9, &f);
-		CHECK(has_flag(&f, "ALLOC_NON_BLOCK", SP_NO));
-		sp_flags_release(&f);
-	}
+	REQUIRE(d && !slowpath_model_load(d, NULL, &m));
+	CHECK_EQ_STR(m->name, "tree");
+	CHECK_EQ_INT(m->cn_skip, CN_SKIP_FLAG);
+	CHECK(m->cn_skip_exempt_thisnode);
+	CHECK(!slowpath_costly_noretry_compacts(m, NULL));
+	/* THISNODE is exempt: THP-style requests still compact */
+	struct sp_outcome o;
+	slowpath_simulate(m, gfp_const(KERNEL | GFPB(NORETRY) | GFPB(THISNODE)), 9, &o);
+	CHECK_EQ_INT(o.compacts, SP_YES);
+	sp_outcome_release(&o);
+	/* the mask keeps __GFP_DIRECT_RECLAIM, so alloc_flags do not get NON_BLOCK */
+	struct sp_flags f;
+	slowpath_alloc_flags(m, gfp_const(KERNEL | GFPB(NORETRY)), 9, &f);
+	CHECK(has_flag(&f, "ALLOC_NON_BLOCK", SP_NO));
+	sp_flags_release(&f);
 	slowpath_model_free(m);
 	rm_tree(d);
 
@@ -297,29 +295,24 @@ TEST(slowpath_recognizes_costly_noretry_skips)
 		"	if (order > PAGE_ALLOC_COSTLY_ORDER && (gfp_mask & __GFP_NORETRY))\n"
 		"		gfp_mask &= ~__GFP_DIRECT_RECLAIM;\n"
 		"	bool can_direct_reclaim = gfp_mask & __GFP_DIRECT_RECLAIM;");
-	CHECK(d && !slowpath_model_load(d, NULL, &m));
-	if (m) {
-		CHECK_EQ_INT(m->cn_skip, CN_SKIP_MASK);
-		CHECK(!slowpath_costly_noretry_compacts(m, NULL));
-		struct sp_flags f;
-		slowpath_alloc_flags(m, gfp_const(KERNEL | GFPB(NORETRY)), 9, &f);
-		CHECK(has_flag(&f, "ALLOC_NON_BLOCK", SP_YES));
-		sp_flags_release(&f);
-	}
+	REQUIRE(d && !slowpath_model_load(d, NULL, &m));
+	CHECK_EQ_INT(m->cn_skip, CN_SKIP_MASK);
+	CHECK(!slowpath_costly_noretry_compacts(m, NULL));
+	slowpath_alloc_flags(m, gfp_const(KERNEL | GFPB(NORETRY)), 9, &f);
+	CHECK(has_flag(&f, "ALLOC_NON_BLOCK", SP_YES));
+	sp_flags_release(&f);
 	slowpath_model_free(m);
 	rm_tree(d);
 
 	/* not recognized: a built-in takes over and says why */
 	m = NULL;
 	d = toy_variant("__alloc_pages_slowpath(gfp_t", "toy_renamed_slowpath(gfp_t");
-	CHECK(d && !slowpath_model_load(d, NULL, &m));
-	if (m) {
-		CHECK_EQ_STR(m->name, "6.12");
-		CHECK(m->reason && strstr(m->reason, "__alloc_pages_slowpath") != NULL);
-		char *desc = slowpath_model_describe(m);
-		CHECK(strstr(desc, "built-in 6.12") != NULL);
-		free(desc);
-	}
+	REQUIRE(d && !slowpath_model_load(d, NULL, &m));
+	CHECK_EQ_STR(m->name, "6.12");
+	CHECK(m->reason && strstr(m->reason, "__alloc_pages_slowpath") != NULL);
+	char *desc = slowpath_model_describe(m);
+	CHECK(strstr(desc, "built-in 6.12") != NULL);
+	free(desc);
 	slowpath_model_free(m);
 	rm_tree(d);
 }
@@ -327,39 +320,33 @@ TEST(slowpath_recognizes_costly_noretry_skips)
 TEST(slowpath_builtins)
 {
 	struct slowpath_model *m = NULL;
-	CHECK(!slowpath_model_load(NULL, NULL, &m));
-	if (m) {
-		CHECK_EQ_STR(m->name, "6.12");
-		CHECK(m->assumed);
-		CHECK(m->reason && strstr(m->reason, "no kernel tree") != NULL);
-		CHECK(slowpath_costly_noretry_compacts(m, NULL));
-		/* the built-in derivation also says HIGHATOMIC needs __GFP_HIGH */
-		struct sp_flags f;
-		slowpath_alloc_flags(m, gfp_const(GFPB(KSWAPD_RECLAIM)), 2, &f);
-		CHECK(!f.from_tree);
-		CHECK(has_flag(&f, "ALLOC_HIGHATOMIC", SP_NO));
-		CHECK(has_flag(&f, "ALLOC_NON_BLOCK", SP_YES));
-		sp_flags_release(&f);
-	}
+	REQUIRE(!slowpath_model_load(NULL, NULL, &m));
+	CHECK_EQ_STR(m->name, "6.12");
+	CHECK(m->assumed);
+	CHECK(m->reason && strstr(m->reason, "no kernel tree") != NULL);
+	CHECK(slowpath_costly_noretry_compacts(m, NULL));
+	/* the built-in derivation also says HIGHATOMIC needs __GFP_HIGH */
+	struct sp_flags f;
+	slowpath_alloc_flags(m, gfp_const(GFPB(KSWAPD_RECLAIM)), 2, &f);
+	CHECK(!f.from_tree);
+	CHECK(has_flag(&f, "ALLOC_HIGHATOMIC", SP_NO));
+	CHECK(has_flag(&f, "ALLOC_NON_BLOCK", SP_YES));
+	sp_flags_release(&f);
 	slowpath_model_free(m);
 	m = NULL;
-	CHECK(!slowpath_model_load(TOY, "later", &m));
-	if (m) {
-		CHECK_EQ_STR(m->name, "later");
-		CHECK(!slowpath_costly_noretry_compacts(m, NULL));
-		/* non-costly NORETRY still compacts */
-		struct sp_outcome o;
-		slowpath_simulate(m, gfp_const(KERNEL | GFPB(NORETRY)), 2, &o);
-		CHECK(o.compacts != SP_NO);
-		sp_outcome_release(&o);
-	}
+	REQUIRE(!slowpath_model_load(TOY, "later", &m));
+	CHECK_EQ_STR(m->name, "later");
+	CHECK(!slowpath_costly_noretry_compacts(m, NULL));
+	/* non-costly NORETRY still compacts */
+	struct sp_outcome o;
+	slowpath_simulate(m, gfp_const(KERNEL | GFPB(NORETRY)), 2, &o);
+	CHECK(o.compacts != SP_NO);
+	sp_outcome_release(&o);
 	slowpath_model_free(m);
 	m = NULL;
-	CHECK(!slowpath_model_load(NULL, "6.1", &m));
-	if (m) {
-		CHECK(slowpath_costly_noretry_compacts(m, NULL));
-		CHECK_EQ_INT(m->nofail_warn_order, 3);
-	}
+	REQUIRE(!slowpath_model_load(NULL, "6.1", &m));
+	CHECK(slowpath_costly_noretry_compacts(m, NULL));
+	CHECK_EQ_INT(m->nofail_warn_order, 3);
 	slowpath_model_free(m);
 	m = NULL;
 	CHECK_EQ_INT(slowpath_model_load(NULL, "5.4", &m), GA_EINVAL);
@@ -398,21 +385,17 @@ static size_t run_rule(const struct slowpath_model *m, const struct site *s, str
 TEST(rule_costly_noretry_compacts)
 {
 	struct slowpath_model *m = NULL, *later = NULL;
-	CHECK(!slowpath_model_load(TOY, NULL, &m));
-	CHECK(!slowpath_model_load(TOY, "later", &later));
-	if (!m || !later)
-		goto out;
+	REQUIRE(!slowpath_model_load(TOY, NULL, &m) && m);
+	REQUIRE(!slowpath_model_load(TOY, "later", &later) && later);
 	CHECK(!m->assumed && !later->assumed);
 	struct site s = filemap_like();
 	struct file_result r;
 	file_result_init(&r, "mm/filemap.c");
-	CHECK_EQ_INT(run_rule(m, &s, &r), 1);
-	if (r.nfindings) {
-		CHECK(strstr(r.findings[0].message, "orders 4..9") != NULL);
-		CHECK(strstr(r.findings[0].message, "mm/page_alloc.c:") != NULL);
-		CHECK(strstr(r.findings[0].message, "skipped or deferred") != NULL);
-		CHECK(r.findings[0].site.nev > 0);
-	}
+	REQUIRE_EQ_INT(run_rule(m, &s, &r), 1);
+	CHECK(strstr(r.findings[0].message, "orders 4..9") != NULL);
+	CHECK(strstr(r.findings[0].message, "mm/page_alloc.c:") != NULL);
+	CHECK(strstr(r.findings[0].message, "skipped or deferred") != NULL);
+	CHECK(r.findings[0].site.nev > 0);
 	file_result_release(&r);
 	/* no tree, no --allocator-model: the default model makes no claim */
 	struct slowpath_model *dflt = NULL;
@@ -443,7 +426,6 @@ TEST(rule_costly_noretry_compacts)
 	CHECK_EQ_INT(run_rule(m, &s, &r), 0);
 	file_result_release(&r);
 	site_release(&s);
-out:
 	slowpath_model_free(m);
 	slowpath_model_free(later);
 }

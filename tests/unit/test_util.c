@@ -79,22 +79,18 @@ TEST(result_json_roundtrip)
 	json_t *j = file_result_to_json(&r);
 	struct file_result *back = NULL;
 	CHECK(file_result_from_json(j, &back) == 0);
-	CHECK(back && back->nsites == 1);
-	if (back && back->nsites == 1) {
-		CHECK_EQ_INT(back->sites[0].order.hi, 9);
-		CHECK(back->sites[0].gfp.must == GFPB(NORETRY));
-		CHECK(back->sites[0].gfp.may == s->gfp.may);
-		CHECK(back->sites[0].fallback == FB_ORDER_LOOP);
-		CHECK_EQ_INT(back->sites[0].nev, 1);
-		CHECK_EQ_INT((int)back->sites[0].natt, 2);
-		if (back->sites[0].natt == 2) {
-			const struct attempt *a = back->sites[0].att;
-			CHECK(a[0].role == ROLE_FALLBACK && a[0].orders.lo == 1 && a[0].orders.hi == 9);
-			CHECK(a[0].gfp.must == GFPB(NORETRY) && a[0].gfp.may == GFPB(NORETRY));
-			CHECK(a[0].when && !strcmp(a[0].when, "order > min_order"));
-			CHECK(a[1].role == ROLE_LAST && !a[1].when && a[1].gfp.may == s->gfp.may);
-		}
-	}
+	REQUIRE(back && back->nsites == 1);
+	CHECK_EQ_INT(back->sites[0].order.hi, 9);
+	CHECK(back->sites[0].gfp.must == GFPB(NORETRY));
+	CHECK(back->sites[0].gfp.may == s->gfp.may);
+	CHECK(back->sites[0].fallback == FB_ORDER_LOOP);
+	CHECK_EQ_INT(back->sites[0].nev, 1);
+	REQUIRE_EQ_INT((int)back->sites[0].natt, 2);
+	const struct attempt *a = back->sites[0].att;
+	CHECK(a[0].role == ROLE_FALLBACK && a[0].orders.lo == 1 && a[0].orders.hi == 9);
+	CHECK(a[0].gfp.must == GFPB(NORETRY) && a[0].gfp.may == GFPB(NORETRY));
+	CHECK(a[0].when && !strcmp(a[0].when, "order > min_order"));
+	CHECK(a[1].role == ROLE_LAST && !a[1].when && a[1].gfp.may == s->gfp.may);
 	file_result_free(back);
 	json_decref(j);
 	file_result_release(&r);

@@ -116,20 +116,18 @@ TEST(scan_functions_kernel_shapes)
 	struct fn_extents fx;
 	fn_extents_init(&fx);
 	change_scan_functions(src, strlen(src), &fx);
-	CHECK_EQ_INT(fx.n, 4);
-	if (fx.n == 4) {
-		CHECK_EQ_INT(fx.v[0].start, 7);
-		CHECK_EQ_INT(fx.v[0].end, 14);
-		CHECK_EQ_STR(fx.v[0].name, "grab");
-		CHECK_EQ_INT(fx.v[1].start, 15);
-		CHECK_EQ_INT(fx.v[1].end, 17);
-		CHECK_EQ_STR(fx.v[1].name, "logit");
-		CHECK_EQ_INT(fx.v[2].start, 18);
-		CHECK_EQ_INT(fx.v[2].end, 18);
-		CHECK_EQ_STR(fx.v[2].name, "locked");
-		CHECK_EQ_INT(fx.v[3].start, 21);
-		CHECK_EQ_INT(fx.v[3].end, 24);
-	}
+	REQUIRE_EQ_INT(fx.n, 4);
+	CHECK_EQ_INT(fx.v[0].start, 7);
+	CHECK_EQ_INT(fx.v[0].end, 14);
+	CHECK_EQ_STR(fx.v[0].name, "grab");
+	CHECK_EQ_INT(fx.v[1].start, 15);
+	CHECK_EQ_INT(fx.v[1].end, 17);
+	CHECK_EQ_STR(fx.v[1].name, "logit");
+	CHECK_EQ_INT(fx.v[2].start, 18);
+	CHECK_EQ_INT(fx.v[2].end, 18);
+	CHECK_EQ_STR(fx.v[2].name, "locked");
+	CHECK_EQ_INT(fx.v[3].start, 21);
+	CHECK_EQ_INT(fx.v[3].end, 24);
 	fn_extents_release(&fx);
 }
 
@@ -212,21 +210,17 @@ TEST(classify_new_old_fixed_indirect)
 	struct change_set cs;
 	change_set_init(&cs);
 	change_classify(&cf, &cs);
-	CHECK_EQ_INT(cs.nnew, 1);
+	REQUIRE_EQ_INT(cs.nnew, 1);
 	CHECK_EQ_INT(cs.nold, 2);
-	CHECK_EQ_INT(cs.nfixed, 1);
-	CHECK_EQ_INT(cs.nindirect, 1);
-	if (cs.nnew == 1) {
-		/* of the two identical calls, the one on the changed line is new */
-		CHECK_EQ_INT(cs.new_[0].site.line, 6);
-		/* reported under the repository path, evidence too */
-		CHECK_EQ_STR(cs.new_[0].site.file, "mm/x.c");
-		CHECK_EQ_STR(cs.new_[0].site.ev[0].file, "mm/x.c");
-	}
-	if (cs.nfixed == 1)
-		CHECK_EQ_STR(cs.fixed[0].rule, "nofail-high-order");
-	if (cs.nindirect == 1)
-		CHECK_EQ_STR(cs.indirect[0].site.gfp_expr, "GFP_NOIO");
+	REQUIRE_EQ_INT(cs.nfixed, 1);
+	REQUIRE_EQ_INT(cs.nindirect, 1);
+	/* of the two identical calls, the one on the changed line is new */
+	CHECK_EQ_INT(cs.new_[0].site.line, 6);
+	/* reported under the repository path, evidence too */
+	CHECK_EQ_STR(cs.new_[0].site.file, "mm/x.c");
+	CHECK_EQ_STR(cs.new_[0].site.ev[0].file, "mm/x.c");
+	CHECK_EQ_STR(cs.fixed[0].rule, "nofail-high-order");
+	CHECK_EQ_STR(cs.indirect[0].site.gfp_expr, "GFP_NOIO");
 	change_set_release(&cs);
 	file_result_release(&before);
 	file_result_release(&after);
@@ -248,10 +242,9 @@ TEST(classify_whole_function_counts_as_touched)
 	struct change_set cs;
 	change_set_init(&cs);
 	change_classify(&cf, &cs);
-	CHECK_EQ_INT(cs.nnew, 1);
+	REQUIRE_EQ_INT(cs.nnew, 1);
 	CHECK_EQ_INT(cs.nindirect, 1);
-	if (cs.nnew == 1)
-		CHECK_EQ_STR(cs.new_[0].site.function, "one");
+	CHECK_EQ_STR(cs.new_[0].site.function, "one");
 	change_set_release(&cs);
 	file_result_release(&after);
 }
@@ -275,9 +268,8 @@ TEST(classify_follows_renames)
 	/* same call under the new name: old, even on a changed line */
 	CHECK_EQ_INT(cs.nnew, 0);
 	CHECK_EQ_INT(cs.nold, 1);
-	CHECK_EQ_INT(cs.nfixed, 1);
-	if (cs.nfixed == 1)
-		CHECK_EQ_STR(cs.fixed[0].site.file, "mm/old.c");
+	REQUIRE_EQ_INT(cs.nfixed, 1);
+	CHECK_EQ_STR(cs.fixed[0].site.file, "mm/old.c");
 	change_set_release(&cs);
 	file_result_release(&before);
 	file_result_release(&after);
@@ -303,10 +295,9 @@ TEST(classify_call_moved_to_another_function_is_old)
 	change_set_init(&cs);
 	change_classify(&cf, &cs);
 	CHECK_EQ_INT(cs.nold, 1);
-	CHECK_EQ_INT(cs.nnew, 1);
+	REQUIRE_EQ_INT(cs.nnew, 1);
 	CHECK_EQ_INT(cs.nfixed, 0);
-	if (cs.nnew == 1)
-		CHECK_EQ_STR(cs.new_[0].site.gfp_expr, "GFP_NOFS");
+	CHECK_EQ_STR(cs.new_[0].site.gfp_expr, "GFP_NOFS");
 	change_set_release(&cs);
 	file_result_release(&before);
 	file_result_release(&after);
@@ -336,26 +327,20 @@ TEST(vcs_staged_reads_index_not_worktree)
 	CHECK_EQ_INT(vcs_diff(v, NULL, &o, &diff), 0);
 	CHECK_EQ_STR(diff.old_desc, "HEAD");
 	const struct vcs_change *a = find_change(&diff, "a.c");
-	CHECK(a != NULL);
-	if (a) {
-		CHECK_EQ_INT(a->status, VCS_MODIFIED);
-		CHECK(a->new_data && strstr(a->new_data, "return 22;"));
-		CHECK(a->new_data && strstr(a->new_data, "return 1;"));   /* not the work tree's 11 */
-		CHECK(a->old_data && strstr(a->old_data, "return 2;"));
-		CHECK_EQ_INT(a->nhunks, 1);
-		if (a->nhunks == 1) {
-			CHECK_EQ_INT(a->hunks[0].start, 10);
-			CHECK_EQ_INT(a->hunks[0].count, 1);
-		}
-	}
+	REQUIRE(a != NULL);
+	CHECK_EQ_INT(a->status, VCS_MODIFIED);
+	CHECK(a->new_data && strstr(a->new_data, "return 22;"));
+	CHECK(a->new_data && strstr(a->new_data, "return 1;"));   /* not the work tree's 11 */
+	CHECK(a->old_data && strstr(a->old_data, "return 2;"));
+	REQUIRE_EQ_INT(a->nhunks, 1);
+	CHECK_EQ_INT(a->hunks[0].start, 10);
+	CHECK_EQ_INT(a->hunks[0].count, 1);
 	const struct vcs_change *c = find_change(&diff, "c.c");
-	CHECK(c != NULL);
-	if (c) {
-		CHECK_EQ_INT(c->status, VCS_RENAMED);
-		CHECK_EQ_STR(c->old_path, "b.c");
-		CHECK(c->old_data && !strstr(c->old_data, "four"));
-		CHECK(c->new_data && strstr(c->new_data, "four"));
-	}
+	REQUIRE(c != NULL);
+	CHECK_EQ_INT(c->status, VCS_RENAMED);
+	CHECK_EQ_STR(c->old_path, "b.c");
+	CHECK(c->old_data && !strstr(c->old_data, "four"));
+	CHECK(c->new_data && strstr(c->new_data, "four"));
 	const struct vcs_change *g = find_change(&diff, "gone.c");
 	CHECK(g && g->status == VCS_DELETED && !g->new_data && !g->new_path);
 	const struct vcs_change *b = find_change(&diff, "blob.c");
@@ -391,12 +376,10 @@ TEST(vcs_unborn_head_and_revisions)
 	struct vcs_diff diff;
 	CHECK_EQ_INT(vcs_diff(v, "--staged", NULL, &diff), 0);
 	CHECK_EQ_STR(diff.old_desc, "(empty)");
-	CHECK_EQ_INT(diff.n, 1);
-	if (diff.n == 1) {
-		CHECK_EQ_INT(diff.changes[0].status, VCS_ADDED);
-		CHECK(diff.changes[0].old_data == NULL);
-		CHECK(diff.changes[0].nhunks == 1 && diff.changes[0].hunks[0].count == 11);
-	}
+	REQUIRE_EQ_INT(diff.n, 1);
+	CHECK_EQ_INT(diff.changes[0].status, VCS_ADDED);
+	CHECK(diff.changes[0].old_data == NULL);
+	CHECK(diff.changes[0].nhunks == 1 && diff.changes[0].hunks[0].count == 11);
 	vcs_diff_release(&diff);
 	CHECK(sh("cd '%s' && git commit -qm one && sed -i 's/return 2;/return 3;/' a.c && "
 		 "git commit -qam two && sed -i 's/return 1;/return 0;/' a.c && git commit -qam three", d) == 0);
@@ -427,33 +410,30 @@ TEST(vcs_linked_worktree_and_hooks_dir)
 	char *wt = xasprintf("%s/wt", d), *sub = xasprintf("%s/main", d);
 	CHECK(sh("cd '%s' && sed -i 's/return 2;/return 5;/' a.c && git add a.c", wt) == 0);
 	struct vcs *v = NULL;
-	CHECK_EQ_INT(vcs_open(wt, 0, &v), 0);
-	if (v) {
-		struct vcs_diff diff;
-		CHECK_EQ_INT(vcs_diff(v, NULL, NULL, &diff), 0);
-		CHECK(diff.n == 1 && diff.changes[0].new_data && strstr(diff.changes[0].new_data, "return 5;"));
-		vcs_diff_release(&diff);
-		/* hooks live in the common dir, shared with the main worktree */
-		char *hd = NULL;
-		CHECK_EQ_INT(vcs_hooks_dir(v, &hd), 0);
-		char *want = xasprintf("%s/main/.git/hooks", d);
-		CHECK_EQ_STR(hd, want);
-		free(want);
-		free(hd);
-		/* core.hooksPath, relative: from the top of the work tree */
-		CHECK(sh("cd '%s' && git config core.hooksPath .githooks", sub) == 0);
-		vcs_free(v);
-		v = NULL;
-		CHECK_EQ_INT(vcs_open(wt, 0, &v), 0);
-		hd = NULL;
-		if (v)
-			CHECK_EQ_INT(vcs_hooks_dir(v, &hd), 0);
-		want = xasprintf("%s/wt/.githooks", d);
-		CHECK_EQ_STR(hd, want);
-		free(want);
-		free(hd);
-		vcs_free(v);
-	}
+	REQUIRE_EQ_INT(vcs_open(wt, 0, &v), 0);
+	struct vcs_diff diff;
+	CHECK_EQ_INT(vcs_diff(v, NULL, NULL, &diff), 0);
+	CHECK(diff.n == 1 && diff.changes[0].new_data && strstr(diff.changes[0].new_data, "return 5;"));
+	vcs_diff_release(&diff);
+	/* hooks live in the common dir, shared with the main worktree */
+	char *hd = NULL;
+	CHECK_EQ_INT(vcs_hooks_dir(v, &hd), 0);
+	char *want = xasprintf("%s/main/.git/hooks", d);
+	CHECK_EQ_STR(hd, want);
+	free(want);
+	free(hd);
+	/* core.hooksPath, relative: from the top of the work tree */
+	CHECK(sh("cd '%s' && git config core.hooksPath .githooks", sub) == 0);
+	vcs_free(v);
+	v = NULL;
+	REQUIRE_EQ_INT(vcs_open(wt, 0, &v), 0);
+	hd = NULL;
+	CHECK_EQ_INT(vcs_hooks_dir(v, &hd), 0);
+	want = xasprintf("%s/wt/.githooks", d);
+	CHECK_EQ_STR(hd, want);
+	free(want);
+	free(hd);
+	vcs_free(v);
 	free(wt);
 	free(sub);
 	rmrf(d);
@@ -542,9 +522,7 @@ TEST(hook_install_refuses_chains_and_uninstalls)
 	char *saved = xasprintf("%s/.git/hooks/pre-commit.gfpaudit-saved", d);
 	write_file(d, ".git/hooks/pre-commit", "#!/bin/sh\necho theirs\n");
 	struct vcs *v = NULL;
-	CHECK_EQ_INT(vcs_open(d, 0, &v), 0);
-	if (!v)
-		goto out;
+	REQUIRE_EQ_INT(vcs_open(d, 0, &v), 0);
 	enum vcs_hook_outcome oc;
 	char *text;
 	/* a foreign hook is not clobbered */
@@ -589,7 +567,6 @@ TEST(hook_install_refuses_chains_and_uninstalls)
 	CHECK_EQ_INT(vcs_hook_uninstall(v, &oc, NULL), 0);
 	CHECK_EQ_INT(oc, VCS_HOOK_ABSENT);
 	vcs_free(v);
-out:
 	free(hook);
 	free(chained);
 	free(saved);
