@@ -96,7 +96,7 @@ present() {
 # Headers kbuild generates while it builds, after `make prepare` (the asn1
 # compiler's *.asn1.h, selinux's flask.h, msm's generated/*.xml.h, radeon's
 # *_reg_safe.h, xe's generated/*_wa_oob.h, speakup's speakupmap.h,
-# apparmor's *_names.h, aic7xxx's headers copied from
+# apparmor's *_names.h, lib's crc32table.h, aic7xxx's headers copied from
 # *_shipped): without them the files that
 # include them stop there.  gfpaudit never runs make, so the tree gets them
 # here: for the files the configuration builds (gfpaudit --candidates
@@ -108,7 +108,7 @@ generated_headers() {
 	shift
 	local g=${GFPAUDIT:-$top/gfpaudit}
 	[ -x "$g" ] || { echo "prepare-kernel: no gfpaudit binary: generated headers not built" >&2; return 0; }
-	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+["<][^">]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h|hyp_constants\.h|speakupmap\.h|capability_names\.h|rlim_names\.h|net_names\.h)[">]'
+	local pat='^[[:space:]]*#[[:space:]]*include[[:space:]]+["<][^">]*(\.asn1\.h|\.xml\.h|flask\.h|av_permissions\.h|_reg_safe\.h|_wa_oob\.h|hyp_constants\.h|speakupmap\.h|capability_names\.h|rlim_names\.h|net_names\.h|crc32table\.h)[">]'
 	local all files round f d h s n missing seen objs prev= shipped=()
 	all=$("$g" audit -q --candidates --no-prefilter --no-cache --tree "$t" "$t" 2>/dev/null || true)
 	files=$(printf '%s\n' "$all" | xargs -r grep -lE "$pat" 2>/dev/null || true)
