@@ -360,6 +360,19 @@ static bool is_label(const struct node *n, const void *name)
 	return n->kind == CXCursor_LabelStmt && n->name && !strcmp(n->name, name);
 }
 
+/* The goto in `br` and the label of call's function it jumps to: *g NULL
+ * when `br` has no goto, the result NULL when the label is not found. */
+static const struct node *goto_target(const struct node *call, const struct node *br, const struct node **g)
+{
+	*g = find_kind(br, CXCursor_GotoStmt);
+	if (!*g || !(*g)->name)
+		return *g = NULL, NULL;
+	const struct node *root = call;
+	while (root->parent)
+		root = root->parent;
+	return find_first(root, is_label, (*g)->name);
+}
+
 /* Does control come back to `call` after `branch`: the call is in a loop
  * around the branch, the branch jumps back to a label before it, or it
  * calls the same function again? */
@@ -368,13 +381,7 @@ static bool comes_back(const struct node *call, const struct node *branch)
 	for (const struct node *p = call->parent; p; p = p->parent)
 		if (node_is_loop(p) && node_contains(p, branch))
 			return true;
-	const struct node *g = find_kind(branch, CXCursor_GotoStmt);
-	if (!g || !g->name)
-		return false;
-	const struct node *root = call;
-	while (root->parent)
-		root = root->parent;
-	const struct node *lab = find_first(root, is_label, g->name);
+	const struct node *g, *lab = goto_target(call, branch, &g);
 	return lab && lab->off < call->off; /* back to before the call, not on to an error label */
 }
 
@@ -384,14 +391,8 @@ static bool leaves(const struct node *call, const struct node *br)
 {
 	if (find_kind(br, CXCursor_ReturnStmt) || find_kind(br, CXCursor_BreakStmt))
 		return true;
-	const struct node *g = find_kind(br, CXCursor_GotoStmt);
-	if (!g || !g->name)
-		return false;
-	const struct node *root = call;
-	while (root->parent)
-		root = root->parent;
-	const struct node *lab = find_first(root, is_label, g->name);
-	return !lab || lab->off > call->off;
+	const struct node *g, *lab = goto_target(call, br, &g);
+	return g && (!lab || lab->off > call->off);
 }
 
 static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
