@@ -33,7 +33,7 @@ struct folio *wb_get_folio(struct address_space *mapping, pgoff_t index,
 			else
 				alloc_gfp |= __GFP_NORETRY;
 		}
-		folio = filemap_alloc_folio(alloc_gfp, order); // ok // site: fallback=order-loop att=4..10/fallback/+NOWARN/-DIRECT_RECLAIM att=1..3/fallback/+NOWARN|NORETRY
+		folio = filemap_alloc_folio(alloc_gfp, order); // ok // site: fallback=order-loop att=4..9/fallback/+NOWARN/-DIRECT_RECLAIM att=1..3/fallback/+NOWARN|NORETRY
 		if (!folio)
 			continue;
 		err = filemap_add_folio(mapping, folio, index, gfp);

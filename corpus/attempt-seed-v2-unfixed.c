@@ -23,7 +23,7 @@ struct folio *rd_get_folio(struct address_space *mapping, pgoff_t index,
 
 		if (order > min_order)
 			alloc_gfp |= __GFP_NORETRY | __GFP_NOWARN;
-		folio = filemap_alloc_folio(alloc_gfp, order); // site: fallback=order-loop att=4..10/fallback/+NORETRY|NOWARN att=1..3/fallback/+NORETRY|NOWARN // note: costly-noretry-compacts
+		folio = filemap_alloc_folio(alloc_gfp, order); // site: fallback=order-loop att=4..9/fallback/+NORETRY|NOWARN att=1..3/fallback/+NORETRY|NOWARN // warn: costly-noretry-compacts
 		if (folio)
 			return folio;
 	} while (order-- > min_order);
@@ -34,10 +34,10 @@ struct folio *rd_get_folio(struct address_space *mapping, pgoff_t index,
  * check-command: gfpaudit audit --severity note --allocator-model 6.12 $file
  *
  * check-output-start
- * corpus/attempt-seed-v2-unfixed.c:26:11: note: 'filemap_alloc_folio' can request order 0..10 [costly-noretry-compacts]
- * corpus/attempt-seed-v2-unfixed.c:26:11: note: its attempts at orders 4..10 (with a fallback after them, when order > min_order) get gfp __GFP_NOWARN | __GFP_NORETRY, maybe any other flag
- * corpus/attempt-seed-v2-unfixed.c:26:11: note: fallback order-loop: its costly attempts (orders 4..10) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again
+ * corpus/attempt-seed-v2-unfixed.c:26:11: warning: 'filemap_alloc_folio' can request order 0..9 [costly-noretry-compacts]
+ * corpus/attempt-seed-v2-unfixed.c:26:11: note: its attempts at orders 4..9 (with a fallback after them, when order > min_order) get gfp __GFP_NOWARN | __GFP_NORETRY, maybe any other flag
+ * corpus/attempt-seed-v2-unfixed.c:26:11: note: fallback order-loop: its costly attempts (orders 4..9) have '__GFP_NORETRY' but may direct-reclaim, and this tree's allocator still runs direct compaction for them (built-in model 6.12), giving up only if it was skipped or deferred, otherwise reclaiming and compacting again
  * corpus/attempt-seed-v2-unfixed.c:26:11: note: clear '__GFP_DIRECT_RECLAIM' for orders above 3
- * corpus/attempt-seed-v2-unfixed.c:26:11: note: possible: the order comes from field 'address_space.flags', whose values are not known here
+ * corpus/attempt-seed-v2-unfixed.c:26:11: note: proven: the order comes from the folio order callers encode in fgp flags (fgf_set_order() of a write's length) (line 15), which users set, up to the kernel's limit
  * check-output-end
  */

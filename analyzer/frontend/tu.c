@@ -15,8 +15,9 @@
 static const char *const fixed_probes[] = {
 	"PAGE_ALLOC_COSTLY_ORDER", "MAX_PAGE_ORDER", "MAX_ORDER", "PAGE_SHIFT",
 	"KMALLOC_MAX_CACHE_SIZE", "HPAGE_PMD_ORDER", "NR_CPUS", "MAX_NUMNODES", "XATTR_SIZE_MAX",
+	"MAX_PAGECACHE_ORDER", "PREFERRED_MAX_PAGECACHE_ORDER", "MAX_XAS_ORDER",
 };
-enum { P_COSTLY, P_MAXPAGE, P_MAXORDER, P_SHIFT, P_KMCS, P_HPMD, P_NRCPUS, P_NUMNODES, P_XATTR, P__N };
+enum { P_COSTLY, P_MAXPAGE, P_MAXORDER, P_SHIFT, P_KMCS, P_HPMD, P_NRCPUS, P_NUMNODES, P_XATTR, P_PCORDER, P_PCPREF, P_XAS, P__N };
 
 static void build_probe(struct strbuf *sb, const char *const *extra, size_t nextra)
 {
@@ -228,6 +229,14 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	t->facts.nr_cpus = w.have[P_NRCPUS] ? w.k[P_NRCPUS] : 0;
 	t->facts.max_numnodes = w.have[P_NUMNODES] ? w.k[P_NUMNODES] : 0;
 	t->facts.xattr_size_max = w.have[P_XATTR] ? w.k[P_XATTR] : 0;
+	/* 0 without the macro (linux/pagemap.h not included): no bound.
+	 * 6.12 defines it as min(MAX_XAS_ORDER, PREFERRED_...), no constant
+	 * expression for a static initializer: then the two halves. */
+	t->facts.pagecache_max_order = w.have[P_PCORDER] ? w.k[P_PCORDER] : 0;
+	if (!w.have[P_PCORDER] && w.have[P_PCPREF])
+		t->facts.pagecache_max_order = w.have[P_XAS] && w.k[P_XAS] < w.k[P_PCPREF] ? w.k[P_XAS] : w.k[P_PCPREF];
+	if (t->facts.pagecache_max_order > t->facts.max_order)
+		t->facts.pagecache_max_order = t->facts.max_order;
 	return 0;
 }
 

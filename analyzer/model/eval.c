@@ -113,6 +113,12 @@ struct aval aval_join(struct aval a, struct aval b)
 	ev_merge(&r, &a);
 	ev_merge(&r, &b);
 	src_from(&r, &a, &b);
+	/* the top is the higher side's (either's on a tie) */
+	r.top_user = (a.top_user && a.iv.hi >= b.iv.hi) || (b.top_user && b.iv.hi >= a.iv.hi);
+	if (a.ffs_var && a.ffs_var == b.ffs_var) {
+		r.ffs_var = a.ffs_var;
+		r.ffs_hi = a.ffs_hi > b.ffs_hi ? a.ffs_hi : b.ffs_hi;
+	}
 	return r;
 }
 
@@ -122,7 +128,8 @@ static bool aval_same(const struct aval *a, const struct aval *b)
 	       a->g.may == b->g.may && a->param == b->param && a->pset_must == b->pset_must &&
 	       a->pset_may == b->pset_may && a->pclr == b->pclr && a->pclr_may == b->pclr_may &&
 	       a->pdep == b->pdep &&
-	       a->gparam == b->gparam && a->src == b->src;
+	       a->gparam == b->gparam && a->src == b->src && a->top_user == b->top_user &&
+	       a->ffs_var == b->ffs_var && a->ffs_hi == b->ffs_hi;
 }
 
 struct order_range aval_order(const struct aval *a, int max_order)
@@ -202,6 +209,7 @@ static void st_widen(struct state *a, const struct state *prev, const struct fn_
 			x->hi = (v->bits && v->bits < 32) ? ((int64_t)1 << v->bits) - 1 : IV_MAX;
 			/* grows with a trip count nothing here bounds */
 			a->v[i].src |= SRCB(UNKNOWN);
+			a->v[i].top_user = false;
 		}
 		*x = iv_norm(*x);
 	}
@@ -408,7 +416,10 @@ static struct aval type_bounded(struct node *n, struct aval a)
 		a.iv = iv_norm(a.iv);
 		return a;
 	}
+	int64_t hi = a.iv.hi;
 	a.iv = iv_norm(iv_type_bound(a.iv, bits, sgn));
+	if (a.iv.hi != hi)
+		a.top_user = false; /* wrapped or cut: not the user's top */
 	return a;
 }
 
@@ -430,7 +441,10 @@ static void assign(struct eval_ctx *cx, struct state *st, int var, struct aval v
 {
 	if (var < 0 || st->dead)
 		return;
+	int64_t hi = val.iv.hi;
 	var_bits_bound(&cx->fn->vars[var], &val.iv);
+	if (val.iv.hi != hi)
+		val.top_user = false;
 	ev_add(&val, line);
 	st->v[var] = val;
 }
@@ -782,11 +796,18 @@ static void runtime_bound(const struct eval_ctx *cx, struct aval *r, enum ksrc_b
 {
 	const struct tree_facts *tf = &cx->tu->facts;
 	long long b = kb == KB_NR_CPUS ? tf->nr_cpus : kb == KB_MAX_NUMNODES ? tf->max_numnodes
-		    : kb == KB_XATTR_SIZE_MAX ? tf->xattr_size_max : 0;
+		    : kb == KB_XATTR_SIZE_MAX ? tf->xattr_size_max
+		    : kb == KB_PAGECACHE_ORDER ? tf->pagecache_max_order : 0;
 	if (b > 0)
 		r->iv = iv_range(0, b);
-	if (b > 0 && kb == KB_XATTR_SIZE_MAX && (r->src & SRCB(USER)))
+	if (b > 0 && kb == KB_XATTR_SIZE_MAX && (r->src & SRCB(USER))) {
 		r->src |= SRC_USER_LIMIT;
+		r->top_user = true;
+	}
+	/* the mapping's largest folio order: MAX_PAGECACHE_ORDER on every
+	 * filesystem that enables large folios, reached by any large write */
+	if (b > 0 && kb == KB_PAGECACHE_ORDER && (r->src & SRCB(CONFIG)))
+		r->top_user = true;
 }
 
 /* A global variable's value: a kernel runtime quantity, a module
@@ -991,6 +1012,11 @@ static struct aval binop(struct eval_ctx *cx, const char *op, struct aval a, str
 		return r;
 	}
 	r.iv = iv_norm(r.iv);
+	/* rising in both operands: the top is the operands' tops */
+	if (!strcmp(op, "+") || !strcmp(op, "*") || !strcmp(op, "<<") ||
+	    ((!strcmp(op, "-") || !strcmp(op, ">>") || !strcmp(op, "/")) && iv_is_const(b.iv)))
+		r.top_user = (a.top_user || iv_is_const(a.iv)) && (b.top_user || iv_is_const(b.iv)) &&
+			     (a.top_user || b.top_user) && a.iv.lo >= 0 && b.iv.lo >= 0;
 	if (iv_is_const(r.iv) && a.param < 0 && b.param < 0 && strcmp(op, "&") && strcmp(op, "|"))
 		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
 	if (iv_is_const(r.iv) && (!strcmp(op, "&") || !strcmp(op, "|")) &&
@@ -1097,6 +1123,13 @@ static void refine_var_by(struct state *st, int v, int64_t off, const char *op, 
 		return;
 	if (st->v[v].iv.hi < was.hi)
 		aval_src_merge(&st->v[v], k);
+	/* bounded above by other data: the value reaches its top only when
+	 * that data lets it, so a user still reaches it at will only when the
+	 * bound is a constant or theirs up to its top too (min(user, limit)) */
+	bool upper = truth ? (!strcmp(op, "<") || !strcmp(op, "<=") || !strcmp(op, "=="))
+			   : (!strcmp(op, ">") || !strcmp(op, ">="));
+	if (upper && !iv_is_const(k->iv))
+		st->v[v].top_user = st->v[v].top_user && k->top_user;
 	if (st->v[v].iv.known && (!was.known || st->v[v].iv.hi < was.hi || st->v[v].iv.lo > was.lo))
 		ev_add(&st->v[v], line);
 }
@@ -1128,6 +1161,40 @@ static void refine_cmp(struct eval_ctx *cx, struct node *c, struct state *st, bo
 	if (rv >= 0) {
 		struct aval k = side_value(cx, l, st);
 		refine_var_by(st, rv, ro_off, mirror_op(c->op), &k, truth, c->line);
+	}
+}
+
+/* `(1 << n) - 1` (or BIT(n) - 1, GENMASK(n - 1, 0) in that shape): n's
+ * variable, or -1. */
+static int low_mask_var(struct node *m)
+{
+	m = node_strip(m);
+	if (!m || m->kind != CXCursor_BinaryOperator || !m->op || strcmp(m->op, "-") || m->nkids != 2)
+		return -1;
+	long long one;
+	struct node *sh = node_strip(m->kids[0]);
+	if (!const_leaf(node_strip(m->kids[1]), &one) || one != 1 || !sh ||
+	    sh->kind != CXCursor_BinaryOperator || !sh->op || strcmp(sh->op, "<<") || sh->nkids != 2 ||
+	    !const_leaf(node_strip(sh->kids[0]), &one) || one != 1)
+		return -1;
+	int64_t off;
+	int v = side_var(sh->kids[1], &off);
+	return off ? -1 : v;
+}
+
+/* The path passed `x & ((1 << n) - 1)`: x has a bit set below bit n, so
+ * __ffs(x) < n (the page cache's "not aligned: a smaller folio"). */
+static void low_bits_set(struct eval_ctx *cx, struct node *c, struct state *st)
+{
+	(void)cx;
+	for (int i = 0; i < 2; i++) {
+		int64_t off;
+		int x = side_var(c->kids[i], &off), n = low_mask_var(c->kids[1 - i]);
+		if (x < 0 || off || n < 0 || x == n || !st->v[n].iv.known || st->v[n].iv.hi < 1)
+			continue;
+		st->v[x].ffs_var = n + 1;
+		st->v[x].ffs_hi = st->v[n].iv.hi - 1;
+		return;
 	}
 }
 
@@ -1164,6 +1231,8 @@ static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool t
 		if (!strcmp(c->op, "<") || !strcmp(c->op, ">") || !strcmp(c->op, "<=") ||
 		    !strcmp(c->op, ">=") || !strcmp(c->op, "==") || !strcmp(c->op, "!="))
 			refine_cmp(cx, c, st, truth);
+		else if (truth && !strcmp(c->op, "&"))
+			low_bits_set(cx, c, st);
 		return;
 	}
 	int64_t off;
@@ -1291,6 +1360,37 @@ static bool overflow_builtin(struct eval_ctx *cx, struct node *n, struct aval *a
 	return true;
 }
 
+/* The index of the lowest set (or clear) bit. */
+static bool is_ffs(const char *name)
+{
+	static const char *const names[] = {
+		"__ffs", "ffs", "__builtin_ctzl", "__builtin_ctz", "__builtin_ctzll", "variable__ffs",
+		"variable_ffs", "__builtin_ffs", "__builtin_ffsl", "__ffs64", "ffz", "variable_ffz",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* __ffs(x) where the path proved a bit of x set below bit n (low_bits_set):
+ * below n, and n's data. */
+static bool ffs_below(const struct eval_ctx *cx, struct node *call, const char *name, const struct state *st,
+		      struct aval *r)
+{
+	int64_t off;
+	int x = node_nargs(call) == 1 && name && is_ffs(name) && strcmp(name, "ffz") && strcmp(name, "variable_ffz")
+		? side_var(node_arg(call, 0), &off) : -1;
+	if (x < 0 || off || st->dead || !st->v[x].ffs_var || st->v[x].ffs_var > cx->fn->nvars)
+		return false;
+	struct aval k = st->v[st->v[x].ffs_var - 1];
+	r->iv = iv_norm(iv_range(0, st->v[x].ffs_hi));
+	src_from(r, &k, NULL);
+	ev_merge(r, &k);
+	r->top_user = false; /* below the top */
+	return true;
+}
+
 static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct aval *args, unsigned n, bool *handled)
 {
 	struct aval r = aval_unknown();
@@ -1320,11 +1420,7 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 		r.iv = args[0].iv.known ? iv_log2_ceil(args[0].iv) : iv_range(0, 63);
 	else if ((!strcmp(name, "__roundup_pow_of_two") || !strcmp(name, "roundup_pow_of_two")) && n == 1)
 		r.iv = args[0].iv.known ? iv_shl(iv_const(1), iv_log2_ceil(args[0].iv)) : iv_top();
-	else if ((!strcmp(name, "__ffs") || !strcmp(name, "ffs") || !strcmp(name, "__builtin_ctzl") ||
-		  !strcmp(name, "__builtin_ctz") || !strcmp(name, "__builtin_ctzll") ||
-		  !strcmp(name, "variable__ffs") || !strcmp(name, "variable_ffs") ||
-		  !strcmp(name, "__builtin_ffs") || !strcmp(name, "__builtin_ffsl") ||
-		  !strcmp(name, "__ffs64") || !strcmp(name, "ffz") || !strcmp(name, "variable_ffz")) && n == 1)
+	else if (is_ffs(name) && n == 1)
 		r.iv = iv_range(0, 63);
 	else if ((!strcmp(name, "variable__fls") || !strcmp(name, "variable_fls") ||
 		  !strcmp(name, "__builtin_clzl") || !strcmp(name, "__builtin_clz")) && n == 1)
@@ -1347,6 +1443,12 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 	r.iv = iv_norm(r.iv);
 	if (iv_is_const(r.iv))
 		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
+	/* rising functions of one value: its top gives theirs */
+	if (n == 1 && args[0].top_user && args[0].iv.known && args[0].iv.lo >= 0 &&
+	    (!strcmp(name, "get_order") || !strcmp(name, "ilog2") || !strcmp(name, "__ilog2_u32") ||
+	     !strcmp(name, "__ilog2_u64") || !strcmp(name, "order_base_2") || !strcmp(name, "__order_base_2") ||
+	     !strcmp(name, "roundup_pow_of_two") || !strcmp(name, "__roundup_pow_of_two")))
+		r.top_user = true;
 	return r;
 }
 
@@ -1696,6 +1798,10 @@ static struct aval eval_call(struct eval_ctx *cx, struct node *n, struct state *
 	}
 	if (n->name)
 		r = call_builtin(cx, n->name, args, na, &handled);
+	if (handled && ffs_below(cx, n, n->name, st, &r)) {
+		free(args);
+		return r;
+	}
 	const char *why = NULL;
 	enum ksrc_bound kb = KB_NONE;
 	int sk = !handled && n->name ? ksrc_call_return(n->name, &why, &kb) : -1;
@@ -1946,6 +2052,37 @@ static struct aval eval_generic(struct eval_ctx *cx, struct node *n, struct stat
 	return have ? r : type_bounded(n, aval_unknown());
 }
 
+/* Is `n`, or what its parens and casts hold, of the typedef `type`? */
+static bool of_type(struct node *n, const char *type)
+{
+	for (; n; n = n->nkids ? n->kids[n->nkids - 1] : NULL) {
+		CXString ts = clang_getTypeSpelling(clang_getCursorType(n->cur));
+		bool same = !strcmp(clang_getCString(ts), type);
+		clang_disposeString(ts);
+		if (same)
+			return true;
+		if (n->kind != CXCursor_ParenExpr && n->kind != CXCursor_UnexposedExpr &&
+		    n->kind != CXCursor_CStyleCastExpr)
+			return false;
+	}
+	return false;
+}
+
+/* FGF_GET_ORDER(): the folio order a caller of the page cache encodes in
+ * its fgf_t flags, fgf_set_order() of the length of a write (iomap, NFS,
+ * netfs, bcachefs): the user's pick, up to the mapping's largest folio
+ * order (KB_PAGECACHE_ORDER). */
+static void folio_order_source(struct aval *r, unsigned line)
+{
+	struct aval u = aval_source(SRC_USER, "the folio order callers encode in fgp flags "
+				    "(fgf_set_order() of a write's length)", line);
+	r->src = u.src;
+	r->src_why = u.src_why;
+	r->src_why_kind = u.src_why_kind;
+	r->src_line = u.src_line;
+	r->top_user = r->iv.known && r->iv.lo >= 0;
+}
+
 static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (!n || --cx->budget < 0)
@@ -2006,7 +2143,10 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 			int t = is_cmp_op(n->op) ? assume_cmp(cx, n) : -1;
 			if (t >= 0)
 				return aval_const(cx->tu, t);
-			return binop(cx, n->op, a, b);
+			struct aval r = binop(cx, n->op, a, b);
+			if (!strcmp(n->op, ">>") && of_type(n->kids[0], "fgf_t") && iv_is_const(b.iv))
+				folio_order_source(&r, n->line);
+			return r;
 		}
 	case CXCursor_CompoundAssignOperator:
 		if (n->nkids != 2 || !n->op)

@@ -118,6 +118,14 @@ static const struct named_src returns[] = {
 	 * buffer): users set them, setxattr() refuses more than XATTR_SIZE_MAX */
 	{ "vfs_getxattr", SRC_USER, "the size of an xattr value", KB_XATTR_SIZE_MAX },
 	{ "__vfs_getxattr", SRC_USER, "the size of an xattr value", KB_XATTR_SIZE_MAX },
+	/* the page cache's folio orders (linux/pagemap.h): the largest is
+	 * MAX_PAGECACHE_ORDER on a filesystem with large folios (xfs, bcachefs,
+	 * NFS, ...), reached by any large enough write; the smallest comes
+	 * from the filesystem's block size (mkfs, on disk) */
+	{ "mapping_max_folio_order", SRC_CONFIG, "the mapping's largest folio order (MAX_PAGECACHE_ORDER)",
+	  KB_PAGECACHE_ORDER },
+	{ "mapping_min_folio_order", SRC_DEVICE, "the mapping's smallest folio order (the filesystem's block size)",
+	  KB_PAGECACHE_ORDER },
 	/* runtime */
 	{ "num_online_cpus", SRC_RUNTIME, "the number of CPUs", KB_NR_CPUS },
 	{ "num_present_cpus", SRC_RUNTIME, "the number of CPUs", KB_NR_CPUS },

@@ -400,6 +400,10 @@ enum confidence site_confidence(const struct site *s, int costly_order)
 	if (c == CONF_LIKELY && (s->src & SRC_USER_LIMIT) &&
 	    !(s->src & ~(SRCB(USER) | SRCB(CONST) | SRCB(CONFIG) | SRC_USER_LIMIT)))
 		c = CONF_PROVEN;
+	/* a user reaches the costly top at will, whatever else the order is
+	 * made of (provenance.h, SRC_TOP_USER) */
+	if (c != CONF_PROVEN && (s->src & SRC_TOP_USER))
+		c = CONF_PROVEN;
 	/* constants, but joined from other files' stores (provenance.h) */
 	if (c == CONF_PROVEN && (s->src & SRC_FROM_FACTS))
 		c = CONF_LIKELY;

@@ -887,7 +887,8 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	if (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) {
 		if (r->has_order) {
 			st->order = aval_order(&r->order, tf->max_order);
-			site_set_source(st, r->order.src, r->order.src_why, (int)r->order.src_line);
+			site_set_source(st, r->order.src | (r->order.top_user ? SRC_TOP_USER : 0), r->order.src_why,
+					(int)r->order.src_line);
 			if (!st->order.known && (r->order.src & (SRC_CONTROLLED | SRCB(RUNTIME)))) {
 				/* someone outside controls it: any order the allocator takes */
 				st->order = (struct order_range){ 0, tf->max_order, true };
@@ -912,7 +913,8 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			aval_src_merge(&sz, &r->count);
 		}
 		st->size = sz.iv;
-		site_set_source(st, sz.src, sz.src_why, (int)sz.src_line);
+		site_set_source(st, sz.src | (sz.top_user && !r->has_count ? SRC_TOP_USER : 0), sz.src_why,
+				(int)sz.src_line);
 		/* someone outside controls it, or the machine it runs on does */
 		bool controlled = (sz.src & (SRC_CONTROLLED | SRCB(RUNTIME))) && !s->kv_def;
 		const char *unknown_why = NULL;

@@ -36,6 +36,19 @@ struct aval {
 	const char *src_why;
 	int src_why_kind;             /* the kind src_why is about, or -1 */
 	unsigned src_line;
+	/* A user makes the value reach the top of its range at will: the top
+	 * is a kernel-wide limit on data any user chooses (an xattr value's
+	 * size, a page-cache folio order up to the mapping's largest).  Kept
+	 * only while the top stays that data's: a join keeps it from the side
+	 * that reaches the higher top, a guard that lowers the top keeps it
+	 * only when the bound is such a limit too, arithmetic only when the
+	 * other operands are constants (provenance.h, SRC_TOP_USER). */
+	bool top_user;
+	/* Some bit below position ffs_hi + 1 is set (the path passed
+	 * `if (x & ((1UL << n) - 1))`): __ffs(x) <= ffs_hi.  ffs_var is n's
+	 * variable + 1 (0: no such fact), whose data the bound is. */
+	int ffs_var;
+	int64_t ffs_hi;
 };
 
 struct state {

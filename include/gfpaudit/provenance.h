@@ -55,6 +55,15 @@ enum src_kind {
  * real bound lives in callers, the protocol or the hardware (judged:
  * bench/accuracy/issue14-recall.md, session 6). */
 #define SRC_USER_LIMIT (1u << 14)
+/* Not a kind, set on a site only (never on a value's kinds): the top of
+ * the costly order is reached by user choice alone, whatever else the
+ * order is made of (aval.top_user in eval.h).  __filemap_get_folio()'s
+ * order is max(the mapping's smallest folio order, the order callers
+ * encode from a write's length) capped at the mapping's largest: any user
+ * writing 2 MiB to a file of a large-folio filesystem asks for
+ * MAX_PAGECACHE_ORDER, whatever the smallest order is.  Makes a costly
+ * order "proven". */
+#define SRC_TOP_USER (1u << 13)
 
 const char *src_kind_name(enum src_kind k);
 int src_kind_lookup(const char *name); /* -1 if unknown */

@@ -23,6 +23,7 @@ struct tree_facts {
 	long long nr_cpus;      /* NR_CPUS (0: not known): bounds nr_cpu_ids */
 	long long max_numnodes; /* MAX_NUMNODES (0: not known): bounds nr_node_ids */
 	long long xattr_size_max; /* XATTR_SIZE_MAX (0: not known): bounds an xattr value's size */
+	long long pagecache_max_order; /* MAX_PAGECACHE_ORDER (0: not known): bounds a folio order */
 	/* The allocator model of the tree (read from its mm/page_alloc.c, or a
 	 * built-in), loaded once per run by the engine (tu_parse leaves it
 	 * NULL); NULL: none loaded, and the rules that need it stay quiet. */
