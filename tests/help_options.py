@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Help that tells the truth (issue 19 item 5): for every command, the
-options its getopt_long table (analyzer/cmd_NAME.c) and optstring accept
+options its option table (cli.h CLI_* rows) or getopt_long table
+(analyzer/cmd_NAME.c) and optstring accept
 are the options its --help lists, both ways; 'gfpaudit help NAME' prints the
 same text; its manual page (man/gfpaudit-NAME.1) lists them too; every
 environment variable the sources read (getenv, test hooks GFPAUDIT_TEST_*
@@ -34,6 +35,16 @@ def parsed_options(src):
     shorts = set()
     for optstring in re.findall(r'getopt_long\(\s*argc,\s*argv,\s*"([^"]*)"', src):
         shorts |= set(c for c in optstring if c.isalnum())
+    # an option table (cli.h): CLI_KIND(short, long, ...) rows, .alias names
+    for s, l in re.findall(r'\bCLI_(?:[A-Z]+\(|OPT_\(CLI_OPT_[A-Z]+,)\s*(0|\'.\'),\s*(NULL|"[a-z][a-z0-9-]*")', src):
+        if s != "0":
+            shorts.add(s[1])
+        if l != "NULL":
+            longs.add(l.strip('"'))
+    longs |= set(re.findall(r'\.alias = "([a-z][a-z0-9-]*)"', src))
+    if re.search(r'\bCLI_HELP\(\)', src):
+        longs.add("help")
+        shorts.add("h")
     if not longs and not shorts:
         for lit in re.findall(r'str(?:n)?cmp\(argv\[i\], "(-[^"]+)"', src):
             if lit.startswith("--"):
