@@ -21,7 +21,6 @@ LONG = {
     "analyzer/fix/shapes.c:shape_kvmalloc": (149, "the kvmalloc fix shape"),
     "analyzer/fix/shapes.c:order_analysis_inner": (147, "the order-loop fix's analysis"),
     "analyzer/model/attempts.c:attempts_build": (144, "the attempt classes of a site"),
-    "analyzer/frontend/tu.c:tu_parse": (132, "libclang parse with its retries"),
     "analyzer/engine/engine.c:engine_analyze_source": (127, "one file through the pipeline"),
 }
 
