@@ -42,17 +42,8 @@ def functions(path):
 
 root = sys.argv[1]
 verbose = "-v" in sys.argv[2:]
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + ("\n     " + detail if detail else ""))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from checks import check, finish  # noqa: E402
 
 
 seen = {}
@@ -75,5 +66,4 @@ check("every listed function is still over %d lines" % LIMIT, not gone,
 if verbose:
     for k, v in over:
         print("     %4d %s:%d%s" % (v[0], k, v[1], "  (%s)" % LONG[k][1] if k in LONG else ""))
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -10,17 +10,8 @@ aside) is in man/gfpaudit.1.  Prints one "ok"/"FAIL" line per check and
 import glob, os, re, subprocess, sys
 
 gfpaudit, root = sys.argv[1], sys.argv[2]
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + ("\n     " + detail if detail else ""))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from checks import check, finish  # noqa: E402
 
 
 def run(*args):
@@ -107,5 +98,4 @@ envs = sorted(e for e in envs if not e.startswith("GFPAUDIT_TEST_"))
 page = open(os.path.join(root, "man", "gfpaudit.1")).read().replace("\\-", "-")
 missing = [e for e in envs if not re.search(r'(^|[^A-Z_])' + e + r'($|[^A-Z_])', page)]
 check("gfpaudit.1 lists every environment variable read (%d)" % len(envs), not missing, "missing: " + ", ".join(missing))
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

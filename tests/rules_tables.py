@@ -10,17 +10,8 @@ Usage: rules_tables.py ROOT"""
 import os, re, sys
 
 root = sys.argv[1]
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + ("\n     " + detail if detail else ""))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from checks import check, finish  # noqa: E402
 
 
 tbl = [l.rstrip("\n") for l in open(os.path.join(root, "analyzer", "data", "allocators.tbl"))
@@ -74,5 +65,4 @@ for f in sorted(os.listdir(os.path.join(root, "rules"))):
     unknown = sorted(n for n in used if n not in apis)
     check("%s: every API it matches is in the allocator table (%d)" % (f, len(used)), not unknown,
           "not in allocators.tbl or _RULES_ONLY: " + ", ".join(unknown))
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
