@@ -1,3 +1,4 @@
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/finding.h"
 
 static int apply(const char *list, uint64_t *mask, int on)
 {
@@ -210,5 +212,186 @@ int cli_parse_limit(const char *cmd, bool timeout, const char *s, struct isolate
 		lim->timeout_sec = v;
 	else
 		lim->mem_limit_mb = v;
+	return 0;
+}
+
+/* ---- the option tables (cli.h) ---- */
+
+#define CLI_HELP_COLUMN 23
+
+static const char *opt_name(const struct cli_option *o, char *buf)
+{
+	if (o->long_name) {
+		snprintf(buf, 64, "--%s", o->long_name);
+	} else {
+		buf[0] = '-';
+		buf[1] = (char)o->short_name;
+		buf[2] = 0;
+	}
+	return buf;
+}
+
+static bool choice_ok(const char *choices, const char *arg)
+{
+	size_t n = strlen(arg);
+	for (const char *p = choices; *p; ) {
+		const char *bar = strchr(p, '|');
+		size_t len = bar ? (size_t)(bar - p) : strlen(p);
+		if (len == n && !strncmp(p, arg, n))
+			return true;
+		p += len + (bar ? 1 : 0);
+	}
+	return false;
+}
+
+/* Take the argument of one option; 0, or GA_EINVAL with the message set. */
+static int take_option(const char *cmd, const struct cli_option *o, const char *arg)
+{
+	char name[64];
+	switch (o->type) {
+	case CLI_OPT_SET:
+		*(int *)o->value = o->set;
+		return 0;
+	case CLI_OPT_COUNT:
+		++*(int *)o->value;
+		return 0;
+	case CLI_OPT_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case CLI_OPT_CHOICE:
+		if (!choice_ok(o->choices, arg)) {
+			char *list = xstrdup(o->choices);
+			struct strbuf sb = STRBUF_INIT;
+			for (char *p = list; *p; p++)
+				*p == '|' ? strbuf_adds(&sb, ", ") : strbuf_addc(&sb, *p);
+			int rc = err_set(GA_EINVAL, "gfpaudit %s: unknown %s '%s' (%s)", cmd,
+					 o->long_name ? o->long_name : opt_name(o, name), arg, sb.buf);
+			strbuf_release(&sb);
+			free(list);
+			return rc;
+		}
+		*(const char **)o->value = arg;
+		return 0;
+	case CLI_OPT_INT:
+		return cli_parse_int(cmd, opt_name(o, name), arg, o->lo, o->hi, o->value);
+	case CLI_OPT_CALLBACK:
+		return o->cb(cmd, o, arg);
+	case CLI_OPT_HELP:
+	case CLI_OPT_END:
+		break;
+	}
+	return 0;
+}
+
+int cli_parse_options(const char *cmd, const struct cli_option *opts, int argc, char **argv,
+		      void (*usage)(FILE *, const struct cli_option *), int *exit_code)
+{
+	size_t n = 0, nlong = 0;
+	for (; opts[n].type != CLI_OPT_END; n++)
+		nlong += !!opts[n].long_name + !!opts[n].alias;
+	struct option *lo = xcalloc(nlong + 1, sizeof(*lo));
+	char *shorts = xcalloc(2 * n + 1, 1);
+	size_t nl = 0, ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct cli_option *o = &opts[i];
+		int has_arg = o->argh ? required_argument : no_argument;
+		/* long-only rows answer with 0x100 + their index */
+		int val = o->short_name ? o->short_name : 0x100 + (int)i;
+		if (o->long_name)
+			lo[nl++] = (struct option){ o->long_name, has_arg, NULL, val };
+		if (o->alias)
+			lo[nl++] = (struct option){ o->alias, has_arg, NULL, val };
+		if (o->short_name) {
+			shorts[ns++] = (char)o->short_name;
+			if (o->argh)
+				shorts[ns++] = ':';
+		}
+	}
+	int opt, ret = -1;
+	*exit_code = EXIT_CLEAN;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+		const struct cli_option *o = NULL;
+		for (size_t i = 0; i < n && !o; i++)
+			if (opt == (opts[i].short_name ? opts[i].short_name : 0x100 + (int)i))
+				o = &opts[i];
+		if (!o) {
+			usage(stderr, opts);
+			*exit_code = EXIT_USAGE;
+			goto out;
+		}
+		if (o->type == CLI_OPT_HELP) {
+			usage(stdout, opts);
+			goto out;
+		}
+		if (take_option(cmd, o, optarg)) {
+			fprintf(stderr, "%s\n", err_last());
+			*exit_code = EXIT_USAGE;
+			goto out;
+		}
+	}
+	ret = optind;
+out:
+	free(lo);
+	free(shorts);
+	return ret;
+}
+
+void cli_print_options(FILE *f, const struct cli_option *opts)
+{
+	for (const struct cli_option *o = opts; o->type != CLI_OPT_END; o++) {
+		if (!o->help)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_adds(&sb, "  ");
+		if (o->short_name)
+			strbuf_addf(&sb, "-%c%s", o->short_name, o->long_name ? ", " : "");
+		if (o->long_name)
+			strbuf_addf(&sb, "--%s", o->long_name);
+		if (o->alias)
+			strbuf_addf(&sb, ", --%s", o->alias);
+		if (o->argh)
+			strbuf_addf(&sb, " %s", o->argh);
+		if (sb.len + 2 > CLI_HELP_COLUMN)
+			fprintf(f, "%s\n%*s", sb.buf, CLI_HELP_COLUMN, "");
+		else
+			fprintf(f, "%-*s", CLI_HELP_COLUMN, sb.buf);
+		for (const char *p = o->help; *p; ) {
+			const char *nl = strchr(p, '\n');
+			int len = nl ? (int)(nl - p) : (int)strlen(p);
+			fprintf(f, "%.*s\n", len, p);
+			if (!nl)
+				break;
+			p = nl + 1;
+			fprintf(f, "%*s", CLI_HELP_COLUMN, "");
+		}
+		strbuf_release(&sb);
+	}
+}
+
+int cli_opt_color(const char *cmd, const struct cli_option *opt, const char *arg)
+{
+	if (!cli_color_mode_ok(arg))
+		return err_set(GA_EINVAL, "gfpaudit %s: --color takes auto, always or never, not '%s'", cmd, arg);
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int cli_opt_limit(const char *cmd, const struct cli_option *opt, const char *arg)
+{
+	return cli_parse_limit(cmd, !strcmp(opt->long_name, "timeout"), arg, opt->value);
+}
+
+int cli_opt_severity(const char *cmd, const struct cli_option *opt, const char *arg)
+{
+	if (severity_lookup(arg) < 0)
+		return err_set(GA_EINVAL, "gfpaudit %s: unknown severity '%s' (note, warning, error)", cmd, arg);
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int cli_opt_allocator(const char *cmd, const struct cli_option *opt, const char *arg)
+{
+	cli_add_allocator(opt->value, arg);
 	return 0;
 }

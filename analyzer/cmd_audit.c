@@ -1,5 +1,4 @@
 /* gfpaudit audit: analyze files, directories or whole trees. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,7 +29,7 @@
 #include "gfpaudit/baseline.h"
 #include "gfpaudit/shard.h"
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct cli_option *opts)
 {
 	fprintf(f,
 "usage: gfpaudit audit [options] PATH...\n"
@@ -38,75 +37,9 @@ static void usage(FILE *f)
 "Analyze C files (directories: every .c file below them) and report page-allocator\n"
 "calls that can request orders above PAGE_ALLOC_COSTLY_ORDER without __GFP_NORETRY\n"
 "or without a fallback.  Findings go to stdout, progress and errors to stderr.\n"
-"\n"
-"  --tree KDIR          parse with the kbuild flags of this prepared kernel tree\n"
-"                       (paths are reported relative to it)\n"
-"  -p FILE              take flags from compile_commands.json\n"
-"  --format FMT         text (default, GCC style), json or sarif (SARIF 2.1.0)\n"
-"  --sites              also list every allocation site with its facts\n"
-"  --fixes              propose verified candidate fixes: in JSON, and as diffs\n"
-"                       under each finding in text\n"
-"  --fix DIR            as --fixes, and write one format-patch mail per fix into DIR\n"
-"  -j N                 worker processes (default: number of CPUs)\n"
-"  --timeout SEC        give up on one file after SEC seconds (default 300; also\n"
-"                       the worker's CPU limit for the file)\n"
-"  --memory-limit MIB   address-space limit of each worker (default 4096)\n"
-"  --enable RULE,..     run only these rules (with --disable: add them back)\n"
-"  --disable RULE,..    do not run these rules\n"
-"  --severity LEVEL     show (in text) and exit 1 for findings at or above\n"
-"                       note|warning|error (default warning).  Only a proven costly order\n"
-"                       (constants, \"proven\") makes a warning; one that user, network,\n"
-"                       device or module-parameter data can reach (\"likely\"), or only\n"
-"                       runtime or unknown data (\"possible\"), is a note.  JSON and SARIF\n"
-"                       carry every finding with its \"confidence\" and \"size_source\"\n"
-"  --no-pch             with --tree: parse every file from source instead of through a\n"
-"                       precompiled header of the common kernel headers (the default,\n"
-"                       built once per tree and config under $XDG_CACHE_HOME/gfpaudit/pch;\n"
-"                       4-5x faster, same results; every file sees KBUILD_MODNAME\n"
-"                       \"gfpaudit\").  --pch: fail when the PCH cannot be built\n"
-"  --allocator-model M  page allocator model for costly-noretry-compacts: auto\n"
-"                       (read the tree's mm/page_alloc.c) or 6.1, 6.12, later\n"
-"  --cocci              also run the Coccinelle rules (rules/*.cocci) with spatch and\n"
-"                       merge their findings (source \"cocci\"; same file, line and\n"
-"                       rule as a libclang finding: reported once)\n"
-"  --cocci-rules DIR    the .cocci rules to run (default: rules/ next to the binary)\n"
-"  --allocators FILE    extra allocator table (format: analyzer/data/allocators.tbl);\n"
-"                       also $GFPAUDIT_ALLOCATORS, colon-separated\n"
-"  --cache FILE         result cache (default $XDG_CACHE_HOME/gfpaudit/cache.sqlite,\n"
-"                       else ~/.cache/gfpaudit/cache.sqlite)\n"
-"  --no-cache           neither read nor write the cache\n"
-"  --prefilter          skip files that name no allocator (the default from 32 files\n"
-"                       on: learning the tree's wrappers costs about 0.5 s)\n"
-"  --no-prefilter       parse every file, also those that name no allocator\n"
-"  --candidates         print the files the prefilter would parse, one a line, and stop\n"
-"  --shard K/N          audit only share K of N (by path hash; join the outputs\n"
-"                       with 'gfpaudit merge')\n"
-"  --baseline FILE      a previous run (JSON or SARIF): report only new findings,\n"
-"                       list the ones that went away (JSON \"resolved\")\n"
-"  --all-files          with --tree: also the files of directories given that the\n"
-"                       configuration does not build (findings there carry\n"
-"                       \"in_config\": false); by default a directory gives the files\n"
-"                       its .config builds, and files named on the command line are\n"
-"                       audited whatever the configuration says\n"
-"  --no-facts           judge every file on its own: no tree-wide fact base.  By default\n"
-"                       each file also records what it stores into struct fields and passes\n"
-"                       to functions, and which of those keys it reads; the joined facts of\n"
-"                       the files audited (and, for part of a tree, the tree's facts in the\n"
-"                       cache: 'gfpaudit facts') bound the fields and parameters a site\n"
-"                       reads.  Files with \"possible\" or unknown sizes, and files that pass\n"
-"                       on values a fact may bound, are judged again when the keys they read\n"
-"                       changed, until nothing changes; the cache keeps those judgements\n"
-"  --facts-passes N     judge again at most N times (1 to 16, default 3): a value stored in\n"
-"                       one file, copied into a call in a second and allocated in a third\n"
-"                       needs 2\n"
-"  --facts              the default: judge with the tree-wide fact base (undoes --no-facts)\n"
-"  -q, --quiet          no progress line\n"
-"  -v, --verbose        evidence notes under each finding; parse errors per file\n"
-"  --color WHEN         colour the text output: auto (default: on a terminal, unless\n"
-"                       NO_COLOR is set or TERM is dumb), always, never\n"
-"  --progress           progress lines on stderr also when it is not a terminal, one\n"
-"                       every 5 s (the default when CI=true); --no-progress: not then\n"
-"  -h, --help           this text\n"
+"\n");
+	cli_print_options(f, opts);
+	fprintf(f,
 "\n"
 "Without --tree or -p, files parse against the kernel-model headers in include/kmodel/.\n");
 	cli_print_setup(f, "SPATCH (the spatch of --cocci), NO_COLOR, TERM (--color=auto),\nCI=true (--progress)");
@@ -215,133 +148,136 @@ void audit_args_init(struct audit_args *a)
 	a->progress = cli_progress_default();
 }
 
-enum { OPT_COLOR = 0x100, OPT_PROGRESS, OPT_NO_PROGRESS };
+static int opt_shard(const char *cmd, const struct cli_option *opt, const char *arg)
+{
+	struct audit_args *a = opt->value;
+	if (shard_parse(arg, &a->shard_k, &a->shard_n)) {
+		char *why = xstrdup(err_last());
+		int rc = err_set(GA_EINVAL, "gfpaudit %s: %s", cmd, why);
+		free(why);
+		return rc;
+	}
+	return 0;
+}
 
 int cmd_audit(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "sites", no_argument, NULL, 's' },
-		{ "fix", required_argument, NULL, 'F' },
-		{ "fixes", no_argument, NULL, 'X' },
-		{ "enable", required_argument, NULL, 'E' },
-		{ "disable", required_argument, NULL, 'D' },
-		{ "severity", required_argument, NULL, 'S' },
-		{ "allocators", required_argument, NULL, 'A' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "memory-limit", required_argument, NULL, 'm' },
-		{ "allocator-model", required_argument, NULL, 'M' },
-		{ "pch", no_argument, NULL, 'W' },
-		{ "no-pch", no_argument, NULL, 'w' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "no-prefilter", no_argument, NULL, 'P' },
-		{ "prefilter", no_argument, NULL, 'Q' },
-		{ "candidates", no_argument, NULL, 'L' },
-		{ "baseline", required_argument, NULL, 'B' },
-		{ "shard", required_argument, NULL, 'H' },
-		{ "cocci", no_argument, NULL, 'K' },
-		{ "cocci-rules", required_argument, NULL, 'R' },
-		{ "all-files", no_argument, NULL, 'a' },
-		{ "facts", no_argument, NULL, 'G' },
-		{ "no-facts", no_argument, NULL, 'g' },
-		{ "facts-passes", required_argument, NULL, 'I' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "color", required_argument, NULL, OPT_COLOR },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct audit_args a;
 	audit_args_init(&a);
 	struct cli_common *c = &a.c;
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "p:j:qvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 't': c->tree = optarg; break;
-		case 'p': c->compdb = optarg; break;
-		case 'f': c->format = optarg; break;
-		case 's': a.sites = 1; break;
-		case 'F': a.fix_dir = optarg; break;
-		case 'X': a.want_fixes = 1; break;
-		case 'E': c->enable = optarg; break;
-		case 'D': c->disable = optarg; break;
-		case 'S': c->severity = optarg; break;
-		case 'A': cli_add_allocator(c, optarg); break;
-		case 'T':
-			if (cli_parse_int("audit", "--timeout", optarg, 1, CLI_TIMEOUT_MAX, &a.timeout))
-				goto bad_number;
-			break;
-		case 'm':
-			if (cli_parse_int("audit", "--memory-limit", optarg, 64, 1 << 24, &a.mem_mb))
-				goto bad_number;
-			break;
-		case 'M': c->allocator_model = optarg; break;
-		case 'W': a.want_pch = 2; break;
-		case 'w': a.want_pch = 0; break;
-		case 'C': a.cache = optarg; break;
-		case 'N': a.no_cache = 1; break;
-		case 'P': a.prefilter = 0; break;
-		case 'Q': a.prefilter = 2; break;
-		case 'L': a.candidates = 1; a.no_cache = 1; break;
-		case 'B': a.baseline_path = optarg; break;
-		case 'H':
-			if (shard_parse(optarg, &a.shard_k, &a.shard_n)) {
-				fprintf(stderr, "gfpaudit audit: %s\n", err_last());
-				return EXIT_USAGE;
-			}
-			break;
-		case 'G': a.use_facts = 1; break;
-		case 'g': a.use_facts = 0; break;
-		case 'I':
-			if (cli_parse_int("audit", "--facts-passes", optarg, 1, 16, &a.facts_passes))
-				goto bad_number;
-			break;
-		case 'K': a.cocci = 1; break;
-		case 'R': a.cocci = 1; a.cocci_rules = optarg; break;
-		case 'j':
-			if (cli_parse_int("audit", "-j", optarg, 1, 256, &a.jobs))
-				goto bad_number;
-			break;
-		case 'a': a.all_files = 1; break;
-		case 'q': c->quiet = 1; break;
-		case 'v': c->verbose++; break;
-		case OPT_COLOR:
-			if (!cli_color_mode_ok(optarg)) {
-				fprintf(stderr, "gfpaudit audit: --color takes auto, always or never, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			a.color = optarg;
-			break;
-		case OPT_PROGRESS: a.progress = 1; break;
-		case OPT_NO_PROGRESS: a.progress = 0; break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (strcmp(c->format, "text") && strcmp(c->format, "json") && strcmp(c->format, "sarif")) {
-		fprintf(stderr, "gfpaudit audit: unknown format '%s' (text, json, sarif)\n", c->format);
-		return EXIT_USAGE;
-	}
-	if (severity_lookup(c->severity) < 0) {
-		fprintf(stderr, "gfpaudit audit: unknown severity '%s' (note, warning, error)\n", c->severity);
-		return EXIT_USAGE;
-	}
-	if (optind >= argc) {
+	const struct cli_option opts[] = {
+		CLI_STRING(0, "tree", &c->tree, "KDIR",
+			"parse with the kbuild flags of this prepared kernel tree\n"
+			"(paths are reported relative to it)"),
+		CLI_STRING('p', NULL, &c->compdb, "FILE", "take flags from compile_commands.json"),
+		CLI_CHOICE(0, "format", &c->format, "FMT", "text|json|sarif",
+			"text (default, GCC style), json or sarif (SARIF 2.1.0)"),
+		CLI_SET(0, "sites", &a.sites, 1, "also list every allocation site with its facts"),
+		CLI_SET(0, "fixes", &a.want_fixes, 1,
+			"propose verified candidate fixes: in JSON, and as diffs\n"
+			"under each finding in text"),
+		CLI_STRING(0, "fix", &a.fix_dir, "DIR",
+			"as --fixes, and write one format-patch mail per fix into DIR"),
+		CLI_INT('j', NULL, &a.jobs, "N", 1, 256, "worker processes (default: number of CPUs)"),
+		CLI_INT(0, "timeout", &a.timeout, "SEC", 1, CLI_TIMEOUT_MAX,
+			"give up on one file after SEC seconds (default 300; also\n"
+			"the worker's CPU limit for the file)"),
+		CLI_INT(0, "memory-limit", &a.mem_mb, "MIB", 64, 1 << 24,
+			"address-space limit of each worker (default 4096)"),
+		CLI_STRING(0, "enable", &c->enable, "RULE,..",
+			"run only these rules (with --disable: add them back)"),
+		CLI_STRING(0, "disable", &c->disable, "RULE,..", "do not run these rules"),
+		CLI_CALLBACK(0, "severity", &c->severity, "LEVEL", cli_opt_severity,
+			"show (in text) and exit 1 for findings at or above\n"
+			"note|warning|error (default warning).  Only a proven costly order\n"
+			"(constants, \"proven\") makes a warning; one that user, network,\n"
+			"device or module-parameter data can reach (\"likely\"), or only\n"
+			"runtime or unknown data (\"possible\"), is a note.  JSON and SARIF\n"
+			"carry every finding with its \"confidence\" and \"size_source\""),
+		CLI_SET(0, "no-pch", &a.want_pch, 0,
+			"with --tree: parse every file from source instead of through a\n"
+			"precompiled header of the common kernel headers (the default,\n"
+			"built once per tree and config under $XDG_CACHE_HOME/gfpaudit/pch;\n"
+			"4-5x faster, same results; every file sees KBUILD_MODNAME\n"
+			"\"gfpaudit\").  --pch: fail when the PCH cannot be built"),
+		CLI_SET(0, "pch", &a.want_pch, 2, NULL),
+		CLI_STRING(0, "allocator-model", &c->allocator_model, "M",
+			"page allocator model for costly-noretry-compacts: auto\n"
+			"(read the tree's mm/page_alloc.c) or 6.1, 6.12, later"),
+		CLI_SET(0, "cocci", &a.cocci, 1,
+			"also run the Coccinelle rules (rules/*.cocci) with spatch and\n"
+			"merge their findings (source \"cocci\"; same file, line and\n"
+			"rule as a libclang finding: reported once)"),
+		CLI_STRING(0, "cocci-rules", &a.cocci_rules, "DIR",
+			"the .cocci rules to run (default: rules/ next to the binary)"),
+		CLI_CALLBACK(0, "allocators", c, "FILE", cli_opt_allocator,
+			"extra allocator table (format: analyzer/data/allocators.tbl);\n"
+			"also $GFPAUDIT_ALLOCATORS, colon-separated"),
+		CLI_STRING(0, "cache", &a.cache, "FILE",
+			"result cache (default $XDG_CACHE_HOME/gfpaudit/cache.sqlite,\n"
+			"else ~/.cache/gfpaudit/cache.sqlite)"),
+		CLI_SET(0, "no-cache", &a.no_cache, 1, "neither read nor write the cache"),
+		CLI_SET(0, "prefilter", &a.prefilter, 2,
+			"skip files that name no allocator (the default from 32 files\n"
+			"on: learning the tree's wrappers costs about 0.5 s)"),
+		CLI_SET(0, "no-prefilter", &a.prefilter, 0,
+			"parse every file, also those that name no allocator"),
+		CLI_SET(0, "candidates", &a.candidates, 1,
+			"print the files the prefilter would parse, one a line, and stop"),
+		CLI_CALLBACK(0, "shard", &a, "K/N", opt_shard,
+			"audit only share K of N (by path hash; join the outputs\n"
+			"with 'gfpaudit merge')"),
+		CLI_STRING(0, "baseline", &a.baseline_path, "FILE",
+			"a previous run (JSON or SARIF): report only new findings,\n"
+			"list the ones that went away (JSON \"resolved\")"),
+		CLI_SET(0, "all-files", &a.all_files, 1,
+			"with --tree: also the files of directories given that the\n"
+			"configuration does not build (findings there carry\n"
+			"\"in_config\": false); by default a directory gives the files\n"
+			"its .config builds, and files named on the command line are\n"
+			"audited whatever the configuration says"),
+		CLI_SET(0, "no-facts", &a.use_facts, 0,
+			"judge every file on its own: no tree-wide fact base.  By default\n"
+			"each file also records what it stores into struct fields and passes\n"
+			"to functions, and which of those keys it reads; the joined facts of\n"
+			"the files audited (and, for part of a tree, the tree's facts in the\n"
+			"cache: 'gfpaudit facts') bound the fields and parameters a site\n"
+			"reads.  Files with \"possible\" or unknown sizes, and files that pass\n"
+			"on values a fact may bound, are judged again when the keys they read\n"
+			"changed, until nothing changes; the cache keeps those judgements"),
+		CLI_INT(0, "facts-passes", &a.facts_passes, "N", 1, 16,
+			"judge again at most N times (1 to 16, default 3): a value stored in\n"
+			"one file, copied into a call in a second and allocated in a third\n"
+			"needs 2"),
+		CLI_SET(0, "facts", &a.use_facts, 1,
+			"the default: judge with the tree-wide fact base (undoes --no-facts)"),
+		CLI_SET('q', "quiet", &c->quiet, 1, "no progress line"),
+		CLI_COUNT('v', "verbose", &c->verbose, "evidence notes under each finding; parse errors per file"),
+		CLI_CALLBACK(0, "color", &a.color, "WHEN", cli_opt_color,
+			"colour the text output: auto (default: on a terminal, unless\n"
+			"NO_COLOR is set or TERM is dumb), always, never"),
+		CLI_SET(0, "progress", &a.progress, 1,
+			"progress lines on stderr also when it is not a terminal, one\n"
+			"every 5 s (the default when CI=true); --no-progress: not then"),
+		CLI_SET(0, "no-progress", &a.progress, 0, NULL),
+		CLI_HELP(),
+		CLI_END(),
+	};
+	int rc, i = cli_parse_options("audit", opts, argc, argv, usage, &rc);
+	if (i < 0)
+		return rc;
+	if (a.candidates)
+		a.no_cache = 1;
+	if (a.cocci_rules)
+		a.cocci = 1;
+	if (i >= argc) {
 		fprintf(stderr, "gfpaudit audit: no PATH given\n");
-		usage(stderr);
+		usage(stderr, opts);
 		return EXIT_USAGE;
 	}
-	a.paths = argv + optind;
-	a.npaths = argc - optind;
+	a.paths = argv + i;
+	a.npaths = argc - i;
 	return audit_main(&a);
-bad_number:
-	fprintf(stderr, "%s\n", err_last());
-	return EXIT_USAGE;
 }
 
 /* Everything an audit run holds, released in one place. */

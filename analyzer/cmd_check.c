@@ -1,5 +1,4 @@
 /* gfpaudit check: new findings in the staged changes, a commit or a range. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +16,14 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
-static void usage(FILE *f)
+struct check_args {
+	struct cli_common c;
+	const char *repo_dir, *spec, *color;
+	int staged, warn_only, no_cache, no_pch, jobs;
+	struct isolate_limits iso;
+};
+
+static void usage(FILE *f, const struct cli_option *opts)
 {
 	fprintf(f,
 "usage: gfpaudit check [--staged | REV | REV..REV] [options]\n"
@@ -26,33 +32,8 @@ static void usage(FILE *f)
 "the change introduces in the functions it touches.  The default, --staged, reads\n"
 "what will be committed (the index, not the work tree); REV is one commit against\n"
 "its parent; A..B the tree A against the tree B (A...B: from their merge base).\n"
-"\n"
-"  --repo DIR           the repository (default: the one containing the current directory)\n"
-"  --tree KDIR          parse with this prepared kernel tree's kbuild flags (default:\n"
-"                       'git config gfpaudit.tree', else the repository itself when it\n"
-"                       is a prepared tree, else the kernel-model headers)\n"
-"  --severity LEVEL     show (in text) and exit 1 for new findings at or above\n"
-"                       note|warning|error (default warning; notes are \"possible\" costly orders)\n"
-"  --warn-only          report, but always exit 0 (except for usage errors)\n"
-"  --format FMT         text (default, GCC style) or json: {\"new\": [...], \"fixed\": [...], ...}\n"
-"  --enable RULE,..     run only these rules;  --disable RULE,..  do not run these\n"
-"  -j N                 with N > 1, parse the version before the change in parallel\n"
-"                       when it will likely be needed (default: 2 when a CPU is idle)\n"
-"  --no-cache           analyze every file (also: GFPAUDIT_NO_CACHE=1); the cache of\n"
-"                       --staged results is <git common dir>/gfpaudit-cache\n"
-"  --timeout SEC        give up on one file after SEC seconds (default 300); each\n"
-"                       file is analyzed in a child process, so a file that crashes,\n"
-"                       hangs or exhausts the analyzer fails alone (exit 3)\n"
-"  --memory-limit MIB   address-space limit of that child (default 4096)\n"
-"  --no-pch             with a tree, parse without the precompiled kernel headers\n"
-"                       (used when the change touches no header; built once per tree\n"
-"                       under ~/.cache/gfpaudit/pch, or $XDG_CACHE_HOME/gfpaudit/pch)\n"
-"  --staged, --cached   the staged changes (the default)\n"
-"  --color WHEN         colour the text output: auto (default: on a terminal, unless\n"
-"                       NO_COLOR is set or TERM is dumb), always, never\n"
-"  -v, --verbose        also findings the change fixes, and new ones outside the\n"
-"                       changed functions (as notes)\n"
-"  -h, --help           this text\n");
+"\n");
+	cli_print_options(f, opts);
 	cli_print_setup(f, "GFPAUDIT_NO_CACHE=1 (as --no-cache), GIT_DIR, GIT_WORK_TREE,\nGIT_INDEX_FILE (as git reads them in a hook), NO_COLOR, TERM (--color=auto)");
 	fprintf(f, "\n"
 "exit: 0 nothing new at or above the threshold, 1 new findings, 2 usage,\n"
@@ -139,258 +120,279 @@ static int print_json(const struct change_set *cs)
 	return rc;
 }
 
-int cmd_check(int argc, char **argv)
+/* Parse the command line into *a: -1 to go on, else the exit code. */
+static int check_parse(int argc, char **argv, struct check_args *a)
 {
-	static const struct option longopts[] = {
-		{ "staged", no_argument, NULL, 's' },
-		{ "cached", no_argument, NULL, 's' },
-		{ "repo", required_argument, NULL, 'r' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "severity", required_argument, NULL, 'S' },
-		{ "warn-only", no_argument, NULL, 'w' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "enable", required_argument, NULL, 'E' },
-		{ "disable", required_argument, NULL, 'D' },
-		{ "no-cache", no_argument, NULL, 'N' },
-		{ "no-pch", no_argument, NULL, 'P' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "memory-limit", required_argument, NULL, 'm' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "color", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct cli_option opts[] = {
+		CLI_STRING(0, "repo", &a->repo_dir, "DIR",
+			"the repository (default: the one containing the current directory)"),
+		CLI_STRING(0, "tree", &a->c.tree, "KDIR",
+			"parse with this prepared kernel tree's kbuild flags (default:\n"
+			"'git config gfpaudit.tree', else the repository itself when it\n"
+			"is a prepared tree, else the kernel-model headers)"),
+		CLI_CALLBACK(0, "severity", &a->c.severity, "LEVEL", cli_opt_severity,
+			"show (in text) and exit 1 for new findings at or above\n"
+			"note|warning|error (default warning; notes are \"possible\" costly orders)"),
+		CLI_SET(0, "warn-only", &a->warn_only, 1,
+			"report, but always exit 0 (except for usage errors)"),
+		CLI_CHOICE(0, "format", &a->c.format, "FMT", "text|json",
+			"text (default, GCC style) or json: {\"new\": [...], \"fixed\": [...], ...}"),
+		CLI_STRING(0, "enable", &a->c.enable, "RULE,..", "run only these rules"),
+		CLI_STRING(0, "disable", &a->c.disable, "RULE,..", "do not run these rules"),
+		CLI_INT('j', NULL, &a->jobs, "N", 1, 256,
+			"with N > 1, parse the version before the change in parallel\n"
+			"when it will likely be needed (default: 2 when a CPU is idle)"),
+		CLI_SET(0, "no-cache", &a->no_cache, 1,
+			"analyze every file (also: GFPAUDIT_NO_CACHE=1); the cache of\n"
+			"--staged results is <git common dir>/gfpaudit-cache"),
+		CLI_CALLBACK(0, "timeout", &a->iso, "SEC", cli_opt_limit,
+			"give up on one file after SEC seconds (default 300); each\n"
+			"file is analyzed in a child process, so a file that crashes,\n"
+			"hangs or exhausts the analyzer fails alone (exit 3)"),
+		CLI_CALLBACK(0, "memory-limit", &a->iso, "MIB", cli_opt_limit,
+			"address-space limit of that child (default 4096)"),
+		CLI_SET(0, "no-pch", &a->no_pch, 1,
+			"with a tree, parse without the precompiled kernel headers\n"
+			"(used when the change touches no header; built once per tree\n"
+			"under ~/.cache/gfpaudit/pch, or $XDG_CACHE_HOME/gfpaudit/pch)"),
+		{ CLI_OPT_(CLI_OPT_SET, 0, "staged", &a->staged, NULL, "the staged changes (the default)"),
+		  .set = 1, .alias = "cached" },
+		CLI_CALLBACK(0, "color", &a->color, "WHEN", cli_opt_color,
+			"colour the text output: auto (default: on a terminal, unless\n"
+			"NO_COLOR is set or TERM is dumb), always, never"),
+		CLI_COUNT('v', "verbose", &a->c.verbose,
+			"also findings the change fixes, and new ones outside the\n"
+			"changed functions (as notes)"),
+		CLI_HELP(),
+		CLI_END(),
 	};
-	struct cli_common c = { .format = "text", .severity = "warning" };
-	const char *repo_dir = NULL, *spec = NULL;
-	int staged = 0, warn_only = 0, no_cache = 0, no_pch = 0, jobs = 0, opt;
-	const char *color = "auto";
-	struct isolate_limits iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB };
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "j:vh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 's': staged = 1; break;
-		case 'r': repo_dir = optarg; break;
-		case 't': c.tree = optarg; break;
-		case 'S': c.severity = optarg; break;
-		case 'w': warn_only = 1; break;
-		case 'f': c.format = optarg; break;
-		case 'E': c.enable = optarg; break;
-		case 'D': c.disable = optarg; break;
-		case 'N': no_cache = 1; break;
-		case 'P': no_pch = 1; break;
-		case 'j':
-			if (cli_parse_int("check", "-j", optarg, 1, 256, &jobs)) {
-				fprintf(stderr, "%s\n", err_last());
-				return EXIT_USAGE;
-			}
-			break;
-		case 'T':
-		case 'm':
-			if (cli_parse_limit("check", opt == 'T', optarg, &iso)) {
-				fprintf(stderr, "%s\n", err_last());
-				return EXIT_USAGE;
-			}
-			break;
-		case 'v': c.verbose++; break;
-		case 'c':
-			if (!cli_color_mode_ok(optarg)) {
-				fprintf(stderr, "gfpaudit check: --color takes auto, always or never, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			color = optarg;
-			break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		spec = argv[optind++];
-	if (optind < argc || (spec && staged)) {
+	int rc, i = cli_parse_options("check", opts, argc, argv, usage, &rc);
+	if (i < 0)
+		return rc;
+	if (i < argc)
+		a->spec = argv[i++];
+	if (i < argc || (a->spec && a->staged)) {
 		fprintf(stderr, "gfpaudit check: give one of --staged, REV or REV..REV\n");
 		return EXIT_USAGE;
 	}
-	if (strcmp(c.format, "text") && strcmp(c.format, "json")) {
-		fprintf(stderr, "gfpaudit check: unknown format '%s' (text, json)\n", c.format);
-		return EXIT_USAGE;
-	}
-	int sev = severity_lookup(c.severity);
-	if (sev < 0) {
-		fprintf(stderr, "gfpaudit check: unknown severity '%s' (note, warning, error)\n", c.severity);
-		return EXIT_USAGE;
-	}
-	if (!jobs) {
+	if (!a->jobs) {
 		/* a second parse in parallel only pays when a CPU is idle for it;
 		 * on a loaded machine it slows the first one down */
 		double load;
-		jobs = cli_default_jobs() > 1 && getloadavg(&load, 1) == 1 &&
-		       load + 1.0 <= cli_default_jobs() ? 2 : 1;
+		a->jobs = cli_default_jobs() > 1 && getloadavg(&load, 1) == 1 &&
+			  load + 1.0 <= cli_default_jobs() ? 2 : 1;
 	}
-	bool json = !strcmp(c.format, "json");
-	/* under --warn-only nothing but a usage error may stop a commit */
-	int tool_exit = warn_only ? EXIT_CLEAN : EXIT_TOOL;
+	return -1;
+}
 
-	struct vcs *v = NULL;
+/* One run: what check_release() frees.  The steps return -1 to go on,
+ * else the exit code. */
+struct check_run {
+	struct check_args *a;
+	bool json;
+	int tool_exit;
+	struct vcs *v;
 	struct vcs_diff d, u;
 	struct change_set cs;
-	struct engine *e = NULL;
-	char *tree = NULL, *cfg_tree = NULL, *workdir = NULL, *root = NULL, *cache = NULL;
-	int exit_code = EXIT_CLEAN, rc;
-	vcs_diff_init(&d);
-	vcs_diff_init(&u);
-	change_set_init(&cs);
+	struct change_opts co;
+	struct engine *e;
+	/* the engine keeps pointers to c.tree: these live until the end */
+	char *tree, *cfg_tree, *workdir, *root, *cache;
+};
 
+static void check_release(struct check_run *r)
+{
+	change_set_release(&r->cs);
+	vcs_diff_release(&r->d);
+	vcs_diff_release(&r->u);
+	engine_free(r->e);
+	vcs_free(r->v);
+	free(r->tree);
+	free(r->cfg_tree);
+	free(r->workdir);
+	free(r->root);
+	free(r->cache);
+}
+
+/* The repository and the change: the C files it touches, and for --staged
+ * the headers the work tree changes against the index. */
+static int check_read_change(struct check_run *r)
+{
+	const char *spec = r->a->spec, *repo_dir = r->a->repo_dir;
+	int rc;
 	/* the hook runs us bare: take the repository and index git hands over */
-	if ((rc = vcs_open(repo_dir, repo_dir ? 0 : VCS_OPEN_ENV, &v))) {
+	if ((rc = vcs_open(repo_dir, repo_dir ? 0 : VCS_OPEN_ENV, &r->v))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
-		return rc == GA_ENOTFOUND ? EXIT_USAGE : tool_exit;
+		return rc == GA_ENOTFOUND ? EXIT_USAGE : r->tool_exit;
 	}
-	if (!vcs_workdir(v)) {
+	if (!vcs_workdir(r->v)) {
 		fprintf(stderr, "gfpaudit check: a bare repository has no work tree to take kbuild context from\n");
-		exit_code = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
-	workdir = xstrdup(vcs_workdir(v));
+	r->workdir = xstrdup(vcs_workdir(r->v));
 	static const char *const suffixes[] = { ".c", ".h", NULL };
 	struct vcs_diff_opts dopts = { .suffixes = suffixes };
-	if ((rc = vcs_diff(v, spec, &dopts, &d))) {
+	if ((rc = vcs_diff(r->v, spec, &dopts, &r->d))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
-		exit_code = rc == GA_EINVAL ? EXIT_USAGE : tool_exit;
-		goto out;
+		return rc == GA_EINVAL ? EXIT_USAGE : r->tool_exit;
 	}
-	if (!change_has_c_files(&d)) {
-		if (c.verbose)
-			fprintf(stderr, "gfpaudit: no C file changed (%s against %s)\n", d.new_desc, d.old_desc);
-		if (json)
-			print_json(&cs);
-		goto out;
+	if (!change_has_c_files(&r->d)) {
+		if (r->a->c.verbose)
+			fprintf(stderr, "gfpaudit: no C file changed (%s against %s)\n", r->d.new_desc, r->d.old_desc);
+		if (r->json)
+			print_json(&r->cs);
+		return EXIT_CLEAN;
 	}
 	/* headers only: a parse reads other headers, never other .c files */
 	static const char *const headers[] = { ".h", NULL };
 	struct vcs_diff_opts hopts = { .suffixes = headers };
-	if (!spec && (rc = vcs_diff_unstaged(v, &hopts, &u))) {
+	if (!spec && (rc = vcs_diff_unstaged(r->v, &hopts, &r->u))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
-		exit_code = tool_exit;
-		goto out;
+		return r->tool_exit;
 	}
+	return -1;
+}
 
-	/* kbuild context: --tree, gfpaudit.tree, the repository itself, kmodel */
-	if (!c.tree && vcs_config_path(v, "gfpaudit.tree", &cfg_tree) == 0)
-		c.tree = cfg_tree;
-	/* the engine keeps pointers to these options: they live until the end */
-	root = strip_slash(workdir);
-	if (!c.tree && is_prepared_tree(root))
-		c.tree = root;
-	if (!c.tree)
+/* kbuild context: --tree, gfpaudit.tree, the repository itself, kmodel */
+static int check_find_tree(struct check_run *r)
+{
+	struct cli_common *c = &r->a->c;
+	if (!c->tree && vcs_config_path(r->v, "gfpaudit.tree", &r->cfg_tree) == 0)
+		c->tree = r->cfg_tree;
+	r->root = strip_slash(r->workdir);
+	if (!c->tree && is_prepared_tree(r->root))
+		c->tree = r->root;
+	if (!c->tree)
 		fprintf(stderr, "gfpaudit: %s is not a prepared kernel tree (no include/generated/autoconf.h): "
 			"parsing against the kernel-model headers; use --tree KDIR or "
-			"'git config gfpaudit.tree KDIR'\n", root);
-	if (c.tree) {
+			"'git config gfpaudit.tree KDIR'\n", r->root);
+	if (c->tree) {
 		char real[PATH_MAX], realroot[PATH_MAX];
-		if (!realpath(c.tree, real)) {
-			fprintf(stderr, "gfpaudit check: --tree %s: no such directory\n", c.tree);
-			exit_code = EXIT_USAGE;
-			goto out;
+		if (!realpath(c->tree, real)) {
+			fprintf(stderr, "gfpaudit check: --tree %s: no such directory\n", c->tree);
+			return EXIT_USAGE;
 		}
 		/* a tree that is not the repository: files are analyzed in its layout */
-		if (!realpath(root, realroot) || strcmp(real, realroot))
-			tree = xstrdup(real);
+		if (!realpath(r->root, realroot) || strcmp(real, realroot))
+			r->tree = xstrdup(real);
 	}
+	return -1;
+}
+
+/* The engine, and the change analyzed before and after into r->cs. */
+static int check_analyze(struct check_run *r)
+{
+	struct check_args *a = r->a;
 	struct engine_opts eo;
-	c.config_from = root;
-	if (cli_engine_opts(&c, &eo)) {
+	int rc;
+	a->c.config_from = r->root;
+	if (cli_engine_opts(&a->c, &eo)) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
-		exit_code = EXIT_USAGE;
-		goto out;
+		return EXIT_USAGE;
 	}
 	/* The precompiled kernel headers are built from the tree's headers on
 	 * disk: only when the change (and, for --staged, the work tree against
 	 * the index) leaves every header alone do they hold what is analyzed. */
-	if (c.tree && !no_pch && !change_touches_header(&d) && !change_touches_header(&u)) {
+	if (a->c.tree && !a->no_pch && !change_touches_header(&r->d) && !change_touches_header(&r->u)) {
 		eo.pch = true;
 		eo.pch_optional = true;
 	}
 	eo.defer_prepare = true; /* a cached answer needs no Makefile and no PCH */
-	rc = engine_new(&eo, &e);
-	if (rc) {
+	if ((rc = engine_new(&eo, &r->e))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
-		exit_code = rc == GA_ETREE || rc == GA_EINVAL ? EXIT_USAGE : tool_exit;
-		goto out;
+		return rc == GA_ETREE || rc == GA_EINVAL ? EXIT_USAGE : r->tool_exit;
 	}
 	/* Cached results pay off when a blocked commit is retried (the HEAD
 	 * side is the same) and when 'check' ran before 'git commit'.  Only for
 	 * --staged: its headers are HEAD's plus the staged ones, which the key
 	 * covers; a REV's headers are the work tree's, which it does not. */
 	const char *nc = getenv("GFPAUDIT_NO_CACHE");
-	if (!spec && !no_cache && !(nc && *nc && strcmp(nc, "0"))) {
-		const char *cd = vcs_commondir(v);
-		cache = xasprintf("%s%sgfpaudit-cache", cd, cd[strlen(cd) - 1] == '/' ? "" : "/");
+	if (!a->spec && !a->no_cache && !(nc && *nc && strcmp(nc, "0"))) {
+		const char *cd = vcs_commondir(r->v);
+		r->cache = xasprintf("%s%sgfpaudit-cache", cd, cd[strlen(cd) - 1] == '/' ? "" : "/");
 	}
-	struct change_opts co = { .workdir = workdir, .tree = tree, .want_old = json || c.verbose,
-				  .cache_dir = cache, .vcs = v, .jobs = jobs,
-				  .limits = iso };
-	if ((rc = change_run(e, &d, spec ? NULL : &u, &co, &cs))) {
+	r->co = (struct change_opts){ .workdir = r->workdir, .tree = r->tree,
+				      .want_old = r->json || a->c.verbose, .cache_dir = r->cache,
+				      .vcs = r->v, .jobs = a->jobs, .limits = a->iso };
+	if ((rc = change_run(r->e, &r->d, a->spec ? NULL : &r->u, &r->co, &r->cs))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
-		exit_code = tool_exit;
-		goto out;
+		return r->tool_exit;
 	}
-	if (cache)
-		change_cache_prune(cache, 256);
+	if (r->cache)
+		change_cache_prune(r->cache, 256);
+	return -1;
+}
 
-	if (json)
-		print_json(&cs);
-	else
-	{
+/* Print what the change does, say why it blocks, return the exit code. */
+static int check_report(struct check_run *r)
+{
+	const struct check_args *a = r->a;
+	const struct change_set *cs = &r->cs;
+	const struct change_opts *co = &r->co;
+	int sev = severity_lookup(a->c.severity), exit_code = EXIT_CLEAN;
+	if (r->json) {
+		print_json(cs);
+	} else {
 		struct diag_style ds;
-		diag_style_init(&ds, color, stdout, root); /* paths are relative to the repository's top */
-		print_text(&cs, c.verbose, sev, &ds);
+		diag_style_init(&ds, a->color, stdout, r->root); /* paths are relative to the repository's top */
+		print_text(cs, a->c.verbose, sev, &ds);
 		diag_style_release(&ds);
 	}
-	for (size_t i = 0; i < cs.nproblems; i++) {
-		char *file = xprintable(cs.problems[i].file), *why = xprintable(cs.problems[i].reason);
-		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, cs.problems[i].failed ? "failed" : "warning", why);
+	for (size_t i = 0; i < cs->nproblems; i++) {
+		char *file = xprintable(cs->problems[i].file), *why = xprintable(cs->problems[i].reason);
+		fprintf(stderr, "gfpaudit: %s: %s: %s\n", file, cs->problems[i].failed ? "failed" : "warning", why);
 		free(file);
 		free(why);
 	}
 	size_t blocking = 0;
-	for (size_t i = 0; i < cs.nnew; i++)
-		if ((int)cs.new_[i].severity >= sev)
+	for (size_t i = 0; i < cs->nnew; i++)
+		if ((int)cs->new_[i].severity >= sev)
 			blocking++;
-	if (c.verbose)
+	if (a->c.verbose)
 		fprintf(stderr, "gfpaudit: %s against %s: %zu C files checked (%zu analyzed, %zu skipped, "
 			"%zu failed); %zu new, %zu fixed, %zu outside the changed functions, %zu unchanged\n",
-			d.new_desc, d.old_desc, cs.analyzed + cs.skipped + cs.failed, cs.analyzed, cs.skipped,
-			cs.failed, cs.nnew, cs.nfixed, cs.nindirect, cs.nold);
-	if (c.verbose && cache)
-		fprintf(stderr, "gfpaudit: cache %s: %zu reused, %zu analyzed\n", cache, co.cache_hits,
-			co.cache_misses);
-	if (c.verbose && (co.spec_used || co.spec_wasted))
+			r->d.new_desc, r->d.old_desc, cs->analyzed + cs->skipped + cs->failed, cs->analyzed,
+			cs->skipped, cs->failed, cs->nnew, cs->nfixed, cs->nindirect, cs->nold);
+	if (a->c.verbose && r->cache)
+		fprintf(stderr, "gfpaudit: cache %s: %zu reused, %zu analyzed\n", r->cache, co->cache_hits,
+			co->cache_misses);
+	if (a->c.verbose && (co->spec_used || co->spec_wasted))
 		fprintf(stderr, "gfpaudit: old versions parsed in parallel: %zu used, %zu not needed\n",
-			co.spec_used, co.spec_wasted);
+			co->spec_used, co->spec_wasted);
 	if (blocking) {
-		exit_code = warn_only ? EXIT_CLEAN : EXIT_FINDINGS;
-		if (spec)
+		exit_code = a->warn_only ? EXIT_CLEAN : EXIT_FINDINGS;
+		if (a->spec)
 			fprintf(stderr, "gfpaudit: %zu new finding%s at or above %s in %s..%s\n", blocking,
-				blocking == 1 ? "" : "s", c.severity, d.old_desc, d.new_desc);
+				blocking == 1 ? "" : "s", a->c.severity, r->d.old_desc, r->d.new_desc);
 		else
 			fprintf(stderr, "gfpaudit: %zu new finding%s at or above %s in the staged changes%s\n",
-				blocking, blocking == 1 ? "" : "s", c.severity,
-				warn_only ? "" : "; to commit anyway: git commit --no-verify");
-	} else if (cs.failed) {
-		exit_code = tool_exit;
-		if (!spec && !warn_only)
+				blocking, blocking == 1 ? "" : "s", a->c.severity,
+				a->warn_only ? "" : "; to commit anyway: git commit --no-verify");
+	} else if (cs->failed) {
+		exit_code = r->tool_exit;
+		if (!a->spec && !a->warn_only)
 			fprintf(stderr, "gfpaudit: could not check every staged C file; "
 				"to commit anyway: git commit --no-verify\n");
 	}
-out:
-	change_set_release(&cs);
-	vcs_diff_release(&d);
-	vcs_diff_release(&u);
-	engine_free(e);
-	vcs_free(v);
-	free(tree);
-	free(cfg_tree);
-	free(workdir);
-	free(root);
-	free(cache);
 	return exit_code;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_args a = { .c = { .format = "text", .severity = "warning" }, .color = "auto",
+				.iso = { ISOLATE_TIMEOUT_SEC, ISOLATE_MEM_LIMIT_MB } };
+	int rc = check_parse(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	/* under --warn-only nothing but a usage error may stop a commit */
+	struct check_run r = { .a = &a, .json = !strcmp(a.c.format, "json"),
+			       .tool_exit = a.warn_only ? EXIT_CLEAN : EXIT_TOOL };
+	vcs_diff_init(&r.d);
+	vcs_diff_init(&r.u);
+	change_set_init(&r.cs);
+	if ((rc = check_read_change(&r)) < 0 && (rc = check_find_tree(&r)) < 0 &&
+	    (rc = check_analyze(&r)) < 0)
+		rc = check_report(&r);
+	check_release(&r);
+	return rc;
 }

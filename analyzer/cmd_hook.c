@@ -1,15 +1,15 @@
 /* gfpaudit hook: install or remove the pre-commit hook. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "gfpaudit/cmd.h"
+#include "gfpaudit/cli.h"
 #include "gfpaudit/vcs.h"
 #include "gfpaudit/err.h"
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct cli_option *opts)
 {
 	fprintf(f,
 "usage: gfpaudit hook install [--repo DIR] [--force | --chain]\n"
@@ -18,46 +18,41 @@ static void usage(FILE *f)
 "install writes a pre-commit hook (in core.hooksPath when set, else the\n"
 "repository's hooks directory, shared by its linked worktrees) that runs\n"
 "'gfpaudit check --staged' with this binary's absolute path.  It refuses to\n"
-"overwrite a hook that is not gfpaudit's unless given:\n"
-"  --chain    keep that hook as pre-commit.gfpaudit-chained and run it first\n"
-"  --force    replace it (it is kept as pre-commit.gfpaudit-saved, or\n"
-"             pre-commit.gfpaudit-saved.N when that name is taken)\n"
-"  --repo DIR the repository (default: the one containing the current directory)\n"
-"  -h, --help this text\n"
+"overwrite a hook that is not gfpaudit's unless given --chain or --force.\n"
 "uninstall removes only gfpaudit's hook and puts a chained one back.\n"
 "'git commit --no-verify' skips the hook for one commit.  The kbuild tree the\n"
 "hook uses: 'git config gfpaudit.tree KDIR' (see 'gfpaudit check --help').\n"
-"\n"
+"\n");
+	cli_print_options(f, opts);
+	fprintf(f, "\n"
 "exit: 0 done, 2 usage or a hook that is not gfpaudit's, 3 tool failure\n");
 }
 
 int cmd_hook(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "chain", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *repo_dir = NULL;
-	unsigned flags = 0;
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'r': repo_dir = optarg; break;
-		case 'f': flags |= VCS_HOOK_FORCE; break;
-		case 'c': flags |= VCS_HOOK_CHAIN; break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (optind + 1 != argc || (strcmp(argv[optind], "install") && strcmp(argv[optind], "uninstall"))) {
-		usage(stderr);
+	int force = 0, chain = 0;
+	const struct cli_option opts[] = {
+		CLI_SET(0, "chain", &chain, 1,
+			"install: keep the hook that is there as\n"
+			"pre-commit.gfpaudit-chained and run it first"),
+		CLI_SET(0, "force", &force, 1,
+			"install: replace it (it is kept as pre-commit.gfpaudit-saved,\n"
+			"or pre-commit.gfpaudit-saved.N when that name is taken)"),
+		CLI_STRING(0, "repo", &repo_dir, "DIR",
+			"the repository (default: the one containing the current directory)"),
+		CLI_HELP(),
+		CLI_END(),
+	};
+	int rc, first = cli_parse_options("hook", opts, argc, argv, usage, &rc);
+	if (first < 0)
+		return rc;
+	if (first + 1 != argc || (strcmp(argv[first], "install") && strcmp(argv[first], "uninstall"))) {
+		usage(stderr, opts);
 		return EXIT_USAGE;
 	}
-	bool install = !strcmp(argv[optind], "install");
+	bool install = !strcmp(argv[first], "install");
+	unsigned flags = (force ? VCS_HOOK_FORCE : 0) | (chain ? VCS_HOOK_CHAIN : 0);
 	if ((flags & VCS_HOOK_FORCE) && (flags & VCS_HOOK_CHAIN)) {
 		fprintf(stderr, "gfpaudit hook: --force and --chain exclude each other\n");
 		return EXIT_USAGE;
@@ -76,7 +71,7 @@ int cmd_hook(int argc, char **argv)
 	bin[n] = 0;
 
 	struct vcs *v = NULL;
-	int rc = vcs_open(repo_dir, 0, &v);
+	rc = vcs_open(repo_dir, 0, &v);
 	if (rc) {
 		fprintf(stderr, "gfpaudit hook: %s\n", err_last());
 		return rc == GA_ENOTFOUND ? EXIT_USAGE : EXIT_TOOL;

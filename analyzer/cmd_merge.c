@@ -1,7 +1,6 @@
 /* gfpaudit merge: join the JSON outputs of several runs (shards) into one,
  * or (--configs) the runs of one source on several configurations into one
  * report that says where each finding holds. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +12,7 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct cli_option *opts)
 {
 	fprintf(f,
 "usage: gfpaudit merge [options] RUN.json...\n"
@@ -21,23 +20,9 @@ static void usage(FILE *f)
 "Join the JSON outputs of 'gfpaudit audit --format json' runs, typically the\n"
 "shards of one audit ('audit --shard K/N'), into one report: findings, sites,\n"
 "problems and resolved findings together, files in tree order, counts added.\n"
-"\n"
-"  --format FMT         json (default), sarif or text\n"
-"  --tree KDIR          the tree the runs audited (SARIF: originalUriBaseIds)\n"
-"  --severity LEVEL     exit 1 only for findings at or above note|warning|error\n"
-"                       (default warning)\n"
-"  -q, --quiet          no summary on stderr\n"
-"  --color WHEN         colour the text format: auto (default: on a terminal,\n"
-"                       unless NO_COLOR is set or TERM=dumb), always, never\n"
-"  --configs            the runs audited the same source on different\n"
-"                       configurations (arches, page sizes, .configs): each\n"
-"                       input is NAME=RUN.json (NAME defaults to the file's\n"
-"                       name without .json); each finding lists the\n"
-"                       configurations where it holds and, for the others,\n"
-"                       why not (the order their site has there, from runs\n"
-"                       with --sites)\n"
-"  -h, --help           this text\n"
-"\n"
+"\n");
+	cli_print_options(f, opts);
+	fprintf(f, "\n"
 "environment: NO_COLOR, TERM (--color=auto)\n"
 "\n"
 "exit: 0 clean, 1 findings at or above the threshold, 2 usage or unreadable\n"
@@ -197,57 +182,44 @@ out:
 
 int cmd_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "tree", required_argument, NULL, 't' },
-		{ "severity", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "configs", no_argument, NULL, 'C' },
-		{ "color", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *format = "json", *tree = NULL, *severity = "warning", *color = "auto";
-	int quiet = 0, configs = 0, opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'f': format = optarg; break;
-		case 't': tree = optarg; break;
-		case 'S': severity = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'C': configs = 1; break;
-		case 'c':
-			if (!cli_color_mode_ok(optarg)) {
-				fprintf(stderr, "gfpaudit merge: --color takes auto, always or never, not '%s'\n", optarg);
-				return EXIT_USAGE;
-			}
-			color = optarg;
-			break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (strcmp(format, "json") && strcmp(format, "sarif") && strcmp(format, "text")) {
-		fprintf(stderr, "gfpaudit merge: unknown format '%s' (json, sarif, text)\n", format);
-		return EXIT_USAGE;
-	}
+	int quiet = 0, configs = 0;
+	const struct cli_option opts[] = {
+		CLI_CHOICE(0, "format", &format, "FMT", "json|sarif|text", "json (default), sarif or text"),
+		CLI_STRING(0, "tree", &tree, "KDIR", "the tree the runs audited (SARIF: originalUriBaseIds)"),
+		CLI_CALLBACK(0, "severity", &severity, "LEVEL", cli_opt_severity,
+			"exit 1 only for findings at or above note|warning|error\n"
+			"(default warning)"),
+		CLI_SET('q', "quiet", &quiet, 1, "no summary on stderr"),
+		CLI_CALLBACK(0, "color", &color, "WHEN", cli_opt_color,
+			"colour the text format: auto (default: on a terminal,\n"
+			"unless NO_COLOR is set or TERM=dumb), always, never"),
+		CLI_SET(0, "configs", &configs, 1,
+			"the runs audited the same source on different\n"
+			"configurations (arches, page sizes, .configs): each\n"
+			"input is NAME=RUN.json (NAME defaults to the file's\n"
+			"name without .json); each finding lists the\n"
+			"configurations where it holds and, for the others,\n"
+			"why not (the order their site has there, from runs\n"
+			"with --sites)"),
+		CLI_HELP(),
+		CLI_END(),
+	};
+	int rc, first = cli_parse_options("merge", opts, argc, argv, usage, &rc);
+	if (first < 0)
+		return rc;
 	int sev = severity_lookup(severity);
-	if (sev < 0) {
-		fprintf(stderr, "gfpaudit merge: unknown severity '%s' (note, warning, error)\n", severity);
-		return EXIT_USAGE;
-	}
-	if (optind >= argc) {
+	if (first >= argc) {
 		fprintf(stderr, "gfpaudit merge: no input given\n");
-		usage(stderr);
+		usage(stderr, opts);
 		return EXIT_USAGE;
 	}
 	if (configs)
-		return merge_configs(argc - optind, argv + optind, format, tree, sev, severity, quiet);
+		return merge_configs(argc - first, argv + first, format, tree, sev, severity, quiet);
 	struct report rep;
 	report_init(&rep);
 	rep.tree = tree;
-	for (int i = optind; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		if (report_merge_json(&rep, argv[i])) {
 			fprintf(stderr, "gfpaudit merge: %s\n", err_last());
 			report_release(&rep);
@@ -270,7 +242,7 @@ int cmd_merge(int argc, char **argv)
 	report_counts(&rep, &a, &s, &f);
 	if (!quiet)
 		fprintf(stderr, "gfpaudit: merged %d runs: %zu files analyzed, %zu skipped, %zu failed; "
-			"%zu findings at or above %s\n", argc - optind, a, s, f, nf, severity);
+			"%zu findings at or above %s\n", argc - first, a, s, f, nf, severity);
 	report_release(&rep);
 	return nf ? EXIT_FINDINGS : (s || f) ? EXIT_TOOL : EXIT_CLEAN;
 }

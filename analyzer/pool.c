@@ -202,15 +202,182 @@ static int retire(struct slot *s, int force, struct pool_stats *st)
 	return status;
 }
 
+/* One pool_run: the files, the workers' slots and the results in input order. */
+struct run {
+	struct engine *e;
+	char *const *paths;
+	size_t n;
+	const struct pool_opts *o;
+	int jobs;
+	struct slot *slots;
+	struct file_result **ready; /* results not yet handed to o->done */
+	size_t next, emitted, done, findings;
+	struct pool_stats st;
+	struct progress prog;
+};
+
+/* Give the next files to the free slots (or take a cached answer from
+ * o->lookup).  0, or an error when no worker could be started. */
+static int fill_slots(struct run *r)
+{
+	const struct pool_opts *o = r->o;
+	int rc;
+	for (int i = 0; i < r->jobs && r->next < r->n; i++) {
+		struct slot *s = &r->slots[i];
+		const char *path = r->paths[r->next];
+		if (s->busy)
+			continue;
+		/* a file a test hook targets must reach a worker */
+		if (o->lookup && !test_hooked(path)) {
+			struct file_result *c = o->lookup(o->data, r->next, path);
+			if (c) {
+				r->ready[r->next++] = c;
+				r->done++;
+				r->st.answered++;
+				r->findings += c->nfindings;
+				progress(&r->prog, &r->st, r->done, r->n, r->findings, 0);
+				i--;
+				continue;
+			}
+		}
+		if (s->pid && s->files >= WORKER_FILES)
+			retire(s, 0, &r->st);
+		if (!s->pid && (rc = spawn(r->e, r->slots, r->jobs, i, o)))
+			return rc;
+		char head[32];
+		int hl = snprintf(head, sizeof(head), "%zu\n", strlen(path));
+		if (isolate_write_all(s->req, head, (size_t)hl) ||
+		    isolate_write_all(s->req, path, strlen(path))) {
+			/* the worker is gone: a new one takes the file */
+			retire(s, 1, &r->st);
+			if ((rc = spawn(r->e, r->slots, r->jobs, i, o)))
+				return rc;
+			i--;
+			continue;
+		}
+		s->index = r->next++;
+		s->busy = 1;
+		s->files++;
+		r->st.forked++;
+		strbuf_reset(&s->out);
+		clock_gettime(CLOCK_MONOTONIC, &s->start);
+	}
+	return 0;
+}
+
+/* Hand the results that are ready to o->done, in input order. */
+static void emit_ready(struct run *r)
+{
+	while (r->emitted < r->n && r->ready[r->emitted]) {
+		if (r->prog.on && r->prog.shown && !r->prog.lines) {
+			/* the callback may print: start it on a clean line */
+			fputs("\r\033[K", stderr);
+			r->prog.shown = 0;
+		}
+		r->o->done(r->o->data, r->emitted, r->ready[r->emitted]);
+		r->ready[r->emitted++] = NULL;
+	}
+}
+
+/* The result of busy slot s, when its worker answered (line), died (eof)
+ * or ran out of time; NULL while it is still working. */
+static struct file_result *slot_result(struct run *r, struct slot *s, int readable)
+{
+	const struct pool_opts *o = r->o;
+	int eof = 0;
+	char *nl = NULL;
+	if (readable) {
+		char buf[65536];
+		ssize_t n = read(s->res, buf, sizeof(buf));
+		if (n > 0) {
+			size_t old = s->out.len;
+			strbuf_add(&s->out, buf, (size_t)n);
+			nl = memchr(s->out.buf + old, '\n', (size_t)n);
+		} else if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) {
+			eof = 1;
+		}
+	}
+	size_t idx = s->index;
+	struct file_result *res = NULL;
+	if (!nl && !eof) {
+		if (o->timeout_sec <= 0 || since(&s->start) <= o->timeout_sec)
+			return NULL;
+		retire(s, 1, &r->st);
+		char *why = xasprintf("timed out after %d s (worker killed)", o->timeout_sec);
+		res = isolate_failed(r->e, r->paths[idx], why);
+		free(why);
+		r->st.timed_out++;
+		return res;
+	}
+	if (!nl) {
+		/* the worker died on this file */
+		int status = retire(s, 0, &r->st);
+		char *why;
+		if (WIFSIGNALED(status)) {
+			r->st.crashed++;
+			why = xasprintf("analyzer crashed on this file (signal %d: %s)", WTERMSIG(status),
+					strsignal(WTERMSIG(status)));
+		} else {
+			why = xasprintf("worker exited (status %d) without a result", WEXITSTATUS(status));
+		}
+		res = isolate_failed(r->e, r->paths[idx], why);
+		free(why);
+		return res;
+	}
+	s->busy = 0;
+	json_error_t jerr;
+	json_t *j = json_loadb(s->out.buf, (size_t)(nl - s->out.buf), 0, &jerr);
+	if (!j || file_result_from_json(j, &res))
+		res = isolate_failed(r->e, r->paths[idx], "worker returned no result");
+	json_decref(j);
+	if (o->store)
+		o->store(o->data, idx, r->paths[idx], res);
+	strbuf_reset(&s->out);
+	return res;
+}
+
+/* Wait (200 ms at most) for the busy workers and take their results.
+ * 0, or an error when poll fails. */
+static int collect(struct run *r)
+{
+	struct pollfd pf[r->jobs];
+	int map[r->jobs], np = 0;
+	for (int i = 0; i < r->jobs; i++)
+		if (r->slots[i].busy) {
+			pf[np].fd = r->slots[i].res;
+			pf[np].events = POLLIN;
+			map[np++] = i;
+		}
+	if (!np)
+		return 0;
+	if (r->o->idle)
+		r->o->idle(r->o->data);
+	int pr = poll(pf, (nfds_t)np, 200);
+	if (pr < 0 && errno != EINTR)
+		return err_set(GA_ETOOL, "poll: %s", strerror(errno));
+	for (int k = 0; k < np; k++) {
+		struct slot *s = &r->slots[map[k]];
+		size_t idx = s->index;
+		struct file_result *res =
+			slot_result(r, s, pr > 0 && (pf[k].revents & (POLLIN | POLLHUP | POLLERR)));
+		if (!res)
+			continue;
+		r->done++;
+		r->findings += res->nfindings;
+		r->ready[idx] = res;
+		progress(&r->prog, &r->st, r->done, r->n, r->findings, 0);
+	}
+	if (pr == 0)
+		progress(&r->prog, &r->st, r->done, r->n, r->findings, 0); /* keep rate and ETA moving */
+	return 0;
+}
+
 int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_opts *o)
 {
-	int jobs = o->jobs < 1 ? 1 : o->jobs;
-	struct slot *slots = xcalloc((size_t)jobs, sizeof(*slots));
-	struct file_result **ready = xcalloc(n ? n : 1, sizeof(*ready));
-	size_t next = 0, emitted = 0, done = 0, findings = 0;
-	struct pool_stats st = { 0 };
-	struct progress prog = { .on = !o->quiet && (isatty(2) || o->progress_lines),
-				 .lines = !isatty(2) };
+	struct run r = { .e = e, .paths = paths, .n = n, .o = o, .jobs = o->jobs < 1 ? 1 : o->jobs,
+			 .prog = { .on = !o->quiet && (isatty(2) || o->progress_lines), .lines = !isatty(2) } };
+	r.slots = xcalloc((size_t)r.jobs, sizeof(*r.slots));
+	r.ready = xcalloc(n ? n : 1, sizeof(*r.ready));
 	struct timespec start;
 	int rc = 0;
 	/* a worker that died leaves its request pipe without a reader */
@@ -224,163 +391,40 @@ int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_o
 	for (int k = 0; k < 3; k++)
 		sigaction(stops[k], &sa, &old_sa[k]);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	prog.start = start;
-	for (int i = 0; i < jobs; i++)
-		strbuf_init(&slots[i].out);
+	r.prog.start = start;
+	for (int i = 0; i < r.jobs; i++)
+		strbuf_init(&r.slots[i].out);
 
-	while (emitted < n) {
+	while (r.emitted < n) {
 		if (stop_signal) {
 			rc = err_set(GA_ETOOL, "interrupted by signal %d (%s): workers stopped",
 				     (int)stop_signal, strsignal(stop_signal));
 			goto out;
 		}
-		/* fill free slots */
-		for (int i = 0; i < jobs && next < n; i++) {
-			if (slots[i].busy)
-				continue;
-			/* a file a test hook targets must reach a worker */
-			if (o->lookup && !test_hooked(paths[next])) {
-				struct file_result *c = o->lookup(o->data, next, paths[next]);
-				if (c) {
-					ready[next++] = c;
-					done++;
-					st.answered++;
-					findings += c->nfindings;
-					progress(&prog, &st, done, n, findings, 0);
-					i--;
-					continue;
-				}
-			}
-			if (slots[i].pid && slots[i].files >= WORKER_FILES)
-				retire(&slots[i], 0, &st);
-			if (!slots[i].pid && (rc = spawn(e, slots, jobs, i, o)))
-				goto out;
-			char head[32];
-			int hl = snprintf(head, sizeof(head), "%zu\n", strlen(paths[next]));
-			if (isolate_write_all(slots[i].req, head, (size_t)hl) ||
-			    isolate_write_all(slots[i].req, paths[next], strlen(paths[next]))) {
-				/* the worker is gone: a new one takes the file */
-				retire(&slots[i], 1, &st);
-				if ((rc = spawn(e, slots, jobs, i, o)))
-					goto out;
-				i--;
-				continue;
-			}
-			slots[i].index = next++;
-			slots[i].busy = 1;
-			slots[i].files++;
-			st.forked++;
-			strbuf_reset(&slots[i].out);
-			clock_gettime(CLOCK_MONOTONIC, &slots[i].start);
-		}
-		/* emit what is ready, in order */
-		while (emitted < n && ready[emitted]) {
-			if (prog.on && prog.shown && !prog.lines) {
-				/* the callback may print: start it on a clean line */
-				fputs("\r\033[K", stderr);
-				prog.shown = 0;
-			}
-			o->done(o->data, emitted, ready[emitted]);
-			ready[emitted++] = NULL;
-		}
-		if (emitted >= n)
-			break;
-		struct pollfd pf[jobs];
-		int map[jobs], np = 0;
-		for (int i = 0; i < jobs; i++)
-			if (slots[i].busy) {
-				pf[np].fd = slots[i].res;
-				pf[np].events = POLLIN;
-				map[np++] = i;
-			}
-		if (!np)
-			continue;
-		if (o->idle)
-			o->idle(o->data);
-		int pr = poll(pf, (nfds_t)np, 200);
-		if (pr < 0 && errno != EINTR) {
-			rc = err_set(GA_ETOOL, "poll: %s", strerror(errno));
+		if ((rc = fill_slots(&r)))
 			goto out;
-		}
-		for (int k = 0; k < np; k++) {
-			struct slot *s = &slots[map[k]];
-			int eof = 0;
-			char *nl = NULL;
-			if (pr > 0 && (pf[k].revents & (POLLIN | POLLHUP | POLLERR))) {
-				char buf[65536];
-				ssize_t r = read(s->res, buf, sizeof(buf));
-				if (r > 0) {
-					size_t old = s->out.len;
-					strbuf_add(&s->out, buf, (size_t)r);
-					nl = memchr(s->out.buf + old, '\n', (size_t)r);
-				} else if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
-					eof = 1;
-				}
-			}
-			if (!nl && !eof && o->timeout_sec > 0 && since(&s->start) > o->timeout_sec) {
-				size_t idx = s->index;
-				retire(s, 1, &st);
-				char *why = xasprintf("timed out after %d s (worker killed)", o->timeout_sec);
-				ready[idx] = isolate_failed(e, paths[idx], why);
-				free(why);
-				done++;
-				st.timed_out++;
-				progress(&prog, &st, done, n, findings, 0);
-				continue;
-			}
-			if (!nl && !eof)
-				continue;
-			size_t idx = s->index;
-			struct file_result *res = NULL;
-			done++;
-			if (!nl) {
-				/* the worker died on this file */
-				int status = retire(s, 0, &st);
-				char *why;
-				if (WIFSIGNALED(status)) {
-					st.crashed++;
-					why = xasprintf("analyzer crashed on this file (signal %d: %s)", WTERMSIG(status),
-							strsignal(WTERMSIG(status)));
-				} else {
-					why = xasprintf("worker exited (status %d) without a result", WEXITSTATUS(status));
-				}
-				res = isolate_failed(e, paths[idx], why);
-				free(why);
-			} else {
-				s->busy = 0;
-				json_error_t jerr;
-				json_t *j = json_loadb(s->out.buf, (size_t)(nl - s->out.buf), 0, &jerr);
-				if (!j || file_result_from_json(j, &res))
-					res = isolate_failed(e, paths[idx], "worker returned no result");
-				json_decref(j);
-				if (o->store)
-					o->store(o->data, idx, paths[idx], res);
-				strbuf_reset(&s->out);
-			}
-			findings += res->nfindings;
-			ready[idx] = res;
-			progress(&prog, &st, done, n, findings, 0);
-		}
-		if (pr == 0)
-			progress(&prog, &st, done, n, findings, 0); /* keep rate and ETA moving */
+		emit_ready(&r);
+		if (r.emitted >= n)
+			break;
+		if ((rc = collect(&r)))
+			goto out;
 	}
-	progress(&prog, &st, done, n, findings, 1);
+	progress(&r.prog, &r.st, r.done, n, r.findings, 1);
 out:
-	for (int i = 0; i < jobs; i++) {
-		if (slots[i].pid)
-			retire(&slots[i], slots[i].busy || rc, &st);
-		strbuf_release(&slots[i].out);
+	for (int i = 0; i < r.jobs; i++) {
+		if (r.slots[i].pid)
+			retire(&r.slots[i], r.slots[i].busy || rc, &r.st);
+		strbuf_release(&r.slots[i].out);
 	}
 	signal(SIGPIPE, old_pipe);
 	for (int k = 0; k < 3; k++)
 		sigaction(stops[k], &old_sa[k], NULL);
 	for (size_t i = 0; i < n; i++)
-		file_result_free(ready[i]);
-	free(ready);
-	free(slots);
-	st.wall = since(&start);
+		file_result_free(r.ready[i]);
+	free(r.ready);
+	free(r.slots);
+	r.st.wall = since(&start);
 	if (o->stats)
-		*o->stats = st;
+		*o->stats = r.st;
 	return rc;
 }
-

@@ -66,43 +66,147 @@ _noreclaim = ('__GFP_DIRECT_RECLAIM', '__GFP_RECLAIM')
 # Helpers whose result always carries these bits (summaries SmPL cannot derive).
 _helper_bits = {'readahead_gfp_mask': {'__GFP_NORETRY', '__GFP_NOWARN'}}
 
-# Allocation APIs as users write them (6.10+ wraps each in alloc_hooks()
-# over a *_noprof function; with --no-includes spatch sees the written name).
-PAGE_GFP_ORDER = {'alloc_pages', 'folio_alloc', '__folio_alloc', '__get_free_pages',
-                  '__get_dma_pages', '__alloc_pages', '__folio_alloc_node',
-                  'filemap_alloc_folio', 'vma_alloc_folio', 'alloc_pages_mpol',
-                  'folio_alloc_mpol'}                       # (gfp, order, ...)
-PAGE_NID_GFP_ORDER = {'alloc_pages_node', '__alloc_pages_node'}   # (nid, gfp, order)
-VMALLOC = {'vmalloc', 'vzalloc', '__vmalloc', 'vmalloc_node', 'vzalloc_node',
-           '__vmalloc_node', 'vmalloc_array', 'vcalloc', 'vmalloc_huge'}
-ORDER0 = {'alloc_page', '__get_free_page', 'get_zeroed_page'}    # (gfp): order 0
-KVMALLOC = {'kvmalloc', 'kvzalloc', 'kvmalloc_node', 'kvzalloc_node', 'kvmalloc_array',
-            'kvcalloc', 'kvmalloc_array_node', 'kvcalloc_node'}
+# Allocation APIs.  Which ones, their kind and their argument roles are
+# analyzer/data/allocators.tbl, copied between the allocators.tbl lines below
+# by rules/sync-common.sh; _RULES_ONLY adds macros over them that the C
+# analyzer sees expanded and the rules (--no-includes) see as written.
+# _PARAMS is how each is written, for the roles' argument positions: its
+# parameters, the mask marked gfp_t (6.10+ wraps each in alloc_hooks() over
+# a *_noprof function; spatch sees the written name).
+# tests/rules_tables.py checks the copy, and that every role names one of
+# the parameters.
+# >>> allocators.tbl
+_ALLOCATORS_TBL = """
+alloc_pages            pages  order=order
+alloc_pages_node       pages  order=order
+__alloc_pages          pages  order=order
+__alloc_pages_node     pages  order=order
+alloc_pages_mpol       pages  order=order
+get_free_pages         pages  order=order
+__get_free_pages       pages  order=order
+folio_alloc            pages  order=order adds=COMP
+__folio_alloc          pages  order=order adds=COMP
+__folio_alloc_node     pages  order=order adds=COMP
+folio_alloc_mpol       pages  order=order
+filemap_alloc_folio    pages  order=order
+vma_alloc_folio        pages  order=order
+folio_alloc_gigantic   pages  order=order
+alloc_pages_exact      exact  size=size
+alloc_pages_exact_nid  exact  size=size
+__get_free_page        pages  order=0
+get_zeroed_page        pages  order=0 adds=ZERO
+kmalloc                slab   size=size
+kzalloc                slab   size=size adds=ZERO
+__kmalloc              slab   size=size
+kmalloc_node           slab   size=size
+__kmalloc_node         slab   size=size
+kzalloc_node           slab   size=size adds=ZERO
+kmalloc_large          slab   size=size adds=COMP
+kmalloc_large_node     slab   size=size
+__kmalloc_large        slab   size=size
+__kmalloc_large_node   slab   size=size
+kmalloc_array          slab   size=size count=n
+kmalloc_array_node     slab   size=size count=n
+kcalloc                slab   size=size count=n
+kcalloc_node           slab   size=size count=n
+krealloc               slab   size=new_size
+krealloc_array         slab   size=new_size count=new_n
+kmemdup                slab   size=len
+memdup_user            slab   size=#1 gfp=GFP_USER|__GFP_NOWARN
+devm_kmalloc           slab   size=size
+devm_kzalloc           slab   size=size adds=ZERO
+devm_kcalloc           slab   size=size count=n
+kvmalloc               kv     size=size
+kvzalloc               kv     size=size adds=ZERO
+kvmalloc_node          kv     size=size
+__kvmalloc_node        kv     size=size
+kvzalloc_node          kv     size=size adds=ZERO
+kvmalloc_array         kv     size=size count=n
+kvmalloc_array_node    kv     size=size count=n
+kvcalloc               kv     size=size count=n
+kvcalloc_node          kv     size=size count=n
+kvrealloc              kv     size=size
+vmemdup_user           kv     size=#1 gfp=GFP_KERNEL
+kvmemdup               kv     size=len
+vmalloc                vmalloc size=size
+vzalloc                vmalloc size=size
+__vmalloc              vmalloc size=size
+vmalloc_node           vmalloc size=size
+vzalloc_node           vmalloc size=size
+__vmalloc_node         vmalloc size=size
+__vmalloc_node_range   vmalloc size=size
+vmalloc_array          vmalloc size=size count=n
+vcalloc                vmalloc size=size count=n
+vmalloc_huge           vmalloc size=size
+"""
+# <<< allocators.tbl
+_RULES_ONLY = """
+alloc_page             pages  order=0
+__get_dma_pages        pages  order=order
+"""
+_PARAMS = {
+    'alloc_pages': 'gfp_t gfp, order', 'alloc_pages_node': 'nid, gfp_t gfp_mask, order',
+    '__alloc_pages': 'gfp_t gfp, order, preferred_nid, nodemask',
+    '__alloc_pages_node': 'nid, gfp_t gfp_mask, order',
+    'alloc_pages_mpol': 'gfp_t gfp, order, mpol, ilx, nid',
+    'get_free_pages': 'gfp_t gfp_mask, order', '__get_free_pages': 'gfp_t gfp_mask, order',
+    'folio_alloc': 'gfp_t gfp, order', '__folio_alloc': 'gfp_t gfp, order, preferred_nid, nodemask',
+    '__folio_alloc_node': 'gfp_t gfp, order, nid', 'folio_alloc_mpol': 'gfp_t gfp, order, mpol, ilx, nid',
+    'filemap_alloc_folio': 'gfp_t gfp, order', 'vma_alloc_folio': 'gfp_t gfp, order, vma, addr, hugepage',
+    'folio_alloc_gigantic': 'order, gfp_t gfp, nid, node',
+    'alloc_pages_exact': 'size, gfp_t gfp_mask', 'alloc_pages_exact_nid': 'nid, size, gfp_t gfp_mask',
+    '__get_free_page': 'gfp_t gfp_mask', 'get_zeroed_page': 'gfp_t gfp_mask',
+    'alloc_page': 'gfp_t gfp_mask', '__get_dma_pages': 'gfp_t gfp_mask, order',
+    'kmalloc': 'size, gfp_t flags', 'kzalloc': 'size, gfp_t flags', '__kmalloc': 'size, gfp_t flags',
+    'kmalloc_node': 'size, gfp_t flags, node', '__kmalloc_node': 'size, gfp_t flags, node',
+    'kzalloc_node': 'size, gfp_t flags, node', 'kmalloc_large': 'size, gfp_t flags',
+    'kmalloc_large_node': 'size, gfp_t flags, node', '__kmalloc_large': 'size, gfp_t flags',
+    '__kmalloc_large_node': 'size, gfp_t flags, node',
+    'kmalloc_array': 'n, size, gfp_t flags', 'kmalloc_array_node': 'n, size, gfp_t flags, node',
+    'kcalloc': 'n, size, gfp_t flags', 'kcalloc_node': 'n, size, gfp_t flags, node',
+    'krealloc': 'objp, new_size, gfp_t flags', 'krealloc_array': 'p, new_n, new_size, gfp_t flags',
+    'kmemdup': 'src, len, gfp_t gfp', 'memdup_user': 'src, len',
+    'devm_kmalloc': 'dev, size, gfp_t gfp', 'devm_kzalloc': 'dev, size, gfp_t gfp',
+    'devm_kcalloc': 'dev, n, size, gfp_t flags',
+    'kvmalloc': 'size, gfp_t flags', 'kvzalloc': 'size, gfp_t flags',
+    'kvmalloc_node': 'size, gfp_t flags, node', '__kvmalloc_node': 'size, gfp_t flags, node',
+    'kvzalloc_node': 'size, gfp_t flags, node', 'kvmalloc_array': 'n, size, gfp_t flags',
+    'kvmalloc_array_node': 'n, size, gfp_t flags, node', 'kvcalloc': 'n, size, gfp_t flags',
+    'kvcalloc_node': 'n, size, gfp_t flags, node', 'kvrealloc': 'p, size, gfp_t flags',
+    'vmemdup_user': 'src, len', 'kvmemdup': 'src, len, gfp_t gfp',
+    'vmalloc': 'size', 'vzalloc': 'size', '__vmalloc': 'size, gfp_t gfp_mask',
+    'vmalloc_node': 'size, node', 'vzalloc_node': 'size, node',
+    '__vmalloc_node': 'size, align, gfp_t gfp_mask, node, caller',
+    '__vmalloc_node_range': 'size, align, start, end, gfp_t gfp_mask, prot, vm_flags, node, caller',
+    'vmalloc_array': 'n, size', 'vcalloc': 'n, size', 'vmalloc_huge': 'size, gfp_t gfp_mask',
+}
+
+def _api(line):
+    """(name, (kind, gfp, order or size, count)) of a table line: argument
+    positions, or None; a constant mask (memdup_user) as its text."""
+    w = line.split()
+    roles = dict(r.split('=', 1) for r in w[2:])
+    params = [p.split() for p in _PARAMS.get(w[0], '').split(',') if p.strip()]
+    names = [p[-1] for p in params]
+    def pos(arg):
+        if arg is None:
+            return None
+        if arg.startswith('#'):
+            return int(arg[1:])
+        return names.index(arg) if arg in names else None
+    gfp = roles.get('gfp')
+    gi = pos(gfp) if gfp else next((i for i, p in enumerate(params) if p[0] == 'gfp_t'), None)
+    if gfp and gi is None:
+        gi = gfp
+    return w[0], (w[1], gi, pos(roles.get('order', roles.get('size'))), pos(roles.get('count')))
 
 # name -> (kind, gfp argument, order or size argument, count argument or None)
-# for the APIs whose arguments the table-driven rules read.
-APIS = {}
-for _n in PAGE_GFP_ORDER:
-    APIS[_n] = ('pages', 0, 1, None)
-for _n in PAGE_NID_GFP_ORDER:
-    APIS[_n] = ('pages', 1, 2, None)
-APIS.update({
-    'alloc_page': ('pages', 0, None, None), '__get_free_page': ('pages', 0, None, None),
-    'get_zeroed_page': ('pages', 0, None, None),   # order 0 by definition
-    'alloc_pages_exact': ('exact', 1, 0, None), 'alloc_pages_exact_nid': ('exact', 2, 1, None),
-    'kmalloc': ('slab', 1, 0, None), 'kzalloc': ('slab', 1, 0, None),
-    'kmalloc_node': ('slab', 1, 0, None), 'kzalloc_node': ('slab', 1, 0, None),
-    'kcalloc': ('slab', 2, 1, 0), 'kmalloc_array': ('slab', 2, 1, 0),
-    'kcalloc_node': ('slab', 2, 1, 0), 'kmalloc_array_node': ('slab', 2, 1, 0),
-    'krealloc': ('slab', 2, 1, None), 'kmemdup': ('slab', 2, 1, None),
-    'devm_kmalloc': ('slab', 2, 1, None), 'devm_kzalloc': ('slab', 2, 1, None),
-    'devm_kcalloc': ('slab', 3, 2, 1),
-    'kvmalloc': ('kv', 1, 0, None), 'kvzalloc': ('kv', 1, 0, None),
-    'kvmalloc_node': ('kv', 1, 0, None), 'kvzalloc_node': ('kv', 1, 0, None),
-    'kvcalloc': ('kv', 2, 1, 0), 'kvmalloc_array': ('kv', 2, 1, 0),
-    'kvcalloc_node': ('kv', 2, 1, 0), 'kvmalloc_array_node': ('kv', 2, 1, 0),
-    '__vmalloc': ('vmalloc', 1, 0, None),
-})
+APIS = dict(_api(l) for l in (_ALLOCATORS_TBL + _RULES_ONLY).splitlines() if l.strip())
+PAGE_GFP_ORDER = {n for n, a in APIS.items() if a[0] == 'pages' and a[1:3] == (0, 1)}  # (gfp, order, ...)
+PAGE_NID_GFP_ORDER = {n for n, a in APIS.items() if a[0] == 'pages' and a[1:3] == (1, 2)}  # (nid, gfp, order)
+ORDER0 = {n for n, a in APIS.items() if a[0] == 'pages' and a[2] is None}  # (gfp): order 0
+VMALLOC = {n for n, a in APIS.items() if a[0] == 'vmalloc'}
+KVMALLOC = {n for n, a in APIS.items() if a[0] == 'kv'}
 # kmalloc family -> its kvmalloc twin (kvmalloc falls back to vmalloc itself)
 KV_TWIN = {'kmalloc': 'kvmalloc', 'kzalloc': 'kvzalloc', 'kmalloc_node': 'kvmalloc_node',
            'kzalloc_node': 'kvzalloc_node', 'kcalloc': 'kvcalloc',
@@ -116,7 +220,8 @@ class Call:
         _, self.args = call_args('%s(%s)' % (self.name, args))
         self.kind, gi, oi, ci = APIS.get(self.name, (None, None, None, None))
         arg = lambda i: self.args[i] if i is not None and i < len(self.args) else None
-        self.gfp, self.amount, self.count = arg(gi), arg(oi), arg(ci)
+        self.gfp = gi if isinstance(gi, str) else arg(gi)
+        self.amount, self.count = arg(oi), arg(ci)
     def order(self):
         """Page-allocator order when constant, else None."""
         if self.kind == 'pages':
@@ -153,7 +258,7 @@ class Call:
         return False
     def text(self, name=None, gfp=None):
         args = list(self.args)
-        if gfp is not None:
+        if gfp is not None and isinstance(APIS[self.name][1], int):
             args[APIS[self.name][1]] = gfp
         return '%s(%s)' % (name or self.name, ', '.join(args))
 

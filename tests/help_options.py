@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Help that tells the truth (issue 19 item 5): for every command, the
-options its getopt_long table (analyzer/cmd_NAME.c) and optstring accept
+options its option table (cli.h CLI_* rows) or getopt_long table
+(analyzer/cmd_NAME.c) and optstring accept
 are the options its --help lists, both ways; 'gfpaudit help NAME' prints the
 same text; its manual page (man/gfpaudit-NAME.1) lists them too; every
 environment variable the sources read (getenv, test hooks GFPAUDIT_TEST_*
@@ -9,17 +10,8 @@ aside) is in man/gfpaudit.1.  Prints one "ok"/"FAIL" line per check and
 import glob, os, re, subprocess, sys
 
 gfpaudit, root = sys.argv[1], sys.argv[2]
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok   " + name)
-    else:
-        failed += 1
-        print("FAIL " + name + ("\n     " + detail if detail else ""))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from checks import check, finish  # noqa: E402
 
 
 def run(*args):
@@ -34,6 +26,16 @@ def parsed_options(src):
     shorts = set()
     for optstring in re.findall(r'getopt_long\(\s*argc,\s*argv,\s*"([^"]*)"', src):
         shorts |= set(c for c in optstring if c.isalnum())
+    # an option table (cli.h): CLI_KIND(short, long, ...) rows, .alias names
+    for s, l in re.findall(r'\bCLI_(?:[A-Z]+\(|OPT_\(CLI_OPT_[A-Z]+,)\s*(0|\'.\'),\s*(NULL|"[a-z][a-z0-9-]*")', src):
+        if s != "0":
+            shorts.add(s[1])
+        if l != "NULL":
+            longs.add(l.strip('"'))
+    longs |= set(re.findall(r'\.alias = "([a-z][a-z0-9-]*)"', src))
+    if re.search(r'\bCLI_HELP\(\)', src):
+        longs.add("help")
+        shorts.add("h")
     if not longs and not shorts:
         for lit in re.findall(r'str(?:n)?cmp\(argv\[i\], "(-[^"]+)"', src):
             if lit.startswith("--"):
@@ -96,5 +98,4 @@ envs = sorted(e for e in envs if not e.startswith("GFPAUDIT_TEST_"))
 page = open(os.path.join(root, "man", "gfpaudit.1")).read().replace("\\-", "-")
 missing = [e for e in envs if not re.search(r'(^|[^A-Z_])' + e + r'($|[^A-Z_])', page)]
 check("gfpaudit.1 lists every environment variable read (%d)" % len(envs), not missing, "missing: " + ", ".join(missing))
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -4,13 +4,17 @@
 # no call cycle between them in the built objects (tests/call_cycles.py,
 # OBJDIR, default build/obj: engine/ calls fix/, fix/ gets the re-analysis
 # as a callback).  Each script must also see a cycle when there is one: it
-# runs on a copy with one back edge added.
+# runs on a copy with one back edge added.  And no function over 120 lines
+# but the ones tests/function_length.py lists (issue 17).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 . "$here/lib/assert.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+out=$(python3 "$here/function_length.py" "$root" 2>&1); rc=$?
+expect_rc "no function over 120 lines but the listed ones (tests/function_length.py)" 0 "$rc" "$out"
 
 out=$(python3 "$here/include_cycles.py" "$root" 2>&1); rc=$?
 expect_rc "no include cycle between analyzer/ folders" 0 "$rc" "$out"

@@ -4,7 +4,8 @@
 #      marker is reported and nothing else is (every rule runs over every
 #      input, so a rule that fires on another rule's case fails too);
 #      every mode (report, patch, context, org) runs without a script error;
-#      the shared python block in each rule equals rules/common.py;
+#      the shared python block in each rule equals rules/common.py, whose
+#      allocator table is analyzer/data/allocators.tbl (tests/rules_tables.py);
 #  (b) patch mode: the diff applies (git apply --check), the patched file
 #      parses (clang -fsyntax-only against include/kmodel/), and the rule
 #      no longer reports what it patched ("nopatch" markers stay);
@@ -45,6 +46,16 @@ for r in $rules; do
 		fail "$r: python block differs from rules/common.py (run rules/sync-common.sh)"
 	fi
 done
+
+# --- the allocator table: rules/common.py's is analyzer/data/allocators.tbl ---
+python3 "$here/rules_tables.py" "$root" > "$tmp/tables" 2>&1
+while IFS= read -r l; do
+	case $l in
+	"ok   "*) ok "${l#ok   }" ;;
+	"FAIL "*) fail "${l#FAIL }" ;;
+	esac
+done < "$tmp/tables"
+grep -q ' passed, 0 failed$' "$tmp/tables" || fail "tests/rules_tables.py: $(tail -3 "$tmp/tables")"
 
 # --- (a) report mode over every input ---
 inputs_c=$(cd "$inputs" && ls *.c)

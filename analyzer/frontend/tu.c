@@ -99,6 +99,82 @@ static bool is_binary(const char *s, size_t len)
 	return memchr(s, 0, len) != NULL;
 }
 
+/* Count the TU's errors outside the probe block and keep the first
+ * TU_MAX_ERRORS offsets and the first message. */
+static void collect_errors(struct tu *t)
+{
+	unsigned nd = clang_getNumDiagnostics(t->tu);
+	for (unsigned i = 0; i < nd; i++) {
+		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		if (sev >= CXDiagnostic_Error) {
+			CXSourceLocation loc = clang_getDiagnosticLocation(d);
+			CXFile f;
+			unsigned line, col, off;
+			clang_getExpansionLocation(loc, &f, &line, &col, &off);
+			bool in_probe = f && clang_File_isEqual(f, t->main_file) && off >= t->probe_offset;
+			if (!in_probe) {
+				t->errors++;
+				if (t->nerrs < TU_MAX_ERRORS) {
+					if (!t->errs)
+						t->errs = xcalloc(TU_MAX_ERRORS, sizeof(*t->errs));
+					t->errs[t->nerrs].in_main = f && clang_File_isEqual(f, t->main_file);
+					t->errs[t->nerrs++].off = off;
+				}
+				if (!t->first_error) {
+					CXString fn = clang_getFileName(f);
+					CXString m = clang_getDiagnosticSpelling(d);
+					t->first_error = xasprintf("%s:%u: %s", clang_getCString(fn) ? clang_getCString(fn) : "?",
+								   line, clang_getCString(m));
+					t->first_message = xstrdup(clang_getCString(m));
+					clang_disposeString(fn);
+					clang_disposeString(m);
+				}
+			}
+		}
+		clang_disposeDiagnostic(d);
+	}
+}
+
+/* Evaluate the probe block build_probe() appended: the gfp flag values,
+ * the fixed constants (the facts, with x86-64 defaults when absent) and
+ * the caller's `nextra` expressions. */
+static void eval_probes(struct tu *t, size_t nextra)
+{
+	t->nx = nextra;
+	t->xval = xcalloc(nextra + 1, sizeof(*t->xval));
+	t->xhave = xcalloc(nextra + 1, sizeof(*t->xhave));
+	struct probe_walk w = { .t = t, .x = t->xval, .xhave = t->xhave, .nx = nextra };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), probe_visit, &w);
+	if (debug_on()) {
+		for (int i = 0; i < GFPF__COUNT; i++)
+			fprintf(stderr, "debug: %s = %#llx\n", gfp_flag_name(i), (unsigned long long)t->gfp.value[i]);
+		for (int i = 0; i < P__N; i++)
+			fprintf(stderr, "debug: %s = %lld (%s)\n", fixed_probes[i], w.k[i], w.have[i] ? "found" : "absent");
+	}
+	t->facts.costly_order = w.have[P_COSTLY] ? (int)w.k[P_COSTLY] : 3;
+	if (w.have[P_MAXPAGE])
+		t->facts.max_order = (int)w.k[P_MAXPAGE];
+	else if (w.have[P_MAXORDER]) /* before 6.4 MAX_ORDER was exclusive (11) */
+		t->facts.max_order = (int)(w.k[P_MAXORDER] >= 11 ? w.k[P_MAXORDER] - 1 : w.k[P_MAXORDER]);
+	else
+		t->facts.max_order = 10;
+	t->facts.page_shift = w.have[P_SHIFT] ? (int)w.k[P_SHIFT] : 12;
+	t->kmalloc_max_cache_size = w.have[P_KMCS] ? w.k[P_KMCS] : 2LL << t->facts.page_shift;
+	t->hpage_pmd_order = w.have[P_HPMD] ? w.k[P_HPMD] : 9;
+	t->facts.nr_cpus = w.have[P_NRCPUS] ? w.k[P_NRCPUS] : 0;
+	t->facts.max_numnodes = w.have[P_NUMNODES] ? w.k[P_NUMNODES] : 0;
+	t->facts.xattr_size_max = w.have[P_XATTR] ? w.k[P_XATTR] : 0;
+	/* 0 without the macro (linux/pagemap.h not included): no bound.
+	 * 6.12 defines it as min(MAX_XAS_ORDER, PREFERRED_...), no constant
+	 * expression for a static initializer: then the two halves. */
+	t->facts.pagecache_max_order = w.have[P_PCORDER] ? w.k[P_PCORDER] : 0;
+	if (!w.have[P_PCORDER] && w.have[P_PCPREF])
+		t->facts.pagecache_max_order = w.have[P_XAS] && w.k[P_XAS] < w.k[P_PCPREF] ? w.k[P_XAS] : w.k[P_PCPREF];
+	if (t->facts.pagecache_max_order > t->facts.max_order)
+		t->facts.pagecache_max_order = t->facts.max_order;
+}
+
 int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	     const struct unsaved_file *unsaved, size_t nunsaved,
 	     const char *const *extra, size_t nextra)
@@ -172,71 +248,8 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 		return err_set(GA_EPARSE, "libclang could not parse the file (error %d)", (int)ec);
 	t->main_file = clang_getFile(t->tu, path);
 
-	unsigned nd = clang_getNumDiagnostics(t->tu);
-	for (unsigned i = 0; i < nd; i++) {
-		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
-		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-		if (sev >= CXDiagnostic_Error) {
-			CXSourceLocation loc = clang_getDiagnosticLocation(d);
-			CXFile f;
-			unsigned line, col, off;
-			clang_getExpansionLocation(loc, &f, &line, &col, &off);
-			bool in_probe = f && clang_File_isEqual(f, t->main_file) && off >= t->probe_offset;
-			if (!in_probe) {
-				t->errors++;
-				if (t->nerrs < TU_MAX_ERRORS) {
-					if (!t->errs)
-						t->errs = xcalloc(TU_MAX_ERRORS, sizeof(*t->errs));
-					t->errs[t->nerrs].in_main = f && clang_File_isEqual(f, t->main_file);
-					t->errs[t->nerrs++].off = off;
-				}
-				if (!t->first_error) {
-					CXString fn = clang_getFileName(f);
-					CXString m = clang_getDiagnosticSpelling(d);
-					t->first_error = xasprintf("%s:%u: %s", clang_getCString(fn) ? clang_getCString(fn) : "?",
-								   line, clang_getCString(m));
-					t->first_message = xstrdup(clang_getCString(m));
-					clang_disposeString(fn);
-					clang_disposeString(m);
-				}
-			}
-		}
-		clang_disposeDiagnostic(d);
-	}
-
-	/* evaluate the probes */
-	t->nx = nextra;
-	t->xval = xcalloc(nextra + 1, sizeof(*t->xval));
-	t->xhave = xcalloc(nextra + 1, sizeof(*t->xhave));
-	struct probe_walk w = { .t = t, .x = t->xval, .xhave = t->xhave, .nx = nextra };
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), probe_visit, &w);
-	if (debug_on()) {
-		for (int i = 0; i < GFPF__COUNT; i++)
-			fprintf(stderr, "debug: %s = %#llx\n", gfp_flag_name(i), (unsigned long long)t->gfp.value[i]);
-		for (int i = 0; i < P__N; i++)
-			fprintf(stderr, "debug: %s = %lld (%s)\n", fixed_probes[i], w.k[i], w.have[i] ? "found" : "absent");
-	}
-	t->facts.costly_order = w.have[P_COSTLY] ? (int)w.k[P_COSTLY] : 3;
-	if (w.have[P_MAXPAGE])
-		t->facts.max_order = (int)w.k[P_MAXPAGE];
-	else if (w.have[P_MAXORDER]) /* before 6.4 MAX_ORDER was exclusive (11) */
-		t->facts.max_order = (int)(w.k[P_MAXORDER] >= 11 ? w.k[P_MAXORDER] - 1 : w.k[P_MAXORDER]);
-	else
-		t->facts.max_order = 10;
-	t->facts.page_shift = w.have[P_SHIFT] ? (int)w.k[P_SHIFT] : 12;
-	t->kmalloc_max_cache_size = w.have[P_KMCS] ? w.k[P_KMCS] : 2LL << t->facts.page_shift;
-	t->hpage_pmd_order = w.have[P_HPMD] ? w.k[P_HPMD] : 9;
-	t->facts.nr_cpus = w.have[P_NRCPUS] ? w.k[P_NRCPUS] : 0;
-	t->facts.max_numnodes = w.have[P_NUMNODES] ? w.k[P_NUMNODES] : 0;
-	t->facts.xattr_size_max = w.have[P_XATTR] ? w.k[P_XATTR] : 0;
-	/* 0 without the macro (linux/pagemap.h not included): no bound.
-	 * 6.12 defines it as min(MAX_XAS_ORDER, PREFERRED_...), no constant
-	 * expression for a static initializer: then the two halves. */
-	t->facts.pagecache_max_order = w.have[P_PCORDER] ? w.k[P_PCORDER] : 0;
-	if (!w.have[P_PCORDER] && w.have[P_PCPREF])
-		t->facts.pagecache_max_order = w.have[P_XAS] && w.k[P_XAS] < w.k[P_PCPREF] ? w.k[P_XAS] : w.k[P_PCPREF];
-	if (t->facts.pagecache_max_order > t->facts.max_order)
-		t->facts.pagecache_max_order = t->facts.max_order;
+	collect_errors(t);
+	eval_probes(t, nextra);
 	return 0;
 }
 

@@ -65,4 +65,66 @@ int cli_parse_limit(const char *cmd, bool timeout, const char *s, struct isolate
 /* The longest --timeout: a week. */
 #define CLI_TIMEOUT_MAX 604800
 
+/* A command's options as one table (git's parse-options): the same rows
+ * are parsed (getopt_long underneath: options and operands may mix) and
+ * listed by --help, so the help names exactly what is parsed.  A table
+ * ends with CLI_END(). */
+enum cli_opt_type {
+	CLI_OPT_END,
+	CLI_OPT_SET,      /* no argument: *(int *)value = set */
+	CLI_OPT_COUNT,    /* no argument: ++*(int *)value */
+	CLI_OPT_STRING,   /* *(const char **)value = the argument */
+	CLI_OPT_CHOICE,   /* STRING, one of the '|'-separated words in `choices` */
+	CLI_OPT_INT,      /* *(int *)value = a whole number from lo to hi */
+	CLI_OPT_CALLBACK, /* cb(cmd, opt, arg): 0, or err_set() with the whole message */
+	CLI_OPT_HELP,     /* -h, --help: the command's usage on stdout, exit 0 */
+};
+struct cli_option {
+	enum cli_opt_type type;
+	int short_name;        /* 0: none */
+	const char *long_name; /* NULL: none */
+	void *value;
+	const char *argh;      /* the argument's name in the help; NULL: takes none */
+	/* The help text at column 23; '\n' continues it on the next line at
+	 * that column.  NULL: not listed on a line of its own (another row's
+	 * text names it, as "--pch" in the text of "--no-pch"). */
+	const char *help;
+	int set, lo, hi;
+	const char *choices;   /* CLI_OPT_CHOICE: "text|json" */
+	int (*cb)(const char *cmd, const struct cli_option *opt, const char *arg);
+	const char *alias;     /* a second long name, listed as "--name, --alias" */
+};
+#define CLI_OPT_(t, s, l, v, a, h) \
+	.type = (t), .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h)
+#define CLI_SET(s, l, v, val, h)     { CLI_OPT_(CLI_OPT_SET, s, l, v, NULL, h), .set = (val) }
+#define CLI_COUNT(s, l, v, h)        { CLI_OPT_(CLI_OPT_COUNT, s, l, v, NULL, h) }
+#define CLI_STRING(s, l, v, a, h)    { CLI_OPT_(CLI_OPT_STRING, s, l, v, a, h) }
+#define CLI_CHOICE(s, l, v, a, c, h) { CLI_OPT_(CLI_OPT_CHOICE, s, l, v, a, h), .choices = (c) }
+#define CLI_INT(s, l, v, a, min, max, h) \
+	{ CLI_OPT_(CLI_OPT_INT, s, l, v, a, h), .lo = (min), .hi = (max) }
+#define CLI_CALLBACK(s, l, v, a, f, h) { CLI_OPT_(CLI_OPT_CALLBACK, s, l, v, a, h), .cb = (f) }
+#define CLI_HELP()                   { CLI_OPT_(CLI_OPT_HELP, 'h', "help", NULL, NULL, "this text") }
+#define CLI_END()                    { .type = CLI_OPT_END }
+
+/* Parse argv[1..] for command `cmd` against `opts`.  Returns the index of
+ * the first operand in argv (getopt_long moves the operands behind the
+ * options), or -1 when the command is done: *exit_code is then EXIT_CLEAN
+ * after --help (usage(stdout, opts)), EXIT_USAGE after a bad option or
+ * argument (the message on stderr; for an unknown option getopt's, then
+ * usage(stderr, opts)).  usage prints the command's text around
+ * cli_print_options(f, opts). */
+int cli_parse_options(const char *cmd, const struct cli_option *opts, int argc, char **argv,
+		      void (*usage)(FILE *, const struct cli_option *), int *exit_code);
+/* The option lines of `opts` for --help, in table order. */
+void cli_print_options(FILE *f, const struct cli_option *opts);
+/* Callbacks for options several commands share: --color WHEN into a
+ * const char *; --timeout SEC and --memory-limit MIB into a struct
+ * isolate_limits (the option's long name says which); --severity LEVEL
+ * into a const char *, checked against the severity names. */
+int cli_opt_color(const char *cmd, const struct cli_option *opt, const char *arg);
+int cli_opt_limit(const char *cmd, const struct cli_option *opt, const char *arg);
+int cli_opt_severity(const char *cmd, const struct cli_option *opt, const char *arg);
+/* --allocators FILE into a struct cli_common. */
+int cli_opt_allocator(const char *cmd, const struct cli_option *opt, const char *arg);
+
 #endif
