@@ -17,6 +17,9 @@ struct fp_run {
 	size_t *idx;        /* position in files of each file of this pass */
 	char **content;     /* its content hash, when the cache knows it */
 	int pass;
+	size_t reused;      /* of this pass's lookups: first-pass second judgements */
+	size_t failures_alloc;
+	bool *failed;       /* files whose judgement failed in this run */
 	struct factpass_stats *st;
 };
 
@@ -186,6 +189,15 @@ static struct file_result *on_lookup(void *data, size_t i, const char *path)
 {
 	struct fp_run *run = data;
 	const struct factpass_opts *o = run->o;
+	/* the first pass's second judgement, made on its parse (result.h
+	 * spec): as good as a worker's when its keys answer the same */
+	struct file_result *f0 = run->first[run->idx[i]];
+	if (f0->spec && !strcmp(f0->spec->file, f0->file) && fresh(run, f0->spec)) {
+		struct file_result *r = f0->spec;
+		f0->spec = NULL;
+		run->reused++;
+		return r;
+	}
 	if (!o->store)
 		return NULL;
 	char content[STORE_HASH_HEX];
@@ -248,7 +260,14 @@ static void on_done(void *data, size_t i, struct file_result *r)
 	struct fp_run *run = data;
 	struct file_result **slot = &run->files[run->idx[i]];
 	if (r->status != FILE_ANALYZED || strcmp(r->file, (*slot)->file)) {
-		file_result_free(r); /* keep the answer it had */
+		/* keep the answer it had, and say so: a crash, a timeout, a
+		 * parse that failed this time */
+		run->st->failed++;
+		run->failed[run->idx[i]] = true; /* not tried again in this run */
+		ALLOC_GROW(run->st->failures, run->st->nfailures + 1, run->failures_alloc);
+		run->st->failures[run->st->nfailures++] = xasprintf("%s: %s", (*slot)->file,
+								     r->reason ? r->reason : "no reason given");
+		file_result_free(r);
 		return;
 	}
 	run->st->judged++;
@@ -269,7 +288,7 @@ static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 	for (int publishers = 1; publishers >= 0; publishers--)
 		for (size_t i = 0; i < n; i++) {
 			struct file_result *r = run->files[i];
-			if (!wanted[i] || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
+			if (!wanted[i] || run->failed[i] || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
 				continue;
 			run->idx[m] = i;
 			out[m++] = paths[i];
@@ -287,6 +306,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	run.first = xcalloc(n + 1, sizeof(*run.first));
 	memcpy(run.first, files, n * sizeof(*files));
 	run.content = xcalloc(n + 1, sizeof(*run.content));
+	run.failed = xcalloc(n + 1, sizeof(*run.failed));
 	char **todo = xcalloc(n + 1, sizeof(*todo));
 	int rc = 0;
 	for (run.pass = 1;; run.pass++) {
@@ -308,6 +328,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		po.idle = on_idle;
 		po.data = &run;
 		po.stats = &ps;
+		run.reused = 0;
 		engine_set_facts(o->engine, run.fb);
 		rc = pool_run(o->engine, todo, m, &po);
 		engine_set_facts(o->engine, NULL);
@@ -317,7 +338,8 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		}
 		st->passes++;
 		st->parsed += ps.forked;
-		st->cached += ps.answered;
+		st->cached += ps.answered - run.reused;
+		st->reused += run.reused;
 		st->wall += ps.wall;
 		st->worker_cpu += ps.worker_cpu;
 		if (rc)
@@ -330,6 +352,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	free(run.first);
 	free(todo);
 	free(run.content);
+	free(run.failed);
 	free(run.idx);
 	return rc;
 }
