@@ -192,18 +192,26 @@ static struct file_result *on_lookup(void *data, size_t i, const char *path)
 	/* the first pass's second judgement, made on its parse (result.h
 	 * spec): as good as a worker's when its keys answer the same */
 	struct file_result *f0 = run->first[run->idx[i]];
+	struct file_result *spec = NULL;
 	if (f0->spec && !strcmp(f0->spec->file, f0->file) && fresh(run, f0->spec)) {
-		struct file_result *r = f0->spec;
+		spec = f0->spec;
 		f0->spec = NULL;
 		run->reused++;
-		return r;
 	}
 	if (!o->store)
-		return NULL;
+		return spec;
 	char content[STORE_HASH_HEX];
 	if (store_content_hash(o->store, path, content)) {
 		err_clear(); /* the worker reports what is wrong with the file */
-		return NULL;
+		return spec;
+	}
+	if (spec) { /* kept as a worker's judgement would be (the results row has it not) */
+		struct store_key k = { .path = f0->file };
+		snprintf(k.context, sizeof(k.context), "%s", o->context);
+		memcpy(k.content, content, sizeof(k.content));
+		if (store_judged_put(o->store, &k, spec))
+			err_clear();
+		return spec;
 	}
 	run->content[i] = xstrdup(content);
 	struct store_key k = { .path = run->files[run->idx[i]]->file };
@@ -335,6 +343,12 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		for (size_t i = 0; i < m; i++) {
 			free(run.content[i]);
 			run.content[i] = NULL;
+		}
+		/* the second judgements of the first parse the first pass did not
+		 * take: the join after it was their best chance (memory) */
+		for (size_t i = 0; run.pass == 1 && i < n; i++) {
+			file_result_free(run.first[i]->spec);
+			run.first[i]->spec = NULL;
 		}
 		st->passes++;
 		st->parsed += ps.forked;
