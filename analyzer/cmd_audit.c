@@ -505,10 +505,27 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 	}
 	if (a->c.verbose)
 		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; %zu passes%s, %zu files re-judged "
-			"(%zu parsed, %zu from the cache; %zu changed), worker CPU %.1f s, wall %.1f s\n",
+			"(%zu parsed, %zu from the cache, %zu from the first parse; %zu changed), worker CPU %.1f s, "
+			"wall %.1f s\n",
 			fs.keys, r->fl.n, r->facts_note ? ", " : "", r->facts_note ? r->facts_note : "",
 			fs.passes, fs.converged ? " (converged)" : " (the limit, --facts-passes)", fs.judged,
-			fs.parsed, fs.cached, fs.changed, fs.worker_cpu, fs.wall);
+			fs.parsed, fs.cached, fs.reused, fs.changed, fs.worker_cpu, fs.wall);
+	/* a judgement that failed leaves the file's answer from before: say so
+	 * whatever the verbosity, and which under -v */
+	r->st.rep.facts_failed = fs.failed;
+	if (fs.failed && (!a->c.quiet || a->c.verbose))
+		fprintf(stderr, "gfpaudit: facts: %zu re-judgement%s failed: %s keep%s the answer judged with "
+			"older facts%s\n", fs.failed, fs.failed == 1 ? "" : "s", fs.failed == 1 ? "that file" : "those files",
+			fs.failed == 1 ? "s" : "", a->c.verbose ? "" : " (-v names them)");
+	for (size_t i = 0; i < fs.nfailures; i++) {
+		if (a->c.verbose) {
+			char *p = xprintable(fs.failures[i]);
+			fprintf(stderr, "gfpaudit: facts: re-judgement failed: %s\n", p);
+			free(p);
+		}
+		free(fs.failures[i]);
+	}
+	free(fs.failures);
 	return 0;
 }
 

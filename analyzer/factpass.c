@@ -17,6 +17,9 @@ struct fp_run {
 	size_t *idx;        /* position in files of each file of this pass */
 	char **content;     /* its content hash, when the cache knows it */
 	int pass;
+	size_t reused;      /* of this pass's lookups: first-pass second judgements */
+	size_t failures_alloc;
+	bool *failed;       /* files whose judgement failed in this run */
 	struct factpass_stats *st;
 };
 
@@ -186,12 +189,29 @@ static struct file_result *on_lookup(void *data, size_t i, const char *path)
 {
 	struct fp_run *run = data;
 	const struct factpass_opts *o = run->o;
+	/* the first pass's second judgement, made on its parse (result.h
+	 * spec): as good as a worker's when its keys answer the same */
+	struct file_result *f0 = run->first[run->idx[i]];
+	struct file_result *spec = NULL;
+	if (f0->spec && !strcmp(f0->spec->file, f0->file) && fresh(run, f0->spec)) {
+		spec = f0->spec;
+		f0->spec = NULL;
+		run->reused++;
+	}
 	if (!o->store)
-		return NULL;
+		return spec;
 	char content[STORE_HASH_HEX];
 	if (store_content_hash(o->store, path, content)) {
 		err_clear(); /* the worker reports what is wrong with the file */
-		return NULL;
+		return spec;
+	}
+	if (spec) { /* kept as a worker's judgement would be (the results row has it not) */
+		struct store_key k = { .path = f0->file };
+		snprintf(k.context, sizeof(k.context), "%s", o->context);
+		memcpy(k.content, content, sizeof(k.content));
+		if (store_judged_put(o->store, &k, spec))
+			err_clear();
+		return spec;
 	}
 	run->content[i] = xstrdup(content);
 	struct store_key k = { .path = run->files[run->idx[i]]->file };
@@ -248,7 +268,14 @@ static void on_done(void *data, size_t i, struct file_result *r)
 	struct fp_run *run = data;
 	struct file_result **slot = &run->files[run->idx[i]];
 	if (r->status != FILE_ANALYZED || strcmp(r->file, (*slot)->file)) {
-		file_result_free(r); /* keep the answer it had */
+		/* keep the answer it had, and say so: a crash, a timeout, a
+		 * parse that failed this time */
+		run->st->failed++;
+		run->failed[run->idx[i]] = true; /* not tried again in this run */
+		ALLOC_GROW(run->st->failures, run->st->nfailures + 1, run->failures_alloc);
+		run->st->failures[run->st->nfailures++] = xasprintf("%s: %s", (*slot)->file,
+								     r->reason ? r->reason : "no reason given");
+		file_result_free(r);
 		return;
 	}
 	run->st->judged++;
@@ -269,7 +296,7 @@ static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 	for (int publishers = 1; publishers >= 0; publishers--)
 		for (size_t i = 0; i < n; i++) {
 			struct file_result *r = run->files[i];
-			if (!wanted[i] || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
+			if (!wanted[i] || run->failed[i] || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
 				continue;
 			run->idx[m] = i;
 			out[m++] = paths[i];
@@ -287,6 +314,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	run.first = xcalloc(n + 1, sizeof(*run.first));
 	memcpy(run.first, files, n * sizeof(*files));
 	run.content = xcalloc(n + 1, sizeof(*run.content));
+	run.failed = xcalloc(n + 1, sizeof(*run.failed));
 	char **todo = xcalloc(n + 1, sizeof(*todo));
 	int rc = 0;
 	for (run.pass = 1;; run.pass++) {
@@ -308,6 +336,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		po.idle = on_idle;
 		po.data = &run;
 		po.stats = &ps;
+		run.reused = 0;
 		engine_set_facts(o->engine, run.fb);
 		rc = pool_run(o->engine, todo, m, &po);
 		engine_set_facts(o->engine, NULL);
@@ -315,9 +344,16 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 			free(run.content[i]);
 			run.content[i] = NULL;
 		}
+		/* the second judgements of the first parse the first pass did not
+		 * take: the join after it was their best chance (memory) */
+		for (size_t i = 0; run.pass == 1 && i < n; i++) {
+			file_result_free(run.first[i]->spec);
+			run.first[i]->spec = NULL;
+		}
 		st->passes++;
 		st->parsed += ps.forked;
-		st->cached += ps.answered;
+		st->cached += ps.answered - run.reused;
+		st->reused += run.reused;
 		st->wall += ps.wall;
 		st->worker_cpu += ps.worker_cpu;
 		if (rc)
@@ -330,6 +366,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	free(run.first);
 	free(todo);
 	free(run.content);
+	free(run.failed);
 	free(run.idx);
 	return rc;
 }

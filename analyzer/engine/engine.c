@@ -15,6 +15,8 @@
 #include "gfpaudit/slowpath.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/facts.h"
+#include "gfpaudit/factpass.h"
 
 struct engine {
 	struct engine_opts o;
@@ -423,6 +425,116 @@ int engine_analyze_file(struct engine *e, const char *path,
 	return engine_analyze_source(e, path, unsaved, nunsaved, out, NULL);
 }
 
+/* Everything after the parse (r has what the parse gave: includes, parse
+ * errors): the sites with the fact base fb, the rules, the suppressions.
+ * *t3 is when the sites were found (profile). */
+static void judge_tu(struct engine *e, struct tu *t, const char *path, const char *rep,
+		     const struct unsaved_file *unsaved, size_t nunsaved, struct factbase *fb,
+		     struct file_result *r, double *t3)
+{
+	t->facts.model = NULL; /* as parsed: the sites do not see the rules' model */
+	struct alloc_table table;
+	table_copy(&table, &e->table);
+	struct sites_opts so = { .report_path = rep, .table = &table, .facts = fb,
+				 .collect_facts = e->o.collect_facts };
+	sites_find(t, &so, r);
+	*t3 = prof_now();
+	mark_partial(t, &table, r);
+	alloc_table_release(&table);
+	if (t->errors) {
+		r->error_cause = xstrdup(t->first_message ? t->first_message : "?");
+		if (r->partial && *r->partial_function)
+			r->reason = xasprintf("partially analyzed: '%s' allocates and %d parse error%s may hide part "
+					      "of it; first: %s", r->partial_function, t->errors, t->errors == 1 ? "" : "s",
+					      t->first_error ? t->first_error : "?");
+		else if (r->partial)
+			r->reason = xasprintf("partially analyzed: %d parse error%s may hide a function that "
+					      "allocates; first: %s", t->errors, t->errors == 1 ? "" : "s",
+					      t->first_error ? t->first_error : "?");
+		else
+			r->reason = xasprintf("%d parse error%s (analyzed as far as the parse allows); first: %s",
+					      t->errors, t->errors == 1 ? "" : "s", t->first_error ? t->first_error : "?");
+	}
+	/* a file with errors and not one function body is not C we understood */
+	if (t->errors && !so.nfunctions) {
+		r->status = FILE_FAILED;
+		r->partial = false;
+		free(r->reason);
+		r->reason = xasprintf("does not parse as C (%d error%s); first: %s", t->errors,
+				      t->errors == 1 ? "" : "s", t->first_error ? t->first_error : "?");
+	}
+	t->facts.model = e->model;
+	struct check_ctx cc = { .out = r, .facts = &t->facts, .file = rep };
+	if (r->status == FILE_ANALYZED) {
+		uint64_t rules = e->o.rules ? e->o.rules : check_default_mask();
+		checks_run_sites(rules, &cc);
+		bool on_disk = true;
+		for (size_t i = 0; i < nunsaved; i++)
+			if (!strcmp(unsaved[i].path, path))
+				on_disk = false;
+		struct check_file cf = { .path = path, .contents = t->main_text, .len = t->main_len, .on_disk = on_disk };
+		checks_run_file(rules, &cf, &cc);
+		for (size_t i = 0; i < r->nfindings; i++)
+			for (size_t k = 0; k < e->o.nseverities; k++)
+				if (check_lookup(r->findings[i].rule) == e->o.severities[k].rule)
+					r->findings[i].severity = (enum severity)e->o.severities[k].severity;
+		apply_suppressions(r, t->main_text, t->main_len);
+	}
+	if (r->nfindings > 1)
+		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);
+}
+
+/* Judged again on the parse in hand (r->spec), against the file's own
+ * observations: the first pass judges against an empty fact base, and the
+ * join after it holds at least those, so a file that reads what it stores
+ * itself (a field set at probe and read elsewhere in the file) would
+ * otherwise be parsed again in the facts pass.  The facts pass takes this
+ * judgement instead when the keys it read answer the same in the join
+ * (factpass.c): a judgement depends on those answers only.  Done when the
+ * own observations change what the file's reads answer, and the facts
+ * pass may judge the file again at all (factpass_eligible). */
+static void speculate(struct engine *e, struct tu *t, const char *path, const char *rep,
+		      const struct unsaved_file *unsaved, size_t nunsaved, struct file_result *r)
+{
+	if (factbase_size(e->facts) || !r->nfacts)
+		return; /* not the first pass, or nothing of its own to read */
+	size_t n = 0;
+	char **keys = factbase_reads(e->facts, &n);
+	struct factbase *own = factbase_new();
+	factbase_add_result(own, r);
+	char d0[FACTBASE_DIGEST_HEX + 1], d1[FACTBASE_DIGEST_HEX + 1];
+	factbase_digest(e->facts, keys, n, d0);
+	factbase_digest(own, keys, n, d1);
+	r->consulted = keys;
+	r->nconsulted = n;
+	r->facts_digest = d0;
+	bool eligible = factpass_eligible(r);
+	r->consulted = NULL;
+	r->nconsulted = 0;
+	r->facts_digest = NULL;
+	if (n && strcmp(d0, d1) && eligible) {
+		struct file_result *s = xcalloc(1, sizeof(*s));
+		file_result_init(s, rep);
+		s->parse_errors = r->parse_errors;
+		s->includes = xcalloc(r->nincludes + 1, sizeof(*s->includes));
+		for (size_t i = 0; i < r->nincludes; i++)
+			s->includes[i] = xstrdup(r->includes[i]);
+		s->nincludes = r->nincludes;
+		factbase_track(own, true);
+		double t3;
+		judge_tu(e, t, path, rep, unsaved, nunsaved, own, s, &t3);
+		s->consulted = factbase_reads(own, &s->nconsulted);
+		factbase_digest(own, s->consulted, s->nconsulted, d1);
+		s->facts_digest = xstrdup(d1);
+		factbase_track(own, false);
+		r->spec = s;
+	}
+	for (size_t i = 0; i < n; i++)
+		free(keys[i]);
+	free(keys);
+	factbase_free(own);
+}
+
 int engine_analyze_source(struct engine *e, const char *path,
 			  const struct unsaved_file *unsaved, size_t nunsaved,
 			  struct file_result **out, struct engine_source *src)
@@ -459,6 +571,33 @@ int engine_analyze_source(struct engine *e, const char *path,
 	struct tu t;
 	double t0 = prof_now();
 	int rc = tu_parse(&t, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);
+	char *pch_why = NULL;
+	if (rc == GA_EPARSE && (fc.pch || fc.pch_module)) {
+		/* libclang gave no TU with the precompiled header: mostly a
+		 * stale one (error 4, an AST read error: a header it holds,
+		 * such as the tree's include/generated/autoconf.h, changed
+		 * after it was built, maybe under this run).  Say so, and parse
+		 * from source. */
+		pch_why = strstr(err_last(), "(error 4)")
+			? xstrdup("libclang could not read the precompiled header back (error 4, an AST read error: "
+				  "stale or damaged; a header it holds, such as include/generated/autoconf.h, changed "
+				  "after it was built, maybe during this run); parsed without it")
+			: xasprintf("%s with the precompiled header; parsed without it", err_last());
+		err_clear();
+		tu_release(&t);
+		fc.pch = fc.pch_module = NULL;
+		rc = tu_parse(&t, &fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);
+		if (rc) {
+			char *both = xasprintf("%s; %s", pch_why, err_last());
+			err_set(rc, "%s", both);
+			free(both);
+		} else {
+			char *p = xprintable(pch_why);
+			fprintf(stderr, "gfpaudit: %s: warning: %s\n", rep, p);
+			free(p);
+		}
+	}
+	free(pch_why);
 	if (rc) {
 		r->status = rc == GA_EINVAL ? FILE_SKIPPED : FILE_FAILED;
 		r->reason = xstrdup(err_last());
@@ -482,56 +621,10 @@ int engine_analyze_source(struct engine *e, const char *path,
 		r->includes[r->nincludes++] = fin[i];
 	}
 	free(fin);
-	struct alloc_table table;
-	table_copy(&table, &e->table);
-	struct sites_opts so = { .report_path = rep, .table = &table, .facts = e->facts,
-				 .collect_facts = e->o.collect_facts };
-	double t2 = prof_now();
-	sites_find(&t, &so, r);
-	double t3 = prof_now();
-	mark_partial(&t, &table, r);
-	alloc_table_release(&table);
-	if (t.errors) {
-		r->error_cause = xstrdup(t.first_message ? t.first_message : "?");
-		if (r->partial && *r->partial_function)
-			r->reason = xasprintf("partially analyzed: '%s' allocates and %d parse error%s may hide part "
-					      "of it; first: %s", r->partial_function, t.errors, t.errors == 1 ? "" : "s",
-					      t.first_error ? t.first_error : "?");
-		else if (r->partial)
-			r->reason = xasprintf("partially analyzed: %d parse error%s may hide a function that "
-					      "allocates; first: %s", t.errors, t.errors == 1 ? "" : "s",
-					      t.first_error ? t.first_error : "?");
-		else
-			r->reason = xasprintf("%d parse error%s (analyzed as far as the parse allows); first: %s",
-					      t.errors, t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
-	}
-	/* a file with errors and not one function body is not C we understood */
-	if (t.errors && !so.nfunctions) {
-		r->status = FILE_FAILED;
-		r->partial = false;
-		free(r->reason);
-		r->reason = xasprintf("does not parse as C (%d error%s); first: %s", t.errors,
-				      t.errors == 1 ? "" : "s", t.first_error ? t.first_error : "?");
-	}
-	t.facts.model = e->model;
-	struct check_ctx cc = { .out = r, .facts = &t.facts, .file = rep };
-	if (r->status == FILE_ANALYZED) {
-		uint64_t rules = e->o.rules ? e->o.rules : check_default_mask();
-		checks_run_sites(rules, &cc);
-		bool on_disk = true;
-		for (size_t i = 0; i < nunsaved; i++)
-			if (!strcmp(unsaved[i].path, path))
-				on_disk = false;
-		struct check_file cf = { .path = path, .contents = t.main_text, .len = t.main_len, .on_disk = on_disk };
-		checks_run_file(rules, &cf, &cc);
-		for (size_t i = 0; i < r->nfindings; i++)
-			for (size_t k = 0; k < e->o.nseverities; k++)
-				if (check_lookup(r->findings[i].rule) == e->o.severities[k].rule)
-					r->findings[i].severity = (enum severity)e->o.severities[k].severity;
-		apply_suppressions(r, t.main_text, t.main_len);
-	}
-	if (r->nfindings > 1)
-		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);
+	double t2 = prof_now(), t3 = t2;
+	judge_tu(e, &t, path, rep, unsaved, nunsaved, e->facts, r, &t3);
+	if (e->facts && e->o.collect_facts && !src && r->status == FILE_ANALYZED)
+		speculate(e, &t, path, rep, unsaved, nunsaved, r);
 	if (src && r->status == FILE_ANALYZED) {
 		src->text = xstrndup(t.main_text, t.main_len); /* no NUL: tu_parse refuses those */
 		src->len = t.main_len;

@@ -1,7 +1,8 @@
 /* One file analyzed in a child process of its own (isolate.h), and the
  * pieces the pool's workers share with it: the limits a child runs under,
  * the analysis of one file answered as one line of JSON, a failed result.
- * Test hooks (GFPAUDIT_TEST_CRASH/HANG/HOG/SPIN, pool.h) act here. */
+ * Test hooks (GFPAUDIT_TEST_CRASH/HANG/HOG/SPIN, pool.h) act here, and
+ * GFPAUDIT_TEST_CRASH_JUDGED=SUBSTR: GFPAUDIT_TEST_CRASH in the facts passes only. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "gfpaudit/facts.h"
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -89,6 +91,11 @@ void isolate_analyze_one(struct engine *e, const char *path, const struct unsave
 	const char *hang = getenv("GFPAUDIT_TEST_HANG");
 	/* test hooks: make the worker for a matching file die or hang */
 	if (crash && *crash && strstr(path, crash))
+		abort();
+	/* the same in the facts passes only (a joined fact base is set): the
+	 * first pass, and the cache, answer the file as usual */
+	const char *crash_judged = getenv("GFPAUDIT_TEST_CRASH_JUDGED");
+	if (crash_judged && *crash_judged && strstr(path, crash_judged) && factbase_size(engine_facts(e)))
 		abort();
 	if (hang && *hang && strstr(path, hang))
 		for (;;)

@@ -528,20 +528,37 @@ bool callers_failure_returns(const struct tu *t, const struct node *call, const 
 	return r;
 }
 
+/* Does the answer v (NULL: none) say that every caller copes?  The one
+ * test of callers_cope() and of its view (callers_fact_text). */
+static bool copes(const struct fact_value *v)
+{
+	return v && v->iv.known && v->iv.lo >= CALLER_FEATURE_OFF && v->has_cmax && v->cmax_where &&
+	       strrchr(v->cmax_where, ':');
+}
+
 bool callers_cope(const struct factbase *fb, CXCursor fn, const char *file, struct caller_fallback *out)
 {
 	char *key = callers_key(fn, file);
 	struct fact_value v;
 	bool have = key && factbase_get(fb, key, &v);
 	free(key);
-	if (!have || !v.iv.known || v.iv.lo < CALLER_FEATURE_OFF || !v.has_cmax || !v.cmax_where)
+	if (!have || !copes(&v))
 		return false;
 	const char *colon = strrchr(v.cmax_where, ':');
-	if (!colon)
-		return false;
 	out->how = (enum caller_handling)(v.cmax > CALLER_SMALLER ? CALLER_SMALLER : v.cmax);
 	out->file = xstrndup(v.cmax_where, (size_t)(colon - v.cmax_where));
 	out->line = atoi(colon + 1);
 	out->ncallers = v.nobs;
 	return true;
+}
+
+/* callers_cope()'s view (facts.h): no fallback when a caller propagates
+ * (most functions: one `return -ENOMEM` caller is enough), whatever the
+ * other callers do and where they are; else the best caller, its place
+ * and the number of calls, which the site's note names. */
+char *callers_fact_text(const struct fact_value *v)
+{
+	if (!copes(v))
+		return xstrdup("-");
+	return xasprintf("copes %lld %s %u", (long long)v->cmax, v->cmax_where, v->nobs);
 }

@@ -644,6 +644,10 @@ static void fact_note(struct eval_ctx *cx, const char *key, const struct aval *v
  * what one caller passes or one store sets, a path the tree shows, so the
  * read is taken as it (a witness, not a bound).  Smaller constants tell
  * nothing about the other, unbounded, observations: false. */
+/* The smallest costly size of any tree: 4 KiB pages (PAGE_SHIFT is 12 or
+ * more on every architecture) << PAGE_ALLOC_COSTLY_ORDER (3). */
+#define FACT_WITNESS_FLOOR ((int64_t)1 << (12 + 3))
+
 /* SRC_FROM_FACTS for a value stored into a field (or a global) in other
  * files: that store may be for another instance of the struct (amdgpu's
  * per-ASIC tables share one field), so its constants make a costly order
@@ -660,6 +664,8 @@ static bool fact_witness(const struct eval_ctx *cx, const char *key, const struc
 	const struct tree_facts *tf = &cx->tu->facts;
 	int64_t costly = (int64_t)1 << (tf->page_shift + tf->costly_order);
 	int64_t kmax = (int64_t)1 << (tf->page_shift + tf->max_order);
+	if (costly < FACT_WITNESS_FLOOR) /* no tree has: keeps eval_fact_text() exact */
+		costly = FACT_WITNESS_FLOOR;
 	if (!fv->has_cmax || fv->cmax <= costly || fv->cmax > kmax)
 		return false;
 	char *why = xasprintf("%s = %lld at %s, one of %u observations, the others unbounded", key,
@@ -678,6 +684,7 @@ static bool fact_witness(const struct eval_ctx *cx, const char *key, const struc
  * when the tree shows nothing, or nothing bounded and nothing telling. */
 static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *out)
 {
+	/* what it takes from the answer: keep eval_fact_text() in step */
 	struct fact_value fv;
 	if (!cx->facts || !key || !factbase_get(cx->facts, key, &fv))
 		return false;
@@ -702,6 +709,27 @@ static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *
 	if (iv_is_const(out->iv))
 		out->g = gfp_const(aval_canon(cx->tu, out->iv.lo));
 	return true;
+}
+
+/* fact_value()'s view (facts.h): an unbounded join is no answer unless it
+ * may hold a witness (a constant above FACT_WITNESS_FLOOR: this tells
+ * apart at least what fact_witness() does on every tree); a bounded one is its range, the
+ * kinds when they are constants (else "unknown" whatever they are), and
+ * the count and first place its note names.  The files of the second
+ * observation and their count are not read. */
+char *eval_fact_text(const struct fact_value *v)
+{
+	if (!v)
+		return xstrdup("-");
+	if (!v->iv.known) {
+		if (!v->has_cmax || v->cmax <= FACT_WITNESS_FLOOR)
+			return xstrdup("-");
+		return xasprintf("witness %lld %s %u", (long long)v->cmax, v->cmax_where ? v->cmax_where : "?",
+				 v->nobs);
+	}
+	bool consts = v->src && !(v->src & ~(SRCB(CONST) | SRCB(CONFIG) | SRC_FROM_FACTS));
+	return xasprintf("bound %lld %lld %x %u %s", (long long)v->iv.lo, (long long)v->iv.hi,
+			 consts ? v->src : SRCB(UNKNOWN), v->nobs, v->where ? v->where : "?");
 }
 
 /* A read of field `fld` nothing in the function stored: what the field is

@@ -208,8 +208,24 @@ char **factbase_reads(const struct factbase *fb, size_t *n)
 	return keys;
 }
 
-/* Everything factbase_get() answers for `key`, as text: the digest of a
- * judged file covers it.  Keep it in step with struct fact_value. */
+/* Everything factbase_get() answers for `key`, as text: for keys no
+ * reader below knows. */
+static char *full_text(const char *key, bool have, const struct fact_value *v)
+{
+	if (!have)
+		return xasprintf("%s -", key);
+	return xasprintf("%s %d %lld %lld %u %u %s %u %s %d %lld %s", key, v->iv.known ? 1 : 0,
+			 v->iv.known ? (long long)v->iv.lo : 0, v->iv.known ? (long long)v->iv.hi : 0, v->src, v->nobs,
+			 v->where ? v->where : "", v->nfiles, v->where2 ? v->where2 : "", v->has_cmax ? 1 : 0,
+			 v->has_cmax ? (long long)v->cmax : 0, v->cmax_where ? v->cmax_where : "");
+}
+
+/* What the judgement made of the answer for `key`, as text: the digest of a
+ * judged file covers it.  Each kind of key has one reader, and the text is
+ * that reader's own view (facts.h fact_reader_text): an answer that changed
+ * only where the reader does not look (the order of the callers, the
+ * second file's line, an unbounded join it ignores) digests the same, so it
+ * re-judges nothing. */
 static char *fact_value_text(struct factbase *fb, const char *key)
 {
 	struct fact_value v;
@@ -217,12 +233,16 @@ static char *fact_value_text(struct factbase *fb, const char *key)
 	fb->reads = NULL; /* a digest is no read */
 	bool have = factbase_get(fb, key, &v);
 	fb->reads = reads;
-	if (!have)
-		return xasprintf("%s -", key);
-	return xasprintf("%s %d %lld %lld %u %u %s %u %s %d %lld %s", key, v.iv.known ? 1 : 0,
-			 v.iv.known ? (long long)v.iv.lo : 0, v.iv.known ? (long long)v.iv.hi : 0, v.src, v.nobs,
-			 v.where ? v.where : "", v.nfiles, v.where2 ? v.where2 : "", v.has_cmax ? 1 : 0,
-			 v.has_cmax ? (long long)v.cmax : 0, v.cmax_where ? v.cmax_where : "");
+	char *(*reader)(const struct fact_value *) =
+		!strncmp(key, "field:", 6) || !strncmp(key, "param:", 6) ? eval_fact_text
+		: !strncmp(key, "fails:", 6) ? callers_fact_text
+		: !strncmp(key, "frees:", 6) ? frees_fact_text : NULL;
+	if (!reader)
+		return full_text(key, have, &v);
+	char *t = reader(have ? &v : NULL);
+	char *r = xasprintf("%s %s", key, t);
+	free(t);
+	return r;
 }
 
 void factbase_digest(struct factbase *fb, char *const *keys, size_t n, char out[FACTBASE_DIGEST_HEX + 1])

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfpaudit/frees.h"
+#include "gfpaudit/facts.h"
 #include "gfpaudit/provenance.h"
 #include "gfpaudit/strbuf.h"
 
@@ -10,6 +11,15 @@ static const char *const kfrees[] = { "kfree", "kfree_sensitive", "kzfree", NULL
 char *frees_key(const char *type)
 {
 	return xasprintf("frees:%s", type);
+}
+
+/* The view of fix/shapes.c (facts.h): it names the first place a struct T
+ * is freed, or the first in a second file when the first is its own. */
+char *frees_fact_text(const struct fact_value *v)
+{
+	if (!v)
+		return xstrdup("-");
+	return xasprintf("%s %s", v->where ? v->where : "", v->nfiles > 1 && v->where2 ? v->where2 : "");
 }
 
 /* "struct T" of a pointer to a struct or union, new string; else NULL. */

@@ -41,6 +41,7 @@ void file_result_release(struct file_result *r)
 		free(r->consulted[i]);
 	free(r->consulted);
 	free(r->facts_digest);
+	file_result_free(r->spec);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -453,6 +454,8 @@ json_t *file_result_to_json(const struct file_result *r)
 		json_object_set_new(o, "consulted", ca);
 		json_object_set_new(o, "facts_digest", json_string(r->facts_digest));
 	}
+	if (r->spec)
+		json_object_set_new(o, "speculative", file_result_to_json(r->spec));
 	return o;
 }
 
@@ -522,6 +525,9 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			if (json_is_string(v))
 				r->consulted[r->nconsulted++] = xstrdup(json_string_value(v));
 	}
+	const json_t *sp = json_object_get(j, "speculative");
+	if (json_is_object(sp) && file_result_from_json(sp, &r->spec))
+		err_clear(); /* a second judgement saves time, its loss nothing else */
 	*out = r;
 	return 0;
 }

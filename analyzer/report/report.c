@@ -309,6 +309,8 @@ int report_json(const struct report *r, FILE *out)
 						     "cached", (json_int_t)r->cached,
 						     "prefiltered", (json_int_t)r->prefiltered,
 						     "partial", (json_int_t)report_partial(r)));
+	if (r->facts_failed)
+		json_object_set_new(json_object_get(root, "files"), "facts_failed", json_integer((json_int_t)r->facts_failed));
 	json_t *fail = json_array();
 	for (size_t i = 0; i < r->n; i++) {
 		const struct file_result *fr = r->files[i];

@@ -682,6 +682,9 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 	if ((rc = store_i_incset_store(s, includes, nincludes, &inc)))
 		return rc;
 	json_t *j = file_result_to_json(r);
+	/* the first parse's second judgement is kept only when the facts pass
+	 * takes it (as a judged row): most are not, and it is as big again */
+	json_object_del(j, "speculative");
 	char *txt = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	sqlite3_reset(s->put);

@@ -52,6 +52,15 @@ struct factpass_stats {
 	size_t judged;      /* judgements (a file judged in two passes counts twice) */
 	size_t parsed;      /* of them by a worker */
 	size_t cached;      /* of them from the cache */
+	size_t reused;      /* of them the first pass's second judgement, made on
+			     * its parse against the file's own observations
+			     * (result.h spec): no parse */
+	size_t failed;      /* judgements that failed (a crash, a timeout, a
+			     * parse error this time): the file keeps its answer
+			     * from before, judged with older facts */
+	char **failures;    /* "file: reason" of each (new strings; the caller
+			     * frees them and the array) */
+	size_t nfailures;
 	size_t changed;     /* judgements whose findings differ from the file's result before */
 	bool converged;     /* the last join left nothing to judge */
 	double wall, worker_cpu;

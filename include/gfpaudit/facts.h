@@ -17,8 +17,9 @@
  * can record the keys factbase_get() is asked for (factbase_track), and
  * digest what it answers for a list of keys (factbase_digest).  A file
  * judged with the facts is judged the same again as long as the digest of
- * the keys it consulted is unchanged: so everything factbase_get() hands
- * out must be covered by fact_value_text() (facts.c).
+ * the keys it consulted is unchanged: so everything a reader takes from
+ * what factbase_get() hands out must be covered by that reader's view
+ * (the *_fact_text() functions below).
  */
 #ifndef GFPAUDIT_FACTS_H
 #define GFPAUDIT_FACTS_H
@@ -71,5 +72,20 @@ char **factbase_reads(const struct factbase *fb, size_t *n);
  * equal when every one of those answers is. */
 #define FACTBASE_DIGEST_HEX 40
 void factbase_digest(struct factbase *fb, char *const *keys, size_t n, char out[FACTBASE_DIGEST_HEX + 1]);
+
+/* The readers' views of an answer (new strings; v NULL: the tree shows
+ * nothing), which the digest covers instead of the whole answer.  Each
+ * kind of key has one reader, and its view must tell apart every two
+ * answers the reader treats differently (anything it copies into a result,
+ * a message included); it may tell apart more (safe, costs re-judgements),
+ * and gives "-" for an answer it treats as no answer.  Keep each in step
+ * with its reader:
+ *   field:, param:  eval_fact_text   (eval.c fact_value)
+ *   fails:          callers_fact_text (callers.c callers_cope)
+ *   frees:          frees_fact_text  (fix/shapes.c, kfree in other files)
+ * Other keys digest everything factbase_get() answers. */
+char *eval_fact_text(const struct fact_value *v);
+char *callers_fact_text(const struct fact_value *v);
+char *frees_fact_text(const struct fact_value *v);
 
 #endif

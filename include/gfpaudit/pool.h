@@ -7,7 +7,8 @@
  * hang (ended by the per-file timeout); GFPAUDIT_TEST_HOG=SUBSTR makes it
  * allocate up to 1 GiB (stopped by the worker's memory limit);
  * GFPAUDIT_TEST_SPIN=SUBSTR makes it burn CPU (stopped by RLIMIT_CPU even
- * when the parent cannot act). */
+ * when the parent cannot act); GFPAUDIT_TEST_CRASH_JUDGED=SUBSTR makes it
+ * abort in the facts passes only (isolate.c; the cache still answers). */
 #ifndef GFPAUDIT_POOL_H
 #define GFPAUDIT_POOL_H
 #include <stddef.h>

@@ -20,6 +20,10 @@ struct report {
 	 * lexical prefilter proved to hold no allocation call (those count as
 	 * analyzed with no sites).  Set by the front end. */
 	size_t cached, prefiltered;
+	/* Of the files judged again with the tree's facts: how many failed that
+	 * judgement (crash, timeout, parse error) and kept their answer from
+	 * before (factpass.h failed; JSON "facts_failed", when not 0). */
+	size_t facts_failed;
 	/* Files known only by their status count, not by a file_result (merge
 	 * of shard outputs: analyzed files without findings are not listed). */
 	size_t extra_analyzed, extra_skipped, extra_failed;

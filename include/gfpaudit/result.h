@@ -55,6 +55,11 @@ struct file_result {
 	char **consulted;
 	size_t nconsulted;
 	char *facts_digest;
+	/* A first-pass result's second judgement, made on the same parse
+	 * against the file's own observations (engine.c speculate; NULL:
+	 * none): the facts pass takes it when its keys answer the same in the
+	 * join.  Wire form and cache only. */
+	struct file_result *spec;
 };
 
 void file_result_init(struct file_result *r, const char *file);
