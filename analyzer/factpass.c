@@ -24,41 +24,6 @@ struct fp_run {
 };
 
 
-/* A site that asked whether its function's callers cope with a failure
- * (callers.h), or a fix that asked who frees a type (frees.h): what they
- * say can change its fallback or its fix. */
-static bool asks_callers(const struct file_result *r)
-{
-	for (size_t k = 0; k < r->nconsulted; k++)
-		if (!strncmp(r->consulted[k], "fails:", 6) || !strncmp(r->consulted[k], "frees:", 6))
-			return true;
-	return false;
-}
-
-/* A site whose size is unknown or only "possible": the facts can bound it;
- * or one that asked about its callers. */
-static bool wants_facts(const struct file_result *r)
-{
-	for (size_t i = 0; i < r->nsites; i++)
-		if (r->sites[i].conf == CONF_POSSIBLE || !r->sites[i].order.known)
-			return true;
-	return asks_callers(r);
-}
-
-/* An observation a fact may bound: not a constant. */
-static bool publishes_open(const struct file_result *r)
-{
-	for (size_t i = 0; i < r->nfacts; i++)
-		if (!r->facts[i].iv.known || (r->facts[i].src & ~(SRCB(CONST) | SRCB(CONFIG))))
-			return true;
-	return false;
-}
-
-bool factpass_eligible(const struct file_result *r)
-{
-	return r->status == FILE_ANALYZED && r->facts_digest && (wants_facts(r) || publishes_open(r));
-}
-
 /* "field:S.f" -> "field:S.*"; "param:F#2" -> "param:F#*" (facts.h) */
 static char *wildcard_of(const char *key)
 {
@@ -89,7 +54,7 @@ static void demand(struct file_result **files, size_t n, bool *wanted)
 	GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct file_result *r = files[i];
-		wanted[i] = r && r->status == FILE_ANALYZED && r->facts_digest && wants_facts(r);
+		wanted[i] = r && r->status == FILE_ANALYZED && r->facts_digest && file_result_wants_facts(r);
 		if (wanted[i])
 			want_keys(keys, r);
 	}
@@ -97,7 +62,7 @@ static void demand(struct file_result **files, size_t n, bool *wanted)
 		more = false;
 		for (size_t i = 0; i < n; i++) {
 			const struct file_result *r = files[i];
-			if (wanted[i] || !r || !factpass_eligible(r))
+			if (wanted[i] || !r || !file_result_facts_eligible(r))
 				continue;
 			for (size_t k = 0; k < r->nfacts; k++) {
 				const struct fact_obs *o = &r->facts[k];
@@ -296,7 +261,7 @@ static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 	for (int publishers = 1; publishers >= 0; publishers--)
 		for (size_t i = 0; i < n; i++) {
 			struct file_result *r = run->files[i];
-			if (!wanted[i] || run->failed[i] || (publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
+			if (!wanted[i] || run->failed[i] || (file_result_publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
 				continue;
 			run->idx[m] = i;
 			out[m++] = paths[i];

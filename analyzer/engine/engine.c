@@ -16,7 +16,7 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/facts.h"
-#include "gfpaudit/factpass.h"
+#include "gfpaudit/result.h"
 
 struct engine {
 	struct engine_opts o;
@@ -492,7 +492,7 @@ static void judge_tu(struct engine *e, struct tu *t, const char *path, const cha
  * judgement instead when the keys it read answer the same in the join
  * (factpass.c): a judgement depends on those answers only.  Done when the
  * own observations change what the file's reads answer, and the facts
- * pass may judge the file again at all (factpass_eligible). */
+ * pass may judge the file again at all (file_result_facts_eligible). */
 static void speculate(struct engine *e, struct tu *t, const char *path, const char *rep,
 		      const struct unsaved_file *unsaved, size_t nunsaved, struct file_result *r)
 {
@@ -508,7 +508,7 @@ static void speculate(struct engine *e, struct tu *t, const char *path, const ch
 	r->consulted = keys;
 	r->nconsulted = n;
 	r->facts_digest = d0;
-	bool eligible = factpass_eligible(r);
+	bool eligible = file_result_facts_eligible(r);
 	r->consulted = NULL;
 	r->nconsulted = 0;
 	r->facts_digest = NULL;

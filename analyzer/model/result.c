@@ -531,3 +531,40 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 	*out = r;
 	return 0;
 }
+
+/* ---- what the tree's facts can change (factpass.h) ---- */
+
+/* A site that asked whether its function's callers cope with a failure
+ * (callers.h), or a fix that asked who frees a type (frees.h): what they
+ * say can change its fallback or its fix. */
+static bool asks_callers(const struct file_result *r)
+{
+	for (size_t k = 0; k < r->nconsulted; k++)
+		if (!strncmp(r->consulted[k], "fails:", 6) || !strncmp(r->consulted[k], "frees:", 6))
+			return true;
+	return false;
+}
+
+/* A site whose size is unknown or only "possible": the facts can bound it;
+ * or one that asked about its callers. */
+bool file_result_wants_facts(const struct file_result *r)
+{
+	for (size_t i = 0; i < r->nsites; i++)
+		if (r->sites[i].conf == CONF_POSSIBLE || !r->sites[i].order.known)
+			return true;
+	return asks_callers(r);
+}
+
+/* An observation a fact may bound: not a constant. */
+bool file_result_publishes_open(const struct file_result *r)
+{
+	for (size_t i = 0; i < r->nfacts; i++)
+		if (!r->facts[i].iv.known || (r->facts[i].src & ~(SRCB(CONST) | SRCB(CONFIG))))
+			return true;
+	return false;
+}
+
+bool file_result_facts_eligible(const struct file_result *r)
+{
+	return r->status == FILE_ANALYZED && r->facts_digest && (file_result_wants_facts(r) || file_result_publishes_open(r));
+}

@@ -78,8 +78,5 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 struct factbase;
 struct factbase *factpass_join(struct file_result *const *a, size_t na, struct file_result *const *b, size_t nb);
 
-/* Can judging r with facts change it or what it publishes (a consumer, or
- * a publisher of an open value; the demand is decided per pass)? */
-bool factpass_eligible(const struct file_result *r);
 
 #endif

@@ -80,4 +80,13 @@ int finding_from_json(const struct json_t *j, struct finding *out);
 struct json_t *file_result_to_json(const struct file_result *r);
 int file_result_from_json(const struct json_t *j, struct file_result **out);
 
+/* What the tree's facts can change (factpass.h): a site whose order is
+ * unknown or only "possible", or that asked about its callers or frees;
+ * an observation that is not a constant; and so whether judging r with
+ * facts can change it or what it publishes (the demand is decided per
+ * pass). */
+bool file_result_wants_facts(const struct file_result *r);
+bool file_result_publishes_open(const struct file_result *r);
+bool file_result_facts_eligible(const struct file_result *r);
+
 #endif

@@ -139,20 +139,20 @@ TEST(facts_consulted_keys_survive_the_wire_form)
 	file_result_free(back);
 }
 
-TEST(factpass_eligible_files)
+TEST(file_result_facts_eligible_files)
 {
 	struct file_result *konst = result_with_fact("a.c", "field:s.x", 8, SRCB(CONST));
 	konst->facts_digest = xstrdup("d");
-	CHECK(!factpass_eligible(konst)); /* a constant publisher, no open site */
+	CHECK(!file_result_facts_eligible(konst)); /* a constant publisher, no open site */
 	struct file_result *open = xcalloc(1, sizeof(*open));
 	file_result_init(open, "b.c");
 	open->status = FILE_ANALYZED;
 	open->facts_digest = xstrdup("d");
 	file_result_add_fact(open, "param:f#0", iv_unknown(), SRCB(UNKNOWN), 3);
-	CHECK(factpass_eligible(open));
+	CHECK(file_result_facts_eligible(open));
 	free(open->facts_digest);
 	open->facts_digest = NULL; /* judged without a fact base: nothing to compare */
-	CHECK(!factpass_eligible(open));
+	CHECK(!file_result_facts_eligible(open));
 	file_result_free(konst);
 	file_result_free(open);
 }
