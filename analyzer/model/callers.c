@@ -358,6 +358,38 @@ static struct node *next_test(const struct tu *t, struct node *from, const char 
 	return NULL;
 }
 
+/* Is the value lv read again after `test` (in the statements after it, in
+ * its block and the enclosing ones, up to a statement `lv = ...`): kept to be
+ * returned later (`if (lastfail) ret = lastfail;`, qib_init), so a failure
+ * branch that only logs does not turn the feature off. */
+static bool read_later(const struct tu *t, const struct node *test, const char *lv)
+{
+	for (const struct node *st = test; st && st->parent; st = st->parent) {
+		const struct node *blk = st->parent;
+		if (blk->kind != CXCursor_CompoundStmt)
+			continue;
+		for (unsigned i = 0; i < blk->nkids; i++) {
+			const struct node *k = blk->kids[i];
+			if (k->off <= st->off)
+				continue;
+			/* `lv = ...;` as the statement: the value is gone */
+			if (k->kind == CXCursor_BinaryOperator && k->op && !strcmp(k->op, "=") && k->nkids == 2) {
+				char *l = node_text(t, k->kids[0]);
+				bool same = !strcmp(l, lv);
+				free(l);
+				if (same)
+					return false;
+			}
+			char *c = node_text(t, k);
+			bool names = find_token(c, lv) != NULL;
+			free(c);
+			if (names)
+				return true;
+		}
+	}
+	return false;
+}
+
 static void find_use(const struct tu *t, struct node *call, struct use *u)
 {
 	memset(u, 0, sizeof(*u));
@@ -527,7 +559,7 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 			if (m) {
 				*line = m->line;
 				h = CALLER_OTHER_PATH;
-			} else if (fail == then_b && !hands_error_on(t, fail)) {
+			} else if (fail == then_b && !hands_error_on(t, fail) && !read_later(t, u.test, u.lv)) {
 				*line = fail->line ? fail->line : u.test->line;
 				h = CALLER_FEATURE_OFF;
 			}
