@@ -126,10 +126,31 @@ static bool writes_var(const struct node *n, int v)
 	return k && k->kind == CXCursor_MemberRefExpr && k->var == v;
 }
 
-/* A write that lowers (or resets) one of vars[]: --, -=, >>=, /=, or an assignment. */
+/* `--`, `-=`, `>>=` or `/=` on a field of the struct v (`ctl.page_size--`
+ * after `f(&ctl)`, `c->unit >>= 1` after `f(c)`): the caller passed the
+ * struct, the callee reads the field. */
+static bool lowers_field_of(const struct node *n, int v)
+{
+	const struct node *k = NULL;
+	if (n->kind == CXCursor_UnaryOperator && n->op && !strcmp(n->op, "--") && n->nkids == 1)
+		k = node_strip(n->kids[0]);
+	else if (n->kind == CXCursor_CompoundAssignOperator && n->op && n->nkids == 2 &&
+		 (!strcmp(n->op, "-=") || !strcmp(n->op, ">>=") || !strcmp(n->op, "/=")))
+		k = node_strip(n->kids[0]);
+	if (!k || k->kind != CXCursor_MemberRefExpr)
+		return false;
+	while (k && k->kind == CXCursor_MemberRefExpr && k->nkids)
+		k = node_strip(k->kids[0]);
+	return k && k->kind == CXCursor_DeclRefExpr && k->var == v;
+}
+
+/* A write that lowers (or resets) one of vars[]: --, -=, >>=, /=, or an
+ * assignment; or lowers a field of one of them. */
 static const struct node *lowers_one_of(const struct node *n, const int *vars, int nv)
 {
 	for (int i = 0; i < nv; i++) {
+		if (lowers_field_of(n, vars[i]))
+			return n;
 		if (!writes_var(n, vars[i]))
 			continue;
 		if (n->kind == CXCursor_UnaryOperator)
@@ -266,40 +287,107 @@ struct use {
 	bool returned, ignored;
 };
 
-/* The statement of `n` in block `blk`. */
-static struct node *stmt_in(struct node *blk, struct node *n)
+/* Does n write the value lv names: an assignment to it, ++/--, or its
+ * address taken (a callee may write it)? */
+static bool writes_text(const struct tu *t, const struct node *n, const char *lv)
 {
-	while (n && n->parent != blk)
-		n = n->parent;
-	return n;
+	const struct node *k = NULL;
+	if ((n->kind == CXCursor_CompoundAssignOperator ||
+	     (n->kind == CXCursor_BinaryOperator && n->op && !strcmp(n->op, "="))) && n->nkids == 2)
+		k = n->kids[0];
+	else if (n->kind == CXCursor_UnaryOperator && n->op && n->nkids == 1 &&
+		 (!strcmp(n->op, "++") || !strcmp(n->op, "--") || !strcmp(n->op, "&")))
+		k = n->kids[0];
+	if (k) {
+		char *l = node_text(t, k);
+		bool same = !strcmp(l, lv);
+		free(l);
+		if (same)
+			return true;
+	}
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (writes_text(t, n->kids[i], lv))
+			return true;
+	return false;
 }
 
-/* The first if after `from` (in its block or an enclosing one, a few
- * statements on) whose condition names lv. */
+/* A statement after which the rest of its block does not run. */
+static bool is_exit_stmt(const struct node *n)
+{
+	return n->kind == CXCursor_ReturnStmt || n->kind == CXCursor_GotoStmt || n->kind == CXCursor_BreakStmt ||
+	       n->kind == CXCursor_ContinueStmt;
+}
+
+/* The first if after `from` whose condition names lv: the value is
+ * followed to its first test however many statements on (vmw_balloon tests
+ * it five statements after the call), as long as nothing between writes it
+ * and control gets there.  From the end of a block it goes on after the
+ * block, out of if branches and plain blocks, not out of a loop body (the
+ * next pass comes back to the call first). */
 static struct node *next_test(const struct tu *t, struct node *from, const char *lv)
 {
-	for (struct node *p = from; p && p->parent; p = p->parent) {
-		struct node *blk = p->parent;
-		if (blk->kind != CXCursor_CompoundStmt)
-			continue;
-		struct node *st = stmt_in(blk, from);
-		int seen = 0;
-		for (unsigned i = 0; i < blk->nkids && seen < 4; i++) {
+	struct node *st = from;
+	while (st && st->parent && st->parent->kind != CXCursor_CompoundStmt) {
+		if (node_is_loop(st->parent) || st->parent->kind == CXCursor_SwitchStmt)
+			return NULL;
+		st = st->parent;
+	}
+	while (st && st->parent) {
+		struct node *blk = st->parent;
+		for (unsigned i = 0; i < blk->nkids; i++) {
 			struct node *k = blk->kids[i];
 			if (k->off <= st->off)
 				continue;
-			seen++;
-			if (k->kind != CXCursor_IfStmt || k->nkids < 2)
+			if (k->kind == CXCursor_IfStmt && k->nkids >= 2) {
+				char *c = node_text(t, k->kids[0]);
+				bool names = find_token(c, lv) != NULL;
+				free(c);
+				if (names)
+					return k;
+			}
+			if (is_exit_stmt(k) || k->kind == CXCursor_LabelStmt || writes_text(t, k, lv))
+				return NULL; /* the value is gone, or other paths join here */
+		}
+		/* the end of the block: on after the if (or block) it ends */
+		st = blk;
+		while (st->parent && st->parent->kind == CXCursor_IfStmt)
+			st = st->parent;
+		if (!st->parent || st->parent->kind != CXCursor_CompoundStmt)
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Is the value lv read again after `test` (in the statements after it, in
+ * its block and the enclosing ones, up to a statement `lv = ...`): kept to be
+ * returned later (`if (lastfail) ret = lastfail;`, qib_init), so a failure
+ * branch that only logs does not turn the feature off. */
+static bool read_later(const struct tu *t, const struct node *test, const char *lv)
+{
+	for (const struct node *st = test; st && st->parent; st = st->parent) {
+		const struct node *blk = st->parent;
+		if (blk->kind != CXCursor_CompoundStmt)
+			continue;
+		for (unsigned i = 0; i < blk->nkids; i++) {
+			const struct node *k = blk->kids[i];
+			if (k->off <= st->off)
 				continue;
-			char *c = node_text(t, k->kids[0]);
+			/* `lv = ...;` as the statement: the value is gone */
+			if (k->kind == CXCursor_BinaryOperator && k->op && !strcmp(k->op, "=") && k->nkids == 2) {
+				char *l = node_text(t, k->kids[0]);
+				bool same = !strcmp(l, lv);
+				free(l);
+				if (same)
+					return false;
+			}
+			char *c = node_text(t, k);
 			bool names = find_token(c, lv) != NULL;
 			free(c);
 			if (names)
-				return k;
+				return true;
 		}
-		return NULL; /* only the innermost block */
 	}
-	return NULL;
+	return false;
 }
 
 static void find_use(const struct tu *t, struct node *call, struct use *u)
@@ -385,14 +473,43 @@ static bool comes_back(const struct node *call, const struct node *branch)
 	return lab && lab->off < call->off; /* back to before the call, not on to an error label */
 }
 
-/* Does `br` leave instead of coming back: a return, a break, or a goto
- * on to a label after the call (an error exit)? */
-static bool leaves(const struct node *call, const struct node *br)
+/* Is n an exit of the branch: a return, a goto on to a label after the
+ * call (an error exit; no label found counts too), or a break that is not
+ * one of a loop or switch inside the branch (`in_inner`)? */
+static bool exits(const struct node *call, const struct node *n, bool in_inner)
 {
-	if (find_kind(br, CXCursor_ReturnStmt) || find_kind(br, CXCursor_BreakStmt))
+	if (n->kind == CXCursor_ReturnStmt)
 		return true;
-	const struct node *g, *lab = goto_target(call, br, &g);
-	return g && (!lab || lab->off > call->off);
+	if (n->kind == CXCursor_BreakStmt)
+		return !in_inner;
+	if (n->kind == CXCursor_GotoStmt) {
+		const struct node *g, *lab = goto_target(call, n, &g);
+		return g && (!lab || lab->off > call->off);
+	}
+	return false;
+}
+
+/* Does `br` leave instead of coming back after the write m that lowers the
+ * argument: an exit on every path through m (a statement of a block on the
+ * way from br down to m), not one under a further condition (`if (size ==
+ * SMALLEST) break;` before `size--`, vmw_balloon)? */
+static bool leaves(const struct node *call, const struct node *br, const struct node *m)
+{
+	if (exits(call, br, false))
+		return true;
+	for (const struct node *a = m; a && a != br; a = a->parent) {
+		const struct node *p = a->parent;
+		if (!p || p->kind != CXCursor_CompoundStmt)
+			continue;
+		bool in_inner = false;
+		for (const struct node *q = p; q && q != br; q = q->parent)
+			if (node_is_loop(q) || q->kind == CXCursor_SwitchStmt)
+				in_inner = true;
+		for (unsigned i = 0; i < p->nkids; i++)
+			if (exits(call, p->kids[i], in_inner))
+				return true;
+	}
+	return false;
 }
 
 static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
@@ -427,7 +544,7 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 			if (!br || (fail && br != fail))
 				continue;
 			const struct node *m = nv ? lowers_one_of(br, vars, nv) : NULL;
-			if (m && comes_back(call, br) && !leaves(call, br)) {
+			if (m && comes_back(call, br) && !leaves(call, br, m)) {
 				*line = m->line;
 				h = CALLER_SMALLER;
 			} else if ((m = find_call(br, call->name, call)) != NULL) {
@@ -442,7 +559,7 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 			if (m) {
 				*line = m->line;
 				h = CALLER_OTHER_PATH;
-			} else if (fail == then_b && !hands_error_on(t, fail)) {
+			} else if (fail == then_b && !hands_error_on(t, fail) && !read_later(t, u.test, u.lv)) {
 				*line = fail->line ? fail->line : u.test->line;
 				h = CALLER_FEATURE_OFF;
 			}
@@ -511,6 +628,70 @@ void callers_publish(const struct tu *t, const struct fn_model *f, const char *f
 
 /* ---- at the site ---- */
 
+/* A break in `br` that stops the loop around it (not one of a loop or
+ * switch inside `br`), and the loop it stops. */
+static const struct node *breaks_loop(const struct node *br, const struct node *n)
+{
+	if (n != br && (node_is_loop(n) || n->kind == CXCursor_SwitchStmt))
+		return NULL;
+	if (n->kind == CXCursor_BreakStmt) {
+		for (const struct node *p = br->parent; p; p = p->parent)
+			if (node_is_loop(p))
+				return p;
+			else if (p->kind == CXCursor_SwitchStmt)
+				return NULL;
+		return NULL;
+	}
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *l = breaks_loop(br, n->kids[i]);
+		if (l)
+			return l;
+	}
+	return NULL;
+}
+
+static bool is_return(const struct node *n, const void *after)
+{
+	return n->kind == CXCursor_ReturnStmt && n->off > ((const struct node *)after)->off;
+}
+
+/* After `loop`, does the function return something else than a constant
+ * 0 (`return i == want ? 0 : -ENOMEM;`): a break out of the loop on the
+ * failure reaches the callers? */
+static bool returns_after(const struct tu *t, const struct node *loop)
+{
+	const struct node *root = loop;
+	while (root->parent)
+		root = root->parent;
+	const struct node *after = loop;
+	for (;;) {
+		const struct node *r = find_first(root, is_return, after);
+		if (!r)
+			return false;
+		if (r->nkids) {
+			char *v = node_text(t, r->kids[0]);
+			bool zero = !strcmp(v, "0") || !strcmp(v, "true") || !strcmp(v, "false");
+			free(v);
+			if (!zero)
+				return true;
+		}
+		after = r;
+	}
+}
+
+/* The failure path of `if (p) { ...; continue; }` without an else: the
+ * statements after the if, when the success branch leaves the block. */
+static const struct node *falls_to(const struct node *test)
+{
+	const struct node *then_b = test->kids[1];
+	const struct node *last = then_b->kind == CXCursor_CompoundStmt && then_b->nkids
+					  ? then_b->kids[then_b->nkids - 1] : then_b;
+	if (!last || !(is_exit_stmt(last) && last->kind != CXCursor_GotoStmt) || !test->parent ||
+	    test->parent->kind != CXCursor_CompoundStmt)
+		return NULL;
+	return test->parent;
+}
+
 bool callers_failure_returns(const struct tu *t, const struct node *call, const char *lv)
 {
 	struct use u;
@@ -522,6 +703,24 @@ bool callers_failure_returns(const struct tu *t, const struct node *call, const 
 		free(cond);
 		const struct node *fail = fw == 1 ? u.test->kids[1] : fw == 0 && u.test->nkids >= 3 ? u.test->kids[2] : NULL;
 		r = fail && (find_kind(fail, CXCursor_ReturnStmt) || find_kind(fail, CXCursor_GotoStmt));
+		const struct node *loop;
+		/* `if (!page) break;` out of the loop, then `return n == want ? 0 : -ENOMEM;` */
+		if (!r && fail && (loop = breaks_loop(fail, fail)) != NULL)
+			r = returns_after(t, loop);
+		/* `if (page) { ...; continue; }` then `break;` (vmw_balloon) */
+		const struct node *blk;
+		if (!r && fw == 0 && u.test->nkids < 3 && (blk = falls_to(u.test)) != NULL) {
+			for (unsigned i = 0; i < blk->nkids && !r; i++) {
+				const struct node *k = blk->kids[i];
+				if (k->off <= u.test->off || !is_exit_stmt(k) || k->kind == CXCursor_ContinueStmt)
+					continue;
+				if (k->kind != CXCursor_BreakStmt)
+					r = true;
+				else if ((loop = breaks_loop(k, k)) != NULL)
+					r = returns_after(t, loop);
+				break;
+			}
+		}
 	}
 	(void)lv;
 	free(u.lv);
