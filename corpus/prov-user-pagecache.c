@@ -38,6 +38,15 @@ struct page *pc_unaligned(unsigned long index)
 		order = __ffs(index);
 	return alloc_pages(GFP_KERNEL, order); // ok // site: order=0..2
 }
+
+struct page *pc_unaligned_ffs(int index)
+{
+	unsigned int order = 3;
+
+	if (index & ((1 << order) - 1))
+		order = ffs(index);
+	return alloc_pages(GFP_KERNEL, order); // ok // site: order=1..3
+}
 /*
  * check-name: page-cache folio orders: the user's write length up to MAX_PAGECACHE_ORDER is proven; __ffs of an unaligned index is below the aligned order
  * check-command: gfpaudit audit --severity note $file

@@ -1212,9 +1212,8 @@ static int low_mask_var(struct node *m)
 
 /* The path passed `x & ((1 << n) - 1)`: x has a bit set below bit n, so
  * __ffs(x) < n (the page cache's "not aligned: a smaller folio"). */
-static void low_bits_set(struct eval_ctx *cx, struct node *c, struct state *st)
+static void low_bits_set(struct node *c, struct state *st)
 {
-	(void)cx;
 	for (int i = 0; i < 2; i++) {
 		int64_t off;
 		int x = side_var(c->kids[i], &off), n = low_mask_var(c->kids[1 - i]);
@@ -1260,7 +1259,7 @@ static void refine(struct eval_ctx *cx, struct node *c, struct state *st, bool t
 		    !strcmp(c->op, ">=") || !strcmp(c->op, "==") || !strcmp(c->op, "!="))
 			refine_cmp(cx, c, st, truth);
 		else if (truth && !strcmp(c->op, "&"))
-			low_bits_set(cx, c, st);
+			low_bits_set(c, st);
 		return;
 	}
 	int64_t off;
@@ -1388,17 +1387,21 @@ static bool overflow_builtin(struct eval_ctx *cx, struct node *n, struct aval *a
 	return true;
 }
 
-/* The index of the lowest set (or clear) bit. */
-static bool is_ffs(const char *name)
+/* The index of the lowest set bit: 0 for 0-based ones (__ffs, ctz), 1 for
+ * ffs() and its builtins (bit n gives n + 1); -1 for other names. */
+static int ffs_base(const char *name)
 {
-	static const char *const names[] = {
-		"__ffs", "ffs", "__builtin_ctzl", "__builtin_ctz", "__builtin_ctzll", "variable__ffs",
-		"variable_ffs", "__builtin_ffs", "__builtin_ffsl", "__ffs64", "ffz", "variable_ffz",
+	static const char *const zero[] = {
+		"__ffs", "__builtin_ctzl", "__builtin_ctz", "__builtin_ctzll", "variable__ffs", "__ffs64",
 	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(name, names[i]))
-			return true;
-	return false;
+	static const char *const one[] = { "ffs", "variable_ffs", "__builtin_ffs", "__builtin_ffsl" };
+	for (size_t i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		if (!strcmp(name, zero[i]))
+			return 0;
+	for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++)
+		if (!strcmp(name, one[i]))
+			return 1;
+	return -1;
 }
 
 /* __ffs(x) where the path proved a bit of x set below bit n (low_bits_set):
@@ -1407,12 +1410,12 @@ static bool ffs_below(const struct eval_ctx *cx, struct node *call, const char *
 		      struct aval *r)
 {
 	int64_t off;
-	int x = node_nargs(call) == 1 && name && is_ffs(name) && strcmp(name, "ffz") && strcmp(name, "variable_ffz")
-		? side_var(node_arg(call, 0), &off) : -1;
+	int base = name && node_nargs(call) == 1 ? ffs_base(name) : -1;
+	int x = base >= 0 ? side_var(node_arg(call, 0), &off) : -1;
 	if (x < 0 || off || st->dead || !st->v[x].ffs_var || st->v[x].ffs_var > cx->fn->nvars)
 		return false;
 	struct aval k = st->v[st->v[x].ffs_var - 1];
-	r->iv = iv_norm(iv_range(0, st->v[x].ffs_hi));
+	r->iv = iv_norm(iv_range(base, st->v[x].ffs_hi + base));
 	src_from(r, &k, NULL);
 	ev_merge(r, &k);
 	r->top_user = false; /* below the top */
@@ -1448,7 +1451,7 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 		r.iv = args[0].iv.known ? iv_log2_ceil(args[0].iv) : iv_range(0, 63);
 	else if ((!strcmp(name, "__roundup_pow_of_two") || !strcmp(name, "roundup_pow_of_two")) && n == 1)
 		r.iv = args[0].iv.known ? iv_shl(iv_const(1), iv_log2_ceil(args[0].iv)) : iv_top();
-	else if (is_ffs(name) && n == 1)
+	else if ((ffs_base(name) >= 0 || !strcmp(name, "ffz") || !strcmp(name, "variable_ffz")) && n == 1)
 		r.iv = iv_range(0, 63);
 	else if ((!strcmp(name, "variable__fls") || !strcmp(name, "variable_fls") ||
 		  !strcmp(name, "__builtin_clzl") || !strcmp(name, "__builtin_clz")) && n == 1)
@@ -2104,10 +2107,7 @@ static void folio_order_source(struct aval *r, unsigned line)
 {
 	struct aval u = aval_source(SRC_USER, "the folio order callers encode in fgp flags "
 				    "(fgf_set_order() of a write's length)", line);
-	r->src = u.src;
-	r->src_why = u.src_why;
-	r->src_why_kind = u.src_why_kind;
-	r->src_line = u.src_line;
+	src_from(r, &u, NULL);
 	r->top_user = r->iv.known && r->iv.lo >= 0;
 }
 
