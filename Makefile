@@ -27,8 +27,7 @@ WERROR = $(if $(filter 1,$(DEVELOPER)),-Werror)
 # through $$GFPAUDIT_DATADIR (analyzer/util/datadir.c), never baked in
 ALL_CFLAGS = $(CFLAGS) $(SAN_CFLAGS) -std=gnu11 -Wall -Wextra $(WERROR) -Wno-unused-parameter -MMD -MP \
 	-Iinclude -I$(LLVM_INC) $(PKG_CFLAGS) \
-	-DGFPAUDIT_CLANG_RESOURCE_DIR='"$(CLANG_RES)"' \
-	-DGFPAUDIT_VERSION='"$(VERSION)"'
+	-DGFPAUDIT_CLANG_RESOURCE_DIR='"$(CLANG_RES)"'
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_CFLAGS)
 LDLIBS += -L$(LLVM_LIB) -Wl,-rpath,$(LLVM_LIB) -lclang $(PKG_LIBS) -lpthread
 
@@ -76,6 +75,13 @@ gfpaudit: $(OBJS)
 	@$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/analyzer/model/alloc_table.o: $(BUILD)/data/allocators.inc
+# the version is compiled into one object, rebuilt when `git describe` changes
+$(BUILD)/analyzer/util/version.o: ALL_CFLAGS += -DGFPAUDIT_VERSION='"$(VERSION)"'
+$(BUILD)/analyzer/util/version.o: $(BUILD)/version.stamp
+$(BUILD)/version.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
+FORCE:
 $(BUILD)/analyzer/frontend/pch.o: $(BUILD)/data/pch-headers.inc
 # data files become C string literals
 $(BUILD)/data/%.inc: analyzer/data/%.tbl

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "gfpaudit/cmd.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
 
 struct command {
 	const char *name;
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
 		return finish(EXIT_CLEAN);
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("gfpaudit %s\n", GFPAUDIT_VERSION);
+		printf("%s\n", gfpaudit_name_version);
 		return finish(EXIT_CLEAN);
 	}
 	const struct command *c = find(argv[1]);

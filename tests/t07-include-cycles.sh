@@ -40,4 +40,14 @@ cc -c -o "$tmp/obj/analyzer/fix/back.o" "$tmp/back.c"
 out=$(python3 "$here/call_cycles.py" "$tmp/obj" 2>&1); rc=$?
 expect_rc "a back edge (fix -> engine) is a call cycle" 1 "$rc" "$out"
 expect_grep "  and the report names the symbol" 'fix -> engine: engine_analyze_file' "$out"
+# The version is compiled into one object (analyzer/util/version.c): when
+# every object carried it, an incremental build mixed two versions and the
+# cache trusted none of its own rows.  The built binary's version string is
+# in analyzer/util/version.o and in no other object.
+if [ -n "${GFPAUDIT:-}" ] && [ -x "$GFPAUDIT" ]; then
+	ver=$("$GFPAUDIT" --version | sed -n 's/^gfpaudit //p')
+	holders=$(cd "$objdir" && grep -rlaF --include='*.o' -- "$ver" analyzer | sort | tr '\n' ' ')
+	if [ "$holders" = "analyzer/util/version.o " ]; then ok "the version string ($ver) is in one object only"
+	else fail "the version string ($ver) is in one object only" "objects holding it: $holders"; fi
+fi
 finish

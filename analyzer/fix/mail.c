@@ -19,10 +19,8 @@
 #include "gfpaudit/err.h"
 #include "gfpaudit/fs.h"
 #include "gfpaudit/check.h"
+#include "gfpaudit/version.h"
 
-#ifndef GFPAUDIT_VERSION
-#define GFPAUDIT_VERSION "0.1"
-#endif
 
 static const char *skip_dot(const char *p)
 {
@@ -356,7 +354,7 @@ int fix_mail_format(const struct fix_mail_opts *o, const struct finding *f, cons
 	add_diffstat(out, dpath, x->diff);
 	strbuf_addc(out, '\n');
 	strbuf_adds(out, x->diff);
-	strbuf_adds(out, "-- \ngfpaudit " GFPAUDIT_VERSION "\n\n");
+	strbuf_addf(out, "-- \n%s\n\n", gfpaudit_name_version);
 
 	strbuf_release(&para);
 	strbuf_release(&fixes);

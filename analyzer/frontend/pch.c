@@ -19,6 +19,7 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/fs.h"
+#include "gfpaudit/version.h"
 
 static bool exists(const char *p)
 {
@@ -258,7 +259,7 @@ static int pch_get(const char *tree, bool module, const char *src_dir, const cha
 		for (int i = 0; i < argc; i++)
 			strbuf_addf(&fl, "%s ", argv[i]);
 	flags_free(argv, argc);
-	char *key = xasprintf("%s|%s|%s|%s|%s|%s|%s", tree, src_dir, GFPAUDIT_VERSION, GFPAUDIT_CLANG_RESOURCE_DIR,
+	char *key = xasprintf("%s|%s|%s|%s|%s|%s|%s", tree, src_dir, gfpaudit_version, GFPAUDIT_CLANG_RESOURCE_DIR,
 			      module ? "module-3" : "builtin-3", source, fl.buf);
 	strbuf_release(&fl);
 	for (const char *p = key; *p; p++) {

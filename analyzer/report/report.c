@@ -7,6 +7,7 @@
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
 
 void report_init(struct report *r) { memset(r, 0, sizeof(*r)); }
 
@@ -282,7 +283,7 @@ int report_json(const struct report *r, FILE *out)
 	json_t *root = json_object(), *fa = json_array(), *sa = json_array(), *su = json_array();
 	size_t a, s, f;
 	json_object_set_new(root, "tool", json_string("gfpaudit"));
-	json_object_set_new(root, "version", json_string(GFPAUDIT_VERSION));
+	json_object_set_new(root, "version", json_string(gfpaudit_version));
 	for (size_t i = 0; i < r->n; i++) {
 		const struct file_result *fr = r->files[i];
 		for (size_t k = 0; k < fr->nfindings; k++) {

@@ -32,6 +32,7 @@
 #include "gfpaudit/check.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
 
 #define SARIF_SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #define SRCROOT "SRCROOT"
@@ -402,7 +403,7 @@ int report_sarif(const struct report *r, FILE *out)
 	size_t a, s, f;
 	report_counts(r, &a, &s, &f);
 	json_t *driver = json_pack("{s:s,s:s,s:s,s:o}", "name", "gfpaudit", "fullName",
-				   "gfpaudit " GFPAUDIT_VERSION, "version", GFPAUDIT_VERSION,
+				   gfpaudit_name_version, "version", gfpaudit_version,
 				   "rules", c.rules);
 	json_t *inv = json_pack("{s:b,s:o}", "executionSuccessful", f == 0,
 				"toolExecutionNotifications", notes);

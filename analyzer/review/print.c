@@ -9,6 +9,7 @@
 #include "gfpaudit/result.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
 
 /* ---- JSON ---- */
 
@@ -33,7 +34,7 @@ int review_print_json(const struct review *r, FILE *out)
 {
 	json_t *root = json_object(), *pa = json_array();
 	json_object_set_new(root, "tool", json_string("gfpaudit"));
-	json_object_set_new(root, "version", json_string(GFPAUDIT_VERSION));
+	json_object_set_new(root, "version", json_string(gfpaudit_version));
 	json_object_set_new(root, "base", json_string(r->base));
 	json_object_set_new(root, "base_source", json_string(review_base_source_name(r->base_source)));
 	json_object_set_new(root, "context", json_string(r->kbuild ? "kbuild" : "kmodel"));
@@ -201,7 +202,7 @@ static int cmp_ordered(const void *a, const void *b)
 static void signature(struct strbuf *sb, const struct review *r)
 {
 	(void)r;
-	strbuf_adds(sb, "\n-- \ngfpaudit " GFPAUDIT_VERSION "\n");
+	strbuf_addf(sb, "\n-- \n%s\n", gfpaudit_name_version);
 }
 
 static bool has_id(const struct mail_message *m)
@@ -423,7 +424,7 @@ int review_print_email(const struct review *r, const struct review_print_opts *o
 	if (!o || !o->from)
 		return err_set(GA_EINVAL, "no sender for the replies: pass --from or set git's user.name and user.email");
 	struct mail_out *mo = mail_out_new(out);
-	struct mail_reply_opts ro = { .from = o->from, .user_agent = "gfpaudit " GFPAUDIT_VERSION };
+	struct mail_reply_opts ro = { .from = o->from, .user_agent = gfpaudit_name_version };
 	struct review_print_opts po = *o;
 	int rc = 0;
 	bool failure_told = false;

@@ -16,6 +16,7 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/fs.h"
+#include "gfpaudit/version.h"
 #include "store_impl.h"
 
 /* Bump when the table layout or the meaning of a column changes. */
@@ -146,7 +147,7 @@ void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const
 			 char out[STORE_HASH_HEX])
 {
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", GFPAUDIT_VERSION, k->path, k->context,
+	strbuf_addf(&sb, "gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", gfpaudit_version, k->path, k->context,
 		    k->content, (long long)incset);
 	strbuf_adds(&sb, result ? result : "");
 	store_hash_buf(sb.buf, sb.len, out);
@@ -374,7 +375,7 @@ int store_context(const struct engine_opts *o, const char *pch_identity, char ou
 {
 	struct strbuf ctx = STRBUF_INIT;
 	char buf[PATH_MAX];
-	strbuf_addf(&ctx, "gfpaudit %s schema %s\n", GFPAUDIT_VERSION, STORE_SCHEMA);
+	strbuf_addf(&ctx, "gfpaudit %s schema %s\n", gfpaudit_version, STORE_SCHEMA);
 	/* a rebuilt binary (a changed rule, a fixed bug) must not reuse results */
 	add_file_hash(&ctx, "exe", "/proc/self/exe");
 	/* a file's include list leaves out the headers the PCH supplied: what
@@ -649,7 +650,7 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 bool store_i_row_trusted(struct store *s, sqlite3_int64 incset, const char *producer, const char *sum,
 			 const char *want)
 {
-	if (!producer || strcmp(producer, GFPAUDIT_VERSION) || !sum || strcmp(sum, want)) {
+	if (!producer || strcmp(producer, gfpaudit_version) || !sum || strcmp(sum, want)) {
 		s->st.untrusted++;
 		return false;
 	}
@@ -705,7 +706,7 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 		sqlite3_bind_text(s->origin_put, 2, k->context, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(s->origin_put, 3, k->content, -1, SQLITE_TRANSIENT);
 		sqlite3_bind_int64(s->origin_put, 4, inc);
-		sqlite3_bind_text(s->origin_put, 5, GFPAUDIT_VERSION, -1, SQLITE_STATIC);
+		sqlite3_bind_text(s->origin_put, 5, gfpaudit_version, -1, SQLITE_STATIC);
 		sqlite3_bind_text(s->origin_put, 6, sum, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(s->origin_put) != SQLITE_DONE)
 			rc = store_i_db_err(s, "store");

@@ -7,6 +7,7 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
 #include "store_impl.h"
 
 /* Versions kept per (path, context): each facts pass of a run may judge a
@@ -105,7 +106,7 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 	sqlite3_bind_text(q, 5, r->facts_digest, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(q, 6, txt, -1, free);
 	sqlite3_bind_int64(q, 7, (sqlite3_int64)time(NULL));
-	sqlite3_bind_text(q, 8, GFPAUDIT_VERSION, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 8, gfpaudit_version, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 9, sum, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		rc = store_i_db_err(s, "store");

@@ -16,6 +16,7 @@
 #include "gfpaudit/change.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
 
 void fn_extents_init(struct fn_extents *x) { memset(x, 0, sizeof(*x)); }
 
@@ -484,7 +485,7 @@ static void cache_salt(struct engine *e, struct strbuf *sb)
 	const struct engine_opts *eo = engine_opts(e);
 	/* not the PCH's identity: it is built only when something is parsed,
 	 * and a parse through it gives what a plain parse gives */
-	strbuf_addf(sb, "gfpaudit-check-cache 1 %s rules=%llx tree=%s compdb=%s\n", GFPAUDIT_VERSION,
+	strbuf_addf(sb, "gfpaudit-check-cache 1 %s rules=%llx tree=%s compdb=%s\n", gfpaudit_version,
 		    (unsigned long long)eo->rules, eo->tree ? eo->tree : "", eo->compdb ? eo->compdb : "");
 	char exe[4096];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
