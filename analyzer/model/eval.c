@@ -1451,6 +1451,12 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 		r.iv = args[0].iv.known ? iv_log2_ceil(args[0].iv) : iv_range(0, 63);
 	else if ((!strcmp(name, "__roundup_pow_of_two") || !strcmp(name, "roundup_pow_of_two")) && n == 1)
 		r.iv = args[0].iv.known ? iv_shl(iv_const(1), iv_log2_ceil(args[0].iv)) : iv_top();
+	/* the size of the kmalloc bucket (or page block) that serves x: at
+	 * least x, at most the next power of two (kmalloc-96 and -192 are
+	 * below it) */
+	else if (!strcmp(name, "kmalloc_size_roundup") && n == 1)
+		r.iv = args[0].iv.known ? iv_range(args[0].iv.lo, iv_shl(iv_const(1), iv_log2_ceil(args[0].iv)).hi)
+					: iv_top();
 	else if ((ffs_base(name) >= 0 || !strcmp(name, "ffz") || !strcmp(name, "variable_ffz")) && n == 1)
 		r.iv = iv_range(0, 63);
 	else if ((!strcmp(name, "variable__fls") || !strcmp(name, "variable_fls") ||
@@ -1478,7 +1484,8 @@ static struct aval call_builtin(struct eval_ctx *cx, const char *name, struct av
 	if (n == 1 && args[0].top_user && args[0].iv.known && args[0].iv.lo >= 0 &&
 	    (!strcmp(name, "get_order") || !strcmp(name, "ilog2") || !strcmp(name, "__ilog2_u32") ||
 	     !strcmp(name, "__ilog2_u64") || !strcmp(name, "order_base_2") || !strcmp(name, "__order_base_2") ||
-	     !strcmp(name, "roundup_pow_of_two") || !strcmp(name, "__roundup_pow_of_two")))
+	     !strcmp(name, "roundup_pow_of_two") || !strcmp(name, "__roundup_pow_of_two") ||
+	     !strcmp(name, "kmalloc_size_roundup")))
 		r.top_user = true;
 	return r;
 }

@@ -36,6 +36,7 @@ void kmem_cache_free(struct kmem_cache *s, void *objp);
 void kfree(const void *objp);
 void kfree_sensitive(const void *objp);
 size_t ksize(const void *objp);
+size_t kmalloc_size_roundup(size_t size);
 
 void *__kmalloc_noprof(size_t size, gfp_t flags)
 	__assume_kmalloc_alignment __alloc_size(1);
