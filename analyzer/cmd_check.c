@@ -145,12 +145,7 @@ static int check_parse(int argc, char **argv, struct check_args *a)
 		CLI_SET(0, "no-cache", &a->no_cache, 1,
 			"analyze every file (also: GFPAUDIT_NO_CACHE=1); the cache of\n"
 			"--staged results is <git common dir>/gfpaudit-cache"),
-		CLI_CALLBACK(0, "timeout", &a->iso, "SEC", cli_opt_limit,
-			"give up on one file after SEC seconds (default 300); each\n"
-			"file is analyzed in a child process, so a file that crashes,\n"
-			"hangs or exhausts the analyzer fails alone (exit 3)"),
-		CLI_CALLBACK(0, "memory-limit", &a->iso, "MIB", cli_opt_limit,
-			"address-space limit of that child (default 4096)"),
+		CLI_ISOLATE_OPTIONS(&a->iso),
 		CLI_SET(0, "no-pch", &a->no_pch, 1,
 			"with a tree, parse without the precompiled kernel headers\n"
 			"(used when the change touches no header; built once per tree\n"

@@ -1,6 +1,5 @@
 /* gfpaudit facts: build the tree's facts in the cache (treefacts.h), or
  * print one key's joined value with the stores behind it. */
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +19,7 @@
 #include "gfpaudit/treefacts.h"
 #include "gfpaudit/triage.h"
 
-static void usage(FILE *f)
+static void usage(FILE *f, const struct cli_option *opts)
 {
 	fprintf(f,
 "usage: gfpaudit facts --tree KDIR [options] [PATH...]\n"
@@ -32,21 +31,8 @@ static void usage(FILE *f)
 "then joins the other files' facts from the cache and says so in its summary\n"
 "(\"tree facts: N files from the cache\").  The cache is the audit's: same tree,\n"
 "configuration, rules and tool.  Warm, a rebuild parses only what changed.\n"
-"\n"
-"  --tree KDIR          the prepared kernel tree (without it: the kernel-model\n"
-"                       headers, and the PATHs are the tree)\n"
-"  --cache FILE         the result cache (default as for audit); needed\n"
-"  --key KEY            print the joined value of KEY (field:STRUCT.FIELD,\n"
-"                       param:FUNCTION#N, param:FILE:FUNCTION#N), its provenance and every\n"
-"                       store or call behind it, from the tree's facts; builds nothing\n"
-"  --format FMT         text (default) or json, for --key\n"
-"  --facts-passes N     as for audit (default 3)\n"
-"  -j N, --timeout SEC, --memory-limit MIB, --no-pch, --all-files   as for audit\n"
-"  -q, --quiet          no progress line\n"
-"  --progress           progress lines on stderr also when it is not a terminal, one\n"
-"                       every 5 s (the default when CI=true); --no-progress: not then\n"
-"  -v, --verbose        where the files went, the facts passes\n"
-"  -h, --help           this text\n");
+"\n");
+	cli_print_options(f, opts);
 	cli_print_setup(f, "CI=true (--progress)");
 	fprintf(f, "\n"
 "exit: 0 built (or the key printed, found or not), 2 usage, unprepared tree or facts\n"
@@ -245,79 +231,55 @@ static char *common_root(char **paths, int n)
 
 int cmd_facts(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "key", required_argument, NULL, 'k' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "facts-passes", required_argument, NULL, 'I' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "memory-limit", required_argument, NULL, 'm' },
-		{ "no-pch", no_argument, NULL, 'w' },
-		{ "all-files", no_argument, NULL, 'a' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "no-progress", no_argument, NULL, 'N' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct audit_args a;
 	audit_args_init(&a);
 	a.build_tree_facts = true;
 	a.c.severity = "error";
 	const char *key = NULL, *format = "text";
-	int opt;
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "j:qvh", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 't': a.c.tree = optarg; break;
-		case 'C': a.cache = optarg; break;
-		case 'k': key = optarg; break;
-		case 'f': format = optarg; break;
-		case 'I':
-			if (cli_parse_int("facts", "--facts-passes", optarg, 1, 16, &a.facts_passes))
-				goto bad_number;
-			break;
-		case 'T':
-			if (cli_parse_int("facts", "--timeout", optarg, 1, CLI_TIMEOUT_MAX, &a.timeout))
-				goto bad_number;
-			break;
-		case 'm':
-			if (cli_parse_int("facts", "--memory-limit", optarg, 64, 1 << 24, &a.mem_mb))
-				goto bad_number;
-			break;
-		case 'j':
-			if (cli_parse_int("facts", "-j", optarg, 1, 256, &a.jobs))
-				goto bad_number;
-			break;
-		case 'w': a.want_pch = 0; break;
-		case 'a': a.all_files = 1; break;
-		case 'q': a.c.quiet = 1; break;
-		case 'P': a.progress = 1; break;
-		case 'N': a.progress = 0; break;
-		case 'v': a.c.verbose++; break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: usage(stderr); return EXIT_USAGE;
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "json")) {
-		fprintf(stderr, "gfpaudit facts: unknown format '%s' (text, json)\n", format);
-		return EXIT_USAGE;
-	}
+	const struct cli_option opts[] = {
+		CLI_STRING(0, "tree", &a.c.tree, "KDIR",
+			"the prepared kernel tree (without it: the kernel-model\n"
+			"headers, and the PATHs are the tree)"),
+		CLI_STRING(0, "cache", &a.cache, "FILE", "the result cache (default as for audit); needed"),
+		CLI_STRING(0, "key", &key, "KEY",
+			"print the joined value of KEY (field:STRUCT.FIELD,\n"
+			"param:FUNCTION#N, param:FILE:FUNCTION#N), its provenance and every\n"
+			"store or call behind it, from the tree's facts; builds nothing"),
+		CLI_CHOICE(0, "format", &format, "FMT", "text|json", "text (default) or json, for --key"),
+		CLI_INT(0, "facts-passes", &a.facts_passes, "N", 1, 16, "as for audit (default 3)"),
+		CLI_INT('j', NULL, &a.jobs, "N", 1, 256, "worker processes (default: number of CPUs)"),
+		CLI_INT(0, "timeout", &a.timeout, "SEC", 1, CLI_TIMEOUT_MAX,
+			"give up on one file after SEC seconds (default 300)"),
+		CLI_INT(0, "memory-limit", &a.mem_mb, "MIB", 64, 1 << 24,
+			"address-space limit of each worker (default 4096)"),
+		CLI_SET(0, "no-pch", &a.want_pch, 0, "parse without the precompiled kernel headers"),
+		CLI_SET(0, "all-files", &a.all_files, 1,
+			"also the files the configuration does not build"),
+		CLI_SET('q', "quiet", &a.c.quiet, 1, "no progress line"),
+		CLI_SET(0, "progress", &a.progress, 1,
+			"progress lines on stderr also when it is not a terminal, one\n"
+			"every 5 s (the default when CI=true); --no-progress: not then"),
+		CLI_SET(0, "no-progress", &a.progress, 0, NULL),
+		CLI_COUNT('v', "verbose", &a.c.verbose, "where the files went, the facts passes"),
+		CLI_HELP(),
+		CLI_END(),
+	};
+	int rc, first = cli_parse_options("facts", opts, argc, argv, usage, &rc);
+	if (first < 0)
+		return rc;
 	if (key)
-		return optind < argc ? (fprintf(stderr, "gfpaudit facts: --key takes no PATH\n"), EXIT_USAGE)
+		return first < argc ? (fprintf(stderr, "gfpaudit facts: --key takes no PATH\n"), EXIT_USAGE)
 				     : show_key(&a, key, format);
 	char *tree_arg[1] = { (char *)a.c.tree };
-	if (optind < argc) {
-		a.paths = argv + optind;
-		a.npaths = argc - optind;
+	if (first < argc) {
+		a.paths = argv + first;
+		a.npaths = argc - first;
 	} else if (a.c.tree) {
 		a.paths = tree_arg;
 		a.npaths = 1;
 	} else {
 		fprintf(stderr, "gfpaudit facts: give --tree KDIR (or the PATHs that make the tree)\n");
-		usage(stderr);
+		usage(stderr, opts);
 		return EXIT_USAGE;
 	}
 	char *root = NULL;
@@ -328,10 +290,7 @@ int cmd_facts(int argc, char **argv)
 		root = common_root(a.paths, a.npaths);
 	}
 	a.facts_root = root;
-	int rc = audit_main(&a);
+	rc = audit_main(&a);
 	free(root);
 	return rc;
-bad_number:
-	fprintf(stderr, "%s\n", err_last());
-	return EXIT_USAGE;
 }

@@ -87,12 +87,7 @@ static int review_parse(int argc, char **argv, struct review_args *a)
 			"not proven is a note, never mailed; introduced ones are\n"
 			"counted on stderr and in JSON)"),
 		CLI_SET('q', "quiet", &a->c.quiet, 1, "say nothing on stderr but errors"),
-		CLI_CALLBACK(0, "timeout", &a->iso, "SEC", cli_opt_limit,
-			"give up on one file after SEC seconds (default 300); each\n"
-			"file is analyzed in a child process, so a file that crashes,\n"
-			"hangs or exhausts the analyzer fails alone (exit 3)"),
-		CLI_CALLBACK(0, "memory-limit", &a->iso, "MIB", cli_opt_limit,
-			"address-space limit of that child (default 4096)"),
+		CLI_ISOLATE_OPTIONS(&a->iso),
 		CLI_SET(0, "no-pch", &a->no_pch, 1,
 			"parse without the precompiled kernel headers (used with a\n"
 			"prepared tree when the series touches no header)"),

@@ -19,9 +19,22 @@ def run(*args):
     return p.returncode, p.stdout
 
 
+def shared_rows():
+    """The option rows several commands share: cli.h's CLI_*_OPTIONS(...)
+    macros, name -> the text of their rows."""
+    hdr = open(os.path.join(root, "include", "gfpaudit", "cli.h")).read()
+    rows = {}
+    for m in re.finditer(r'#define (CLI_[A-Z_]+_OPTIONS)\([^)]*\)((?:[^\n]*\\\n)*[^\n]*)', hdr):
+        rows[m.group(1)] = m.group(2)
+    return rows
+
+
 def parsed_options(src):
     """Long options of the getopt_long table, short ones of its optstring,
     and for a command without getopt (cc) the option literals it compares."""
+    for name, body in shared_rows().items():
+        if re.search(r'\b%s\(' % name, src):
+            src += "\n" + body
     longs = set(re.findall(r'\{\s*"([a-z][a-z0-9-]*)",\s*(?:no|required|optional)_argument', src))
     shorts = set()
     for optstring in re.findall(r'getopt_long\(\s*argc,\s*argv,\s*"([^"]*)"', src):

@@ -106,6 +106,16 @@ struct cli_option {
 #define CLI_HELP()                   { CLI_OPT_(CLI_OPT_HELP, 'h', "help", NULL, NULL, "this text") }
 #define CLI_END()                    { .type = CLI_OPT_END }
 
+/* --timeout and --memory-limit of the commands that analyze each file in a
+ * child process (check, review), into a struct isolate_limits. */
+#define CLI_ISOLATE_OPTIONS(lim) \
+	CLI_CALLBACK(0, "timeout", (lim), "SEC", cli_opt_limit, \
+		"give up on one file after SEC seconds (default 300); each\n" \
+		"file is analyzed in a child process, so a file that crashes,\n" \
+		"hangs or exhausts the analyzer fails alone (exit 3)"), \
+	CLI_CALLBACK(0, "memory-limit", (lim), "MIB", cli_opt_limit, \
+		"address-space limit of that child (default 4096)")
+
 /* Parse argv[1..] for command `cmd` against `opts`.  Returns the index of
  * the first operand in argv (getopt_long moves the operands behind the
  * options), or -1 when the command is done: *exit_code is then EXIT_CLEAN
