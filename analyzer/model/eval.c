@@ -819,13 +819,15 @@ static struct aval var_initial(const struct eval_ctx *cx, const struct fn_model 
 }
 
 /* A quantity the configuration or the kernel bounds (nr_cpu_ids <=
- * NR_CPUS, an xattr value's size <= XATTR_SIZE_MAX), as the tree says. */
+ * NR_CPUS, an xattr value's size <= XATTR_SIZE_MAX, a netlink attribute's
+ * payload <= U16_MAX - NLA_HDRLEN), as the tree says. */
 static void runtime_bound(const struct eval_ctx *cx, struct aval *r, enum ksrc_bound kb)
 {
 	const struct tree_facts *tf = &cx->tu->facts;
 	long long b = kb == KB_NR_CPUS ? tf->nr_cpus : kb == KB_MAX_NUMNODES ? tf->max_numnodes
 		    : kb == KB_XATTR_SIZE_MAX ? tf->xattr_size_max
-		    : kb == KB_PAGECACHE_ORDER ? tf->pagecache_max_order : 0;
+		    : kb == KB_PAGECACHE_ORDER ? tf->pagecache_max_order
+		    : kb == KB_NLA_PAYLOAD ? 0xffff - 4 : 0;
 	if (b > 0)
 		r->iv = iv_range(0, b);
 	if (b > 0 && kb == KB_XATTR_SIZE_MAX && (r->src & SRCB(USER))) {

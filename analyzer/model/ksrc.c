@@ -31,7 +31,7 @@ static const struct named_src returns[] = {
 	{ "memdup_sockptr", SRC_USER, "a copy of user memory", KB_NONE },
 	{ "memdup_sockptr_nul", SRC_USER, "a copy of user memory", KB_NONE },
 	/* network */
-	{ "nla_len", SRC_REMOTE, "a netlink attribute's length", KB_NONE },
+	{ "nla_len", SRC_REMOTE, "a netlink attribute's length", KB_NLA_PAYLOAD },
 	{ "nla_get_u8", SRC_REMOTE, "a netlink attribute", KB_NONE },
 	{ "nla_get_u16", SRC_REMOTE, "a netlink attribute", KB_NONE },
 	{ "nla_get_u32", SRC_REMOTE, "a netlink attribute", KB_NONE },

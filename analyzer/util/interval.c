@@ -74,6 +74,17 @@ struct interval iv_and(struct interval a, struct interval b)
 		return (struct interval){ 0, b.hi, true };
 	if (a.lo >= 0 && iv_is_const(a))
 		return (struct interval){ 0, a.hi, true };
+	/* x >= 0 and a negative constant mask clears low (or some) bits:
+	 * [0, x]; ~(2^k - 1), as ALIGN() and NLA_ALIGN() use, rounds down,
+	 * which keeps the order: [lo & m, hi & m] */
+	if (b.lo < 0 && iv_is_const(b) && a.lo >= 0) {
+		uint64_t low = -(uint64_t)b.lo; /* 2^k when b is ~(2^k - 1) */
+		if (a.known && !(low & (low - 1)))
+			return (struct interval){ a.lo & b.lo, a.hi & b.lo, true };
+		return (struct interval){ 0, a.hi, a.known };
+	}
+	if (a.lo < 0 && iv_is_const(a) && b.lo >= 0)
+		return iv_and(b, a);
 	return (struct interval){ IV_MIN, IV_MAX, false };
 }
 

@@ -11,7 +11,9 @@
 struct tu;
 
 /* What bounds a quantity (the configuration's and the kernel's limits). */
-enum ksrc_bound { KB_NONE, KB_NR_CPUS, KB_MAX_NUMNODES, KB_XATTR_SIZE_MAX, KB_PAGECACHE_ORDER };
+/* KB_NLA_PAYLOAD: a netlink attribute's payload, at most U16_MAX less the
+ * 4-byte header: its length is a 16-bit field on the wire. */
+enum ksrc_bound { KB_NONE, KB_NR_CPUS, KB_MAX_NUMNODES, KB_XATTR_SIZE_MAX, KB_PAGECACHE_ORDER, KB_NLA_PAYLOAD };
 /* The value a call to `name` returns: its kind (and a note), or -1. */
 int ksrc_call_return(const char *name, const char **why, enum ksrc_bound *bound);
 /* Argument `argi` of a call to `name` points to what the call fills from

@@ -33,6 +33,16 @@ TEST(interval_ops)
 	struct interval g = iv_get_order(iv_range(100, 65535), 12);
 	CHECK_EQ_INT(g.lo, 0);
 	CHECK_EQ_INT(g.hi, 4);
+	/* NLA_ALIGN: (x + 3) & ~3 rounds down, keeping the range; another
+	 * negative mask only clears bits: [0, hi]; either order of operands */
+	struct interval al = iv_and(iv_range(7, 65538), iv_const(~3LL));
+	CHECK_EQ_INT(al.lo, 4);
+	CHECK_EQ_INT(al.hi, 65536);
+	CHECK(al.known);
+	struct interval cl = iv_and(iv_const(~5LL), iv_range(7, 100));
+	CHECK_EQ_INT(cl.lo, 0);
+	CHECK_EQ_INT(cl.hi, 100);
+	CHECK(!iv_and(iv_range(-4, 4), iv_const(~3LL)).known);
 }
 
 TEST(gfp_table_roundtrip)
