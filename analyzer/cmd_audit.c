@@ -148,7 +148,7 @@ void audit_args_init(struct audit_args *a)
 	a->progress = cli_progress_default();
 }
 
-static int opt_shard(const char *cmd, const struct cli_option *opt, const char *arg)
+int audit_opt_shard(const char *cmd, const struct cli_option *opt, const char *arg)
 {
 	struct audit_args *a = opt->value;
 	if (shard_parse(arg, &a->shard_k, &a->shard_n)) {
@@ -224,7 +224,7 @@ int cmd_audit(int argc, char **argv)
 			"parse every file, also those that name no allocator"),
 		CLI_SET(0, "candidates", &a.candidates, 1,
 			"print the files the prefilter would parse, one a line, and stop"),
-		CLI_CALLBACK(0, "shard", &a, "K/N", opt_shard,
+		CLI_CALLBACK(0, "shard", &a, "K/N", audit_opt_shard,
 			"audit only share K of N (by path hash; join the outputs\n"
 			"with 'gfpaudit merge')"),
 		CLI_STRING(0, "baseline", &a.baseline_path, "FILE",
@@ -479,6 +479,8 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 	struct factpass_opts fo = { .engine = r->e, .store = s, .context = triage_context(r->tri),
 				    .pool = *po1, .max_passes = a->facts_passes,
 				    .extra = r->tf.files, .nextra = r->tf.n,
+				    /* a shard's observations are read by the other shards */
+				    .all_publishers = a->shard_n && (a->build_tree_facts || r->tf.built),
 				    .on_parsed = a->c.verbose > 1 ? on_parsed : NULL };
 	struct factpass_stats fs;
 	rc = factpass_run(&fo, r->st.rep.files, r->fl.paths, r->fl.n, &fs);
@@ -487,7 +489,9 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 	/* an audit of the whole tree builds the tree's facts as `facts` would */
 	char treal[PATH_MAX];
 	bool whole = whole_tree(a) && realpath(a->c.tree, treal);
-	bool rebuild = a->build_tree_facts || whole;
+	/* a sharded facts build adds its files to the facts the cache holds
+	 * (the first shard into a cache starts them) */
+	bool rebuild = (a->build_tree_facts && !(a->shard_n && r->tf.built)) || whole;
 	if (s && (rebuild || r->tf.built)) {
 		const char *root = a->facts_root ? a->facts_root : whole ? treal : r->tf.root;
 		if (treefacts_save(s, triage_context(r->tri), root ? root : "", rebuild,
@@ -496,8 +500,11 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 			err_clear();
 		} else if (a->build_tree_facts) {
 			free(r->facts_note);
-			r->facts_note = xasprintf("tree facts: built for %s: %zu files, %zu keys", root ? root : "?",
-						  r->fl.n, fs.keys);
+			r->facts_note = a->shard_n ? xasprintf("tree facts: shard %d/%d of %s: %zu files %s, %zu keys",
+							       a->shard_k, a->shard_n, root ? root : "?", r->fl.n,
+							       rebuild ? "(the first in this cache)" : "added", fs.keys)
+						   : xasprintf("tree facts: built for %s: %zu files, %zu keys",
+							       root ? root : "?", r->fl.n, fs.keys);
 		}
 	} else if (a->build_tree_facts) {
 		free(r->facts_note);

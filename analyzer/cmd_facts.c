@@ -24,6 +24,7 @@ static void usage(FILE *f, const struct cli_option *opts)
 	fprintf(f,
 "usage: gfpaudit facts --tree KDIR [options] [PATH...]\n"
 "       gfpaudit facts --tree KDIR [--cache FILE] --key KEY [--format text|json]\n"
+"       gfpaudit facts [--cache FILE] --import CACHE...\n"
 "\n"
 "Build the tree's facts: audit every file the configuration builds (or the PATHs\n"
 "given) with the fact base, and keep in the cache what each file stores into struct\n"
@@ -31,6 +32,10 @@ static void usage(FILE *f, const struct cli_option *opts)
 "then joins the other files' facts from the cache and says so in its summary\n"
 "(\"tree facts: N files from the cache\").  The cache is the audit's: same tree,\n"
 "configuration, rules and tool.  Warm, a rebuild parses only what changed.\n"
+"\n"
+"Across machines: each one builds a shard's facts (--shard K/N) in its own cache;\n"
+"--import copies the facts of those caches into one, and audits of the shards\n"
+"against a copy of it join the whole tree's facts (\"Across machines\" in README.md).\n"
 "\n");
 	cli_print_options(f, opts);
 	cli_print_setup(f, "CI=true (--progress)");
@@ -229,6 +234,41 @@ static char *common_root(char **paths, int n)
 	return root;
 }
 
+/* --import: the tree's facts of other caches into `cache` (default path). */
+static int import_caches(const char *cache, char **srcs, int n, int quiet)
+{
+	if (n < 1) {
+		fprintf(stderr, "gfpaudit facts: --import needs the cache files to import\n");
+		return EXIT_USAGE;
+	}
+	char *path = cache ? xstrdup(cache) : store_default_path();
+	struct store *s = NULL;
+	if (!path || store_open(path, &s)) {
+		fprintf(stderr, "gfpaudit facts: %s\n", path ? err_last() : "no cache (set --cache)");
+		free(path);
+		return EXIT_TOOL;
+	}
+	int exit_code = EXIT_CLEAN;
+	for (int i = 0; i < n; i++) {
+		size_t rows = 0;
+		int rc = store_tree_import(s, srcs[i], &rows);
+		if (rc) {
+			fprintf(stderr, "gfpaudit facts: %s\n", err_last());
+			exit_code = rc == GA_ENOTFOUND || rc == GA_EINVAL ? EXIT_USAGE : EXIT_TOOL;
+			break;
+		}
+		if (!quiet)
+			fprintf(stderr, "gfpaudit facts: %s: %zu file%s of tree facts imported into %s\n", srcs[i],
+				rows, rows == 1 ? "" : "s", path);
+	}
+	if (store_close(s) && exit_code == EXIT_CLEAN) {
+		fprintf(stderr, "gfpaudit facts: %s\n", err_last());
+		exit_code = EXIT_TOOL;
+	}
+	free(path);
+	return exit_code;
+}
+
 int cmd_facts(int argc, char **argv)
 {
 	struct audit_args a;
@@ -236,6 +276,7 @@ int cmd_facts(int argc, char **argv)
 	a.build_tree_facts = true;
 	a.c.severity = "error";
 	const char *key = NULL, *format = "text";
+	int import = 0;
 	const struct cli_option opts[] = {
 		CLI_STRING(0, "tree", &a.c.tree, "KDIR",
 			"the prepared kernel tree (without it: the kernel-model\n"
@@ -247,6 +288,12 @@ int cmd_facts(int argc, char **argv)
 			"store or call behind it, from the tree's facts; builds nothing"),
 		CLI_CHOICE(0, "format", &format, "FMT", "text|json", "text (default) or json, for --key"),
 		CLI_INT(0, "facts-passes", &a.facts_passes, "N", 1, 16, "as for audit (default 3)"),
+		CLI_CALLBACK(0, "shard", &a, "K/N", audit_opt_shard,
+			"build the facts of shard K of N (as audit --shard), added to\n"
+			"those the cache holds"),
+		CLI_SET(0, "import", &import, 1,
+			"copy the tree's facts of the caches given as operands (other\n"
+			"machines', shards') into --cache; builds nothing"),
 		CLI_INT('j', NULL, &a.jobs, "N", 1, 256, "worker processes (default: number of CPUs)"),
 		CLI_INT(0, "timeout", &a.timeout, "SEC", 1, CLI_TIMEOUT_MAX,
 			"give up on one file after SEC seconds (default 300)"),
@@ -267,6 +314,9 @@ int cmd_facts(int argc, char **argv)
 	int rc, first = cli_parse_options("facts", opts, argc, argv, usage, &rc);
 	if (first < 0)
 		return rc;
+	if (import)
+		return key || a.shard_n ? (fprintf(stderr, "gfpaudit facts: --import takes no --key or --shard\n"), EXIT_USAGE)
+					: import_caches(a.cache, argv + first, argc - first, a.c.quiet);
 	if (key)
 		return first < argc ? (fprintf(stderr, "gfpaudit facts: --key takes no PATH\n"), EXIT_USAGE)
 				     : show_key(&a, key, format);

@@ -49,12 +49,14 @@ static void want_keys(GHashTable *keys, const struct file_result *r)
  * the publishers of an open value into a key that one of those (or another
  * such publisher, transitively) consults: a publisher nobody downstream
  * reads from changes no finding.  wanted[i] is set for them. */
-static void demand(struct file_result **files, size_t n, bool *wanted)
+static void demand(struct file_result **files, size_t n, bool all_publishers, bool *wanted)
 {
 	GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct file_result *r = files[i];
-		wanted[i] = r && r->status == FILE_ANALYZED && r->facts_digest && file_result_wants_facts(r);
+		wanted[i] = r && r->status == FILE_ANALYZED && r->facts_digest &&
+			    (file_result_wants_facts(r) ||
+			     (all_publishers && file_result_facts_eligible(r) && file_result_publishes_open(r)));
 		if (wanted[i])
 			want_keys(keys, r);
 	}
@@ -257,7 +259,7 @@ static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 {
 	size_t m = 0;
 	bool *wanted = xcalloc(n + 1, sizeof(*wanted));
-	demand(run->files, n, wanted);
+	demand(run->files, n, run->o->all_publishers, wanted);
 	for (int publishers = 1; publishers >= 0; publishers--)
 		for (size_t i = 0; i < n; i++) {
 			struct file_result *r = run->files[i];

@@ -19,8 +19,6 @@
 #include "gfpaudit/version.h"
 #include "store_impl.h"
 
-/* Bump when the table layout or the meaning of a column changes. */
-#define STORE_SCHEMA "1"
 /* Contents kept per (path, context): a pre-commit hook alternates between
  * the staged and the committed version of a file. */
 #define STORE_KEEP_VERSIONS 4
@@ -205,6 +203,9 @@ int store_open(const char *path, struct store **out)
 		"  facts TEXT NOT NULL, PRIMARY KEY(context, path));"
 		"CREATE TABLE IF NOT EXISTS treefacts_built(context TEXT PRIMARY KEY, root TEXT NOT NULL,"
 		"  files INTEGER NOT NULL, built INTEGER NOT NULL);"
+		/* rows copied in by store_tree_import(), not judged here */
+		"CREATE TABLE IF NOT EXISTS treefacts_imported(context TEXT NOT NULL, path TEXT NOT NULL,"
+		"  PRIMARY KEY(context, path));"
 		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
 		"COMMIT;")))
 		goto fail;
@@ -526,16 +527,16 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 	sqlite3_finalize(q);
 	if (rc)
 		return rc;
+	long long old = (long long)(now - STORE_KEEP_DAYS * 86400LL);
 	char *sql = xasprintf(
 		"DELETE FROM results WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM origins WHERE context NOT IN (SELECT context FROM results);"
 		"DELETE FROM judged WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM treefacts WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM treefacts_built WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM treefacts_imported WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM contexts WHERE used < %lld;",
-		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL),
-		(long long)(now - STORE_KEEP_DAYS * 86400LL), (long long)(now - STORE_KEEP_DAYS * 86400LL),
-		(long long)(now - STORE_KEEP_DAYS * 86400LL));
+		old, old, old, old, old, old);
 	rc = store_i_exec(s, sql);
 	free(sql);
 	int crc = store_i_commit(s);

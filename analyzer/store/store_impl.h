@@ -7,6 +7,10 @@
 #include <sqlite3.h>
 #include "gfpaudit/store.h"
 
+/* The layout of the tables (meta 'schema'; another is refused).  Bump
+ * when the table layout or the meaning of a column changes. */
+#define STORE_SCHEMA "1"
+
 struct store {
 	sqlite3 *db;
 	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;

@@ -26,6 +26,9 @@ struct audit_args {
 
 /* Defaults for every field (jobs: the CPUs). */
 void audit_args_init(struct audit_args *a);
+/* --shard K/N into the struct audit_args an option row points to (cli.h). */
+struct cli_option;
+int audit_opt_shard(const char *cmd, const struct cli_option *opt, const char *arg);
 int audit_main(struct audit_args *a);
 
 #endif

@@ -41,6 +41,10 @@ struct factpass_opts {
 	int max_passes;                      /* >= 1 */
 	struct file_result *const *extra;    /* observations of files not audited (tree facts) */
 	size_t nextra;
+	/* Judge again every file that publishes an open value, not only those
+	 * whose readers are in the run: the run's observations go to the
+	 * tree's facts that files outside it read (a shard's facts). */
+	bool all_publishers;
 	/* Optional: each file a worker judges in pass `pass` (1-based). */
 	void (*on_parsed)(void *data, int pass, const char *path);
 	void *data;

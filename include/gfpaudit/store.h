@@ -115,6 +115,14 @@ int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **
 int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
 		    int (*fn)(void *data, const struct store_tree_file *f), void *data);
 
+/* Copy the tree's facts of every context of the cache file `src` (a
+ * shard's, another machine's: rows are keyed by context and content, so
+ * sharing them is safe) into s.  A row replaces this cache's row of the same
+ * context and path; a context not built here is marked built from the
+ * source's root.  *rows: the rows copied.  GA_ENOTFOUND when src is not a
+ * file, GA_EINVAL when it is not a cache of this layout. */
+int store_tree_import(struct store *s, const char *src, size_t *rows);
+
 struct store_stats {
 	size_t hits, misses, puts;
 	size_t stale_includes; /* rows rejected because a header changed */
