@@ -404,6 +404,14 @@ int finding_from_json(const json_t *j, struct finding *f)
 
 static const char *const status_names[] = { "analyzed", "skipped", "failed" };
 
+static json_t *strings_json(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
 json_t *file_result_to_json(const struct file_result *r)
 {
 	json_t *o = json_object();
@@ -430,12 +438,8 @@ json_t *file_result_to_json(const struct file_result *r)
 			json_array_append_new(sa, finding_to_json(&r->suppressed[i]));
 		json_object_set_new(o, "suppressed", sa);
 	}
-	if (r->nincludes) {
-		json_t *inc = json_array();
-		for (size_t i = 0; i < r->nincludes; i++)
-			json_array_append_new(inc, json_string(r->includes[i]));
-		json_object_set_new(o, "includes", inc);
-	}
+	if (r->nincludes)
+		json_object_set_new(o, "includes", strings_json(r->includes, r->nincludes));
 	if (r->nfacts) {
 		/* [key, lo, hi, src, line]; lo/hi null when not known */
 		json_t *fa = json_array();
@@ -448,10 +452,7 @@ json_t *file_result_to_json(const struct file_result *r)
 		json_object_set_new(o, "facts", fa);
 	}
 	if (r->facts_digest) {
-		json_t *ca = json_array();
-		for (size_t i = 0; i < r->nconsulted; i++)
-			json_array_append_new(ca, json_string(r->consulted[i]));
-		json_object_set_new(o, "consulted", ca);
+		json_object_set_new(o, "consulted", strings_json(r->consulted, r->nconsulted));
 		json_object_set_new(o, "facts_digest", json_string(r->facts_digest));
 	}
 	if (r->spec)

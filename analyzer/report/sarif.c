@@ -198,6 +198,18 @@ static int parse_hunk_header(const char *l, int *old_start)
 	return 0;
 }
 
+/* The end of one file's replacements: the last run, and the file's
+ * artifactChange when it has any (repls is taken). */
+static void file_changes_end(const struct ctx *c, json_t *changes, const char *path, struct run *run, json_t *repls)
+{
+	run_flush(run, repls);
+	if (json_array_size(repls))
+		json_array_append_new(changes, json_pack("{s:o,s:o}", "artifactLocation", artifact_location(c, path),
+							 "replacements", repls));
+	else
+		json_decref(repls);
+}
+
 /* Returns the artifactChanges array, or NULL when the diff cannot be
  * expressed as line replacements. */
 static json_t *diff_to_changes(const struct ctx *c, const char *diff)
@@ -215,12 +227,7 @@ static json_t *diff_to_changes(const struct ctx *c, const char *diff)
 		p = nl ? nl + 1 : NULL;
 		if (!strncmp(l, "+++ ", 4)) {
 			if (repls) {
-				run_flush(&run, repls);
-				if (json_array_size(repls))
-					json_array_append_new(changes, json_pack("{s:o,s:o}",
-						"artifactLocation", artifact_location(c, path), "replacements", repls));
-				else
-					json_decref(repls);
+				file_changes_end(c, changes, path, &run, repls);
 				repls = NULL;
 			}
 			const char *f = l + 4;
@@ -272,12 +279,7 @@ static json_t *diff_to_changes(const struct ctx *c, const char *diff)
 		free(l);
 	}
 	if (ok && repls) {
-		run_flush(&run, repls);
-		if (json_array_size(repls))
-			json_array_append_new(changes, json_pack("{s:o,s:o}",
-				"artifactLocation", artifact_location(c, path), "replacements", repls));
-		else
-			json_decref(repls);
+		file_changes_end(c, changes, path, &run, repls);
 		repls = NULL;
 	}
 	json_decref(repls);
