@@ -250,16 +250,17 @@ static int import_caches(const char *cache, char **srcs, int n, int quiet)
 	}
 	int exit_code = EXIT_CLEAN;
 	for (int i = 0; i < n; i++) {
-		size_t rows = 0;
-		int rc = store_tree_import(s, srcs[i], &rows);
+		struct store_import_stats st;
+		int rc = store_import(s, srcs[i], &st);
 		if (rc) {
 			fprintf(stderr, "gfpaudit facts: %s\n", err_last());
 			exit_code = rc == GA_ENOTFOUND || rc == GA_EINVAL ? EXIT_USAGE : EXIT_TOOL;
 			break;
 		}
 		if (!quiet)
-			fprintf(stderr, "gfpaudit facts: %s: %zu file%s of tree facts imported into %s\n", srcs[i],
-				rows, rows == 1 ? "" : "s", path);
+			fprintf(stderr, "gfpaudit facts: %s: %zu file%s of tree facts, %zu results and %zu judged "
+				"results imported into %s%s\n", srcs[i], st.tree_rows, st.tree_rows == 1 ? "" : "s",
+				st.results, st.judged, path, st.skipped ? " (rows of other versions left out)" : "");
 	}
 	if (store_close(s) && exit_code == EXIT_CLEAN) {
 		fprintf(stderr, "gfpaudit facts: %s\n", err_last());
@@ -292,8 +293,9 @@ int cmd_facts(int argc, char **argv)
 			"build the facts of shard K of N (as audit --shard), added to\n"
 			"those the cache holds"),
 		CLI_SET(0, "import", &import, 1,
-			"copy the tree's facts of the caches given as operands (other\n"
-			"machines', shards') into --cache; builds nothing"),
+			"copy the caches given as operands (other machines', shards',\n"
+			"a CI run's) into --cache: the tree's facts and the results\n"
+			"this version wrote; builds nothing"),
 		CLI_INT('j', NULL, &a.jobs, "N", 1, 256, "worker processes (default: number of CPUs)"),
 		CLI_INT(0, "timeout", &a.timeout, "SEC", 1, CLI_TIMEOUT_MAX,
 			"give up on one file after SEC seconds (default 300)"),

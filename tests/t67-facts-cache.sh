@@ -116,7 +116,7 @@ expect_grep "files outside the facts' root: not used, and said" 'tree facts: bui
 # are built in its own cache (a machine each), imported into one, built
 # again against it (the second round takes the chain's second hop), imported
 # again; the audits of the shards against copies of it, merged, are the
-# unsharded audit with facts, byte for byte.
+# unsharded audit with facts (file counts aside).
 S="$T/shards"
 mkdir -p "$S/tree/lib"
 cp "$root/tests/data/facts-chain/"*.c "$root/tests/data/facts-chain/"*.h "$S/tree/lib/"
@@ -132,12 +132,12 @@ n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["finding
 [ "$n" = 7 ] && ok "unsharded with facts: the chain and the six pairs are found ($n)" || fail "unsharded: $n findings, want 7"
 for k in 1 2 3 4; do "$G" audit -q --severity note --no-cache --shard $k/4 --format json tree > plain$k.json 2>/dev/null; done
 "$G" merge -q plain1.json plain2.json plain3.json plain4.json > plain.json
-cmp -s all.json plain.json && fail "shards without the tree's facts already equal the unsharded run: the test shows nothing" \
+[ "$(json_core all.json)" = "$(json_core plain.json)" ] && fail "shards without the tree's facts already equal the unsharded run: the test shows nothing" \
 	|| ok "shards without the tree's facts miss what another shard stores"
 for k in 1 2 3 4; do "$G" facts -q --shard $k/4 --cache c$k.sqlite tree || fail "facts --shard $k/4"; done
 out=$("$G" facts --import --cache m1.sqlite c1.sqlite c2.sqlite c3.sqlite c4.sqlite 2>&1); rc=$?
 expect_rc "facts --import of the four shard caches" 0 "$rc" "$out"
-expect_grep "  and it says what it copied" 'c4\.sqlite: [0-9]+ files? of tree facts imported into m1\.sqlite' "$out"
+expect_grep "  and it says what it copied" 'c4\.sqlite: [0-9]+ files? of tree facts, [0-9]+ results and [0-9]+ judged results imported into m1\.sqlite' "$out"
 for k in 1 2 3 4; do cp m1.sqlite c$k.sqlite; "$G" facts -q --shard $k/4 --cache c$k.sqlite tree; done
 "$G" facts -q --import --cache m2.sqlite c1.sqlite c2.sqlite c3.sqlite c4.sqlite
 for k in 1 2 3 4; do
@@ -145,13 +145,21 @@ for k in 1 2 3 4; do
 	"$G" audit -q --severity note --shard $k/4 --cache s$k.sqlite --format json tree > s$k.json 2>/dev/null
 done
 "$G" merge -q s1.json s2.json s3.json s4.json > merged.json
-cmp -s all.json merged.json && ok "4 shards with imported facts, merged, equal the unsharded audit" \
+# (the file counts aside: the imported caches answer some files)
+[ "$(json_core all.json)" = "$(json_core merged.json)" ] && ok "4 shards with imported facts, merged, equal the unsharded audit" \
 	|| fail "4 shards with imported facts differ from the unsharded audit" "$(diff all.json merged.json | head -20)"
 # one shard after one round only: the chain's second hop is missing (why the flow has two)
 for k in 1 2 3 4; do cp m1.sqlite r$k.sqlite; "$G" audit -q --severity note --shard $k/4 --cache r$k.sqlite --format json tree > r$k.json 2>/dev/null; done
 "$G" merge -q r1.json r2.json r3.json r4.json > round1.json
-cmp -s all.json round1.json && fail "one round already equals the unsharded audit: the second round is not tested" \
+[ "$(json_core all.json)" = "$(json_core round1.json)" ] && fail "one round already equals the unsharded audit: the second round is not tested" \
 	|| ok "after one round the two-deep chain is not there yet"
+# a cache made elsewhere (a CI run): imported, the audit is warm
+"$G" facts -q --import --cache ci.sqlite all.sqlite
+"$G" audit --severity note -v --cache ci.sqlite --format json tree > ci.json 2> ci.err
+expect_grep "an imported cache answers every file: none parsed" ' 0 parsed by workers' "$(cat ci.err)"
+expect_grep "  and the facts passes take the judged results from it" '\(0 parsed, [1-9][0-9]* from the cache' "$(cat ci.err)"
+if [ "$(json_core all.json)" = "$(json_core ci.json)" ]; then ok "  with the same findings as the run that made it"
+else fail "  with the same findings as the run that made it" "$(diff all.json ci.json | head)"; fi
 "$G" facts --import --cache m3.sqlite no-such.sqlite > /dev/null 2>&1
 expect_rc "facts --import of a missing file: usage error" 2 $?
 echo "not a cache" > junk.sqlite

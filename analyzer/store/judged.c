@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 #include <jansson.h>
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
@@ -39,7 +38,7 @@ void store_i_judged_finalize(struct store *s)
 }
 
 /* the row checksum covers the digest too: it is part of the key */
-static void judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *txt,
+void store_i_judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *txt,
 			    char out[STORE_HASH_HEX])
 {
 	char *body = xasprintf("judged %s\n%s", digest, txt ? txt : "");
@@ -65,7 +64,7 @@ int store_judged_get(struct store *s, const struct store_key *k,
 		const char *producer = (const char *)sqlite3_column_text(q, 3);
 		const char *sum = (const char *)sqlite3_column_text(q, 4);
 		char want[STORE_HASH_HEX];
-		judged_checksum(k, inc, digest, txt, want);
+		store_i_judged_checksum(k, inc, digest, txt, want);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue;
 		json_error_t jerr;
@@ -97,7 +96,7 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 	char *txt = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	char sum[STORE_HASH_HEX];
-	judged_checksum(k, inc, r->facts_digest, txt, sum);
+	store_i_judged_checksum(k, inc, r->facts_digest, txt, sum);
 	sqlite3_stmt *q = s->judged_put;
 	sqlite3_reset(q);
 	sqlite3_bind_text(q, 1, k->path, -1, SQLITE_TRANSIENT);
@@ -242,84 +241,3 @@ int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
 	return rc;
 }
 
-/* The source's schema, or NULL (new string). */
-static char *attached_schema(struct store *s)
-{
-	sqlite3_stmt *q = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT v FROM src.meta WHERE k='schema'", -1, &q, NULL) != SQLITE_OK) {
-		sqlite3_finalize(q);
-		return NULL;
-	}
-	char *v = sqlite3_step(q) == SQLITE_ROW ? xstrdup((const char *)sqlite3_column_text(q, 0)) : NULL;
-	sqlite3_finalize(q);
-	return v;
-}
-
-int store_tree_import(struct store *s, const char *src, size_t *rows)
-{
-	*rows = 0;
-	struct stat st;
-	if (stat(src, &st) || !S_ISREG(st.st_mode))
-		return err_set(GA_ENOTFOUND, "cache: %s: no such cache file", src);
-	/* ATTACH is refused inside a transaction */
-	int rc = store_i_commit(s);
-	sqlite3_stmt *q = NULL;
-	if (rc || (rc = store_i_prepare(s, "ATTACH DATABASE ?1 AS src", &q)))
-		return rc;
-	sqlite3_bind_text(q, 1, src, -1, SQLITE_TRANSIENT);
-	int step = sqlite3_step(q);
-	sqlite3_finalize(q);
-	if (step != SQLITE_DONE)
-		return err_set(GA_EINVAL, "cache: '%s' is not a gfpaudit cache (%s)", src, sqlite3_errmsg(s->db));
-	char *schema = attached_schema(s);
-	if (!schema || strcmp(schema, STORE_SCHEMA)) {
-		rc = err_set(GA_EINVAL, "cache: '%s' is not a gfpaudit cache of this layout (%s)", src,
-			     schema ? "another schema" : "no gfpaudit tables");
-		goto detach;
-	}
-	if ((rc = store_i_prepare(s, "SELECT count(*) FROM src.treefacts", &q)))
-		goto detach;
-	if (sqlite3_step(q) == SQLITE_ROW)
-		*rows = (size_t)sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	/* A row the source judged replaces ours; a row it imported itself only
-	 * fills a gap: after a round of shard builds against one imported
-	 * cache, each file's row comes from the shard that judged it.  Both
-	 * are marked imported here. */
-	if ((rc = store_i_prepare(s, "SELECT count(*) FROM src.sqlite_master WHERE name='treefacts_imported'", &q)))
-		goto detach;
-	bool marks = sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0;
-	sqlite3_finalize(q);
-	if ((rc = store_i_begin(s)) ||
-	    (rc = store_i_exec(s, marks ? "CREATE TEMP TABLE src_judged AS SELECT t.context, t.path FROM src.treefacts t "
-				      "WHERE NOT EXISTS (SELECT 1 FROM src.treefacts_imported i "
-				      "  WHERE i.context=t.context AND i.path=t.path);"
-				    /* a cache of an older gfpaudit: it judged every row */
-				    : "CREATE TEMP TABLE src_judged AS SELECT context, path FROM src.treefacts;")) ||
-	    (rc = store_i_exec(s, "INSERT OR IGNORE INTO treefacts_imported SELECT context, path FROM src_judged;"
-			       "INSERT OR IGNORE INTO treefacts_imported SELECT t.context, t.path FROM src.treefacts t "
-			       "WHERE NOT EXISTS (SELECT 1 FROM treefacts d WHERE d.context=t.context AND d.path=t.path);"
-			       "INSERT OR REPLACE INTO treefacts SELECT t.* FROM src.treefacts t JOIN src_judged j "
-			       "  ON j.context=t.context AND j.path=t.path;"
-			       "INSERT OR IGNORE INTO treefacts SELECT * FROM src.treefacts;"
-			       "DROP TABLE src_judged;"
-			       "INSERT OR IGNORE INTO treefacts_built SELECT * FROM src.treefacts_built;"
-			       "INSERT OR IGNORE INTO contexts SELECT * FROM src.contexts;"
-			       "UPDATE treefacts_built SET files=(SELECT count(*) FROM treefacts t "
-			       "WHERE t.context=treefacts_built.context);")))
-		goto detach;
-	rc = store_i_commit(s);
-detach:
-	free(schema);
-	/* keep the first error's message, not the clean-up's */
-	char *why = rc ? xstrdup(err_last()) : NULL;
-	if (s->in_tx) {
-		store_i_exec(s, "ROLLBACK");
-		s->in_tx = 0;
-	}
-	int drc = store_i_exec(s, "DETACH DATABASE src");
-	if (why)
-		err_set(rc, "%s", why);
-	free(why);
-	return rc ? rc : drc;
-}

@@ -45,6 +45,9 @@ bool store_i_row_trusted(struct store *s, sqlite3_int64 incset, const char *prod
 /* the end of a lookup: reset Q, count the hit or miss, set err_last() for a
  * miss; RC is 0 or GA_ENOTFOUND unless the step loop failed (STEP) */
 int store_i_lookup_end(struct store *s, sqlite3_stmt *q, int rc, int step);
+/* the checksum of a judged row (its digest is part of the key) */
+void store_i_judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *txt,
+			     char out[STORE_HASH_HEX]);
 /* judged.c: its statements, prepared with the others / finalized */
 int store_i_judged_prepare(struct store *s);
 void store_i_judged_finalize(struct store *s);

@@ -115,13 +115,22 @@ int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **
 int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
 		    int (*fn)(void *data, const struct store_tree_file *f), void *data);
 
-/* Copy the tree's facts of every context of the cache file `src` (a
- * shard's, another machine's: rows are keyed by context and content, so
- * sharing them is safe) into s.  A row replaces this cache's row of the same
- * context and path; a context not built here is marked built from the
- * source's root.  *rows: the rows copied.  GA_ENOTFOUND when src is not a
- * file, GA_EINVAL when it is not a cache of this layout. */
-int store_tree_import(struct store *s, const char *src, size_t *rows);
+/* Copy the cache file `src` in (a shard's, another machine's, a CI run's):
+ * its tree's facts of every context, and the results and judged results this
+ * version wrote whose checksums hold (re-keyed to this cache's include
+ * sets; rows are keyed by tool, options, tree and contents, so sharing them
+ * is safe).  A tree-facts row the source judged replaces ours, one it
+ * imported itself only fills a gap; a context not built here is marked
+ * built from the source's root; results we hold already are kept.
+ * GA_ENOTFOUND when src is not a file, GA_EINVAL when it is not a cache of
+ * this layout. */
+struct store_import_stats {
+	size_t tree_rows;  /* tree-facts rows of the source */
+	size_t results;    /* results copied (new here) */
+	size_t judged;     /* judged results copied (new here) */
+	size_t skipped;    /* rows of another version, or whose checksum fails */
+};
+int store_import(struct store *s, const char *src, struct store_import_stats *st);
 
 struct store_stats {
 	size_t hits, misses, puts;
