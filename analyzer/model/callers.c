@@ -97,6 +97,9 @@ static int failure_when_true(const char *cond, const char *lv, enum ret_type rt)
 {
 	if (!find_token(cond, lv))
 		return -1;
+	/* `!IS_ERR(lv)` tests for success: seen before `IS_ERR(lv` inside it */
+	if (has_pat(cond, "!IS_ERR(", lv, "") || has_pat(cond, "!IS_ERR_OR_NULL(", lv, ""))
+		return 0;
 	if (has_pat(cond, "IS_ERR(", lv, "") || has_pat(cond, "IS_ERR_OR_NULL(", lv, "") ||
 	    has_pat(cond, "", lv, " == NULL") || has_pat(cond, "", lv, " < 0") || has_pat(cond, "", lv, " == -E") ||
 	    has_pat(cond, "", lv, " <= 0"))
