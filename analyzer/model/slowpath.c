@@ -854,181 +854,246 @@ static const char *prio_word(const char *prio)
 	return prio;
 }
 
-void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int order, struct sp_outcome *o)
-{
-	memset(o, 0, sizeof(*o));
-	const struct sp_fact *F = m->facts;
-	bool costly = order > m->costly_order;
-	enum sp_tri dr = tri_of(g, GFPF_DIRECT_RECLAIM), nr = tri_of(g, GFPF_NORETRY);
-	enum sp_tri mf = tri_of(g, GFPF_RETRY_MAYFAIL), nf = tri_of(g, GFPF_NOFAIL);
-	enum sp_tri tn = tri_of(g, GFPF_THISNODE), ks = tri_of(g, GFPF_KSWAPD_RECLAIM);
-	enum sp_tri io = tri_of(g, GFPF_IO), memalloc = tri_of(g, GFPF_MEMALLOC);
-	enum sp_tri alive = SP_YES; /* the request is still in the slow path */
-	bool unknown_mask = g.may == GFP_ALL_BITS;
-	enum sp_tri compact_ok = m->compaction ? SP_YES : SP_NO;
-	if (F[SPF_COMPACTION_IO].present)
-		compact_ok = t_and(compact_ok, io);
-	/* costly NORETRY that the tree makes skip compaction */
-	enum sp_tri cn = costly ? nr : SP_NO;
-	enum sp_tri skip = SP_NO;
-	if (m->cn_skip != CN_SKIP_NONE && m->cn_skip != CN_SKIP_BAIL) {
-		skip = cn;
-		if (m->cn_skip_exempt_thisnode)
-			skip = t_and(skip, t_not(tn));
-		if (m->cn_skip_exempt_nofail)
-			skip = t_and(skip, t_not(nf));
-	}
-	/* early bail before compaction (CN_SKIP_BAIL recorded before c1) */
-	bool bail_before = m->cn_skip == CN_SKIP_BAIL && !F[SPF_COSTLY_NORETRY].present;
-	if (bail_before) {
-		skip = cn;
-		if (m->cn_skip_exempt_thisnode)
-			skip = t_and(skip, t_not(tn));
-		if (m->cn_skip_exempt_nofail)
-			skip = t_and(skip, t_not(nf));
-	}
-	enum sp_tri dr_eff = dr;
-	if (m->cn_skip == CN_SKIP_MASK || m->cn_skip == CN_SKIP_FLAG || bail_before)
-		dr_eff = t_and(dr, t_not(skip));
+/* One request's way through the slow path: the flags it carries as
+ * tri-states, and what the steps so far decided. */
+struct sim {
+	const struct slowpath_model *m;
+	struct sp_outcome *o;
+	int order;
+	bool costly;
+	bool unknown_mask;   /* the mask may be anything: "maybe" flags stay quiet */
+	enum sp_tri dr, nr, mf, nf, tn, ks, io, memalloc;
+	enum sp_tri compact_ok;
+	enum sp_tri cn;      /* a costly __GFP_NORETRY request */
+	enum sp_tri skip;    /* ... that the tree makes skip compaction */
+	enum sp_tri dr_eff;  /* direct reclaim once that skip is applied */
+	enum sp_tri alive;   /* the request is still in the slow path */
+	enum sp_tri c1;      /* compaction before reclaim */
+	bool costly_async;   /* costly __GFP_NORETRY keeps async compaction */
+};
 
-	o->kswapd = F[SPF_KSWAPD].present ? ks : SP_NO;
+/* The flags, and whether the tree makes this request skip direct
+ * compaction (and with it, reclaim) before anything runs. */
+static void sim_init(struct sim *S, const struct slowpath_model *m, struct gfp_bits g, int order,
+		     struct sp_outcome *o)
+{
+	const struct sp_fact *F = m->facts;
+	*S = (struct sim){ .m = m, .o = o, .order = order };
+	S->costly = order > m->costly_order;
+	S->unknown_mask = g.may == GFP_ALL_BITS;
+	S->dr = tri_of(g, GFPF_DIRECT_RECLAIM);
+	S->nr = tri_of(g, GFPF_NORETRY);
+	S->mf = tri_of(g, GFPF_RETRY_MAYFAIL);
+	S->nf = tri_of(g, GFPF_NOFAIL);
+	S->tn = tri_of(g, GFPF_THISNODE);
+	S->ks = tri_of(g, GFPF_KSWAPD_RECLAIM);
+	S->io = tri_of(g, GFPF_IO);
+	S->memalloc = tri_of(g, GFPF_MEMALLOC);
+	S->alive = SP_YES;
+	S->compact_ok = m->compaction ? SP_YES : SP_NO;
+	if (F[SPF_COMPACTION_IO].present)
+		S->compact_ok = t_and(S->compact_ok, S->io);
+	S->cn = S->costly ? S->nr : SP_NO;
+	/* an early bail before compaction (CN_SKIP_BAIL recorded before c1)
+	 * skips as the mask and flag forms do; a bail after it does not */
+	bool bail_before = m->cn_skip == CN_SKIP_BAIL && !F[SPF_COSTLY_NORETRY].present;
+	S->skip = SP_NO;
+	if ((m->cn_skip != CN_SKIP_NONE && m->cn_skip != CN_SKIP_BAIL) || bail_before) {
+		S->skip = S->cn;
+		if (m->cn_skip_exempt_thisnode)
+			S->skip = t_and(S->skip, t_not(S->tn));
+		if (m->cn_skip_exempt_nofail)
+			S->skip = t_and(S->skip, t_not(S->nf));
+	}
+	S->dr_eff = S->dr;
+	if (m->cn_skip == CN_SKIP_MASK || m->cn_skip == CN_SKIP_FLAG || bail_before)
+		S->dr_eff = t_and(S->dr, t_not(S->skip));
+}
+
+/* kswapd, the costly __GFP_NORETRY skip, and no direct reclaim at all */
+static void sim_entry(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	struct sp_outcome *o = S->o;
+	o->kswapd = m->facts[SPF_KSWAPD].present ? S->ks : SP_NO;
 	step(o, m, SPF_KSWAPD, o->kswapd, "wakes kswapd (ALLOC_KSWAPD from __GFP_KSWAPD_RECLAIM)");
-	if (skip != SP_NO && m->cn_skip != CN_SKIP_GUARD) {
+	if (S->skip != SP_NO && m->cn_skip != CN_SKIP_GUARD) {
 		const char *how = m->cn_skip == CN_SKIP_MASK ? "direct reclaim is cleared from the mask" :
 				  m->cn_skip == CN_SKIP_FLAG ? "can_direct_reclaim is forced off (the mask keeps __GFP_DIRECT_RECLAIM)" :
 				  "the slow path gives up";
-		step(o, m, SPF_CN_SKIP, skip, "%s: costly __GFP_NORETRY skips direct compaction and reclaim", how);
+		step(o, m, SPF_CN_SKIP, S->skip, "%s: costly __GFP_NORETRY skips direct compaction and reclaim", how);
 	}
-	if (dr_eff == SP_NO) {
+	if (S->dr_eff == SP_NO) {
 		step(o, m, SPF_RECLAIM_NEEDS_DR, SP_YES,
 		     "no direct reclaim: fails after the freelist attempt, no compaction, no reclaim");
-		o->fails = nf == SP_YES ? SP_MAYBE : SP_YES;
-		alive = SP_NO;
+		o->fails = S->nf == SP_YES ? SP_MAYBE : SP_YES;
+		S->alive = SP_NO;
 	}
-	/* compaction before reclaim */
-	enum sp_tri c1 = SP_NO;
-	bool costly_async = false;
-	if (alive != SP_NO && F[SPF_COMPACT_FIRST].present && order > 0) {
-		c1 = t_and(dr_eff, compact_ok);
-		c1 = t_and(c1, t_not(memalloc));
-		if (m->cn_skip == CN_SKIP_GUARD)
-			c1 = t_and(c1, t_not(skip));
-		if (!costly && c1 != SP_NO)
-			c1 = SP_MAYBE; /* non-movable high orders only */
-		if (memalloc == SP_MAYBE && c1 == SP_YES)
-			c1 = SP_MAYBE;
-		step(o, m, SPF_COMPACT_FIRST, c1, "direct compaction (%s, %s) before reclaim%s",
-		     prio_word(m->first_compact_prio), m->first_compact_prio,
-		     costly ? "" : ", for non-movable requests");
-		o->compacts = t_or(o->compacts, c1);
-		if (c1 != SP_NO && costly && F[SPF_COSTLY_NORETRY].present && cn != SP_NO) {
-			enum sp_tri w = t_and(c1, cn);
-			if (F[SPF_CN_BAIL_SKIPPED].present)
-				step(o, m, SPF_CN_BAIL_SKIPPED, w,
-				     "%sgives up if that compaction was skipped or deferred",
-				     cn == SP_YES ? "then " : "with __GFP_NORETRY: ");
-			if (F[SPF_CN_BAIL_THISNODE].present && tn != SP_NO && (tn == SP_YES || !unknown_mask))
-				step(o, m, SPF_CN_BAIL_THISNODE, t_and(w, tn), "with __GFP_THISNODE: gives up after it");
-			if (m->cn_skip == CN_SKIP_BAIL) {
-				step(o, m, SPF_CN_SKIP, w, "gives up after that compaction (costly __GFP_NORETRY)");
-				if (w == SP_YES)
-					alive = SP_NO;
-			}
-			if (w == SP_YES && tn == SP_YES && F[SPF_CN_BAIL_THISNODE].present)
-				alive = SP_NO;
-			if (F[SPF_CN_ASYNC].present && alive != SP_NO) {
-				step(o, m, SPF_CN_ASYNC, w, "%skeeps async compaction for the rest",
-				     cn == SP_YES ? "otherwise " : "with __GFP_NORETRY: ");
-				costly_async = cn == SP_YES;
-			}
-		}
+}
+
+/* After the first compaction, a costly __GFP_NORETRY request gives up
+ * when it was skipped or deferred, or keeps async compaction. */
+static void sim_costly_noretry(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	enum sp_tri w = t_and(S->c1, S->cn);
+	if (F[SPF_CN_BAIL_SKIPPED].present)
+		step(o, m, SPF_CN_BAIL_SKIPPED, w, "%sgives up if that compaction was skipped or deferred",
+		     S->cn == SP_YES ? "then " : "with __GFP_NORETRY: ");
+	if (F[SPF_CN_BAIL_THISNODE].present && S->tn != SP_NO && (S->tn == SP_YES || !S->unknown_mask))
+		step(o, m, SPF_CN_BAIL_THISNODE, t_and(w, S->tn), "with __GFP_THISNODE: gives up after it");
+	if (m->cn_skip == CN_SKIP_BAIL) {
+		step(o, m, SPF_CN_SKIP, w, "gives up after that compaction (costly __GFP_NORETRY)");
+		if (w == SP_YES)
+			S->alive = SP_NO;
 	}
-	/* reclaim, drain, compaction */
-	if (alive != SP_NO) {
-		if (dr_eff == SP_MAYBE && F[SPF_RECLAIM_NEEDS_DR].present)
-			step(o, m, SPF_RECLAIM_NEEDS_DR, SP_MAYBE, "without __GFP_DIRECT_RECLAIM: gives up here");
-		enum sp_tri r = t_and(dr_eff, alive);
-		step(o, m, SPF_RECLAIM, r, "direct reclaim");
-		o->reclaims = r;
-		if (F[SPF_DRAIN].present)
-			step(o, m, SPF_DRAIN, r, "drains the per-cpu lists of all CPUs if the attempt after reclaim fails");
-		if (F[SPF_COMPACT_AFTER].present && order > 0) {
-			enum sp_tri c2 = t_and(r, compact_ok);
-			const char *pw = costly_async ? "async" : prio_word(m->after_compact_prio);
-			step(o, m, SPF_COMPACT_AFTER, c2, "direct compaction (%s) after reclaim", pw);
-			o->compacts = t_or(o->compacts, c2);
-		}
-		if (F[SPF_NORETRY_EXIT].present && nr != SP_NO) {
-			step(o, m, SPF_NORETRY_EXIT, nr, "%s",
-			     nr == SP_YES ? "then fails: __GFP_NORETRY, no retries" :
-			     "with __GFP_NORETRY: fails here, no retries");
-			if (nr == SP_YES)
-				alive = SP_NO;
-		}
+	if (w == SP_YES && S->tn == SP_YES && F[SPF_CN_BAIL_THISNODE].present)
+		S->alive = SP_NO;
+	if (F[SPF_CN_ASYNC].present && S->alive != SP_NO) {
+		step(o, m, SPF_CN_ASYNC, w, "%skeeps async compaction for the rest",
+		     S->cn == SP_YES ? "otherwise " : "with __GFP_NORETRY: ");
+		S->costly_async = S->cn == SP_YES;
 	}
-	if (alive != SP_NO && costly && F[SPF_COSTLY_EXIT].present) {
-		enum sp_tri stop = t_or(t_not(compact_ok), t_not(mf));
+}
+
+/* direct compaction before reclaim */
+static void sim_compact_first(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	if (S->alive == SP_NO || !F[SPF_COMPACT_FIRST].present || S->order <= 0)
+		return;
+	enum sp_tri c1 = t_and(S->dr_eff, S->compact_ok);
+	c1 = t_and(c1, t_not(S->memalloc));
+	if (m->cn_skip == CN_SKIP_GUARD)
+		c1 = t_and(c1, t_not(S->skip));
+	if (!S->costly && c1 != SP_NO)
+		c1 = SP_MAYBE; /* non-movable high orders only */
+	if (S->memalloc == SP_MAYBE && c1 == SP_YES)
+		c1 = SP_MAYBE;
+	S->c1 = c1;
+	step(S->o, m, SPF_COMPACT_FIRST, c1, "direct compaction (%s, %s) before reclaim%s",
+	     prio_word(m->first_compact_prio), m->first_compact_prio,
+	     S->costly ? "" : ", for non-movable requests");
+	S->o->compacts = t_or(S->o->compacts, c1);
+	if (c1 != SP_NO && S->costly && F[SPF_COSTLY_NORETRY].present && S->cn != SP_NO)
+		sim_costly_noretry(S);
+}
+
+/* direct reclaim, the drain, compaction after it, the __GFP_NORETRY exit */
+static void sim_reclaim(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	if (S->alive == SP_NO)
+		return;
+	if (S->dr_eff == SP_MAYBE && F[SPF_RECLAIM_NEEDS_DR].present)
+		step(o, m, SPF_RECLAIM_NEEDS_DR, SP_MAYBE, "without __GFP_DIRECT_RECLAIM: gives up here");
+	enum sp_tri r = t_and(S->dr_eff, S->alive);
+	step(o, m, SPF_RECLAIM, r, "direct reclaim");
+	o->reclaims = r;
+	if (F[SPF_DRAIN].present)
+		step(o, m, SPF_DRAIN, r, "drains the per-cpu lists of all CPUs if the attempt after reclaim fails");
+	if (F[SPF_COMPACT_AFTER].present && S->order > 0) {
+		enum sp_tri c2 = t_and(r, S->compact_ok);
+		const char *pw = S->costly_async ? "async" : prio_word(m->after_compact_prio);
+		step(o, m, SPF_COMPACT_AFTER, c2, "direct compaction (%s) after reclaim", pw);
+		o->compacts = t_or(o->compacts, c2);
+	}
+	if (F[SPF_NORETRY_EXIT].present && S->nr != SP_NO) {
+		step(o, m, SPF_NORETRY_EXIT, S->nr, "%s",
+		     S->nr == SP_YES ? "then fails: __GFP_NORETRY, no retries" :
+		     "with __GFP_NORETRY: fails here, no retries");
+		if (S->nr == SP_YES)
+			S->alive = SP_NO;
+	}
+}
+
+/* the costly exit, then the retries and the OOM killer */
+static void sim_retry(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	if (S->alive != SP_NO && S->costly && F[SPF_COSTLY_EXIT].present) {
+		enum sp_tri stop = t_or(t_not(S->compact_ok), t_not(S->mf));
 		step(o, m, SPF_COSTLY_EXIT, stop, "%sfails: costly order without __GFP_RETRY_MAYFAIL%s",
 		     stop == SP_YES ? "then " : "", m->compaction ? "" : " (no compaction)");
 		if (stop == SP_YES)
-			alive = SP_NO;
+			S->alive = SP_NO;
 	}
-	if (alive != SP_NO) {
-		enum sp_tri rr = t_and(alive, dr_eff);
-		if (F[SPF_RECLAIM_RETRY].present)
-			step(o, m, SPF_RECLAIM_RETRY, rr, "retries reclaim while it makes progress (no-progress loops bounded)");
-		if (F[SPF_COMPACT_RETRY].present && order > 0)
-			step(o, m, SPF_COMPACT_RETRY, t_and(rr, compact_ok),
-			     "retries compaction with rising priority (up to sync)");
-		o->retries = rr;
-		if (F[SPF_OOM].present) {
-			enum sp_tri oom = rr;
-			if (costly && F[SPF_OOM_NOT_COSTLY].present)
-				oom = SP_NO;
-			if (F[SPF_OOM_NOT_MAYFAIL].present)
-				oom = t_and(oom, t_not(t_or(mf, tn)));
-			if (oom == SP_NO)
-				step(o, m, costly ? SPF_OOM_NOT_COSTLY : SPF_OOM_NOT_MAYFAIL, SP_YES,
-				     "no OOM killer%s", costly ? " for costly orders" : " (__GFP_RETRY_MAYFAIL)");
-			else
-				step(o, m, SPF_OOM, oom, "OOM killer may run, and the request retries while it makes progress");
-			o->oom = oom;
-		}
-	}
-	/* NOFAIL */
-	/* with a mask that may be anything, flags that only "may" be set would
-	 * add a line each; NOFAIL is reported when the mask carries it */
-	if (nf == SP_YES || (nf == SP_MAYBE && !unknown_mask)) {
-		if (F[SPF_NOFAIL_WARN].present && order > m->nofail_warn_order)
+	if (S->alive == SP_NO)
+		return;
+	enum sp_tri rr = t_and(S->alive, S->dr_eff);
+	if (F[SPF_RECLAIM_RETRY].present)
+		step(o, m, SPF_RECLAIM_RETRY, rr, "retries reclaim while it makes progress (no-progress loops bounded)");
+	if (F[SPF_COMPACT_RETRY].present && S->order > 0)
+		step(o, m, SPF_COMPACT_RETRY, t_and(rr, S->compact_ok),
+		     "retries compaction with rising priority (up to sync)");
+	o->retries = rr;
+	if (!F[SPF_OOM].present)
+		return;
+	enum sp_tri oom = rr;
+	if (S->costly && F[SPF_OOM_NOT_COSTLY].present)
+		oom = SP_NO;
+	if (F[SPF_OOM_NOT_MAYFAIL].present)
+		oom = t_and(oom, t_not(t_or(S->mf, S->tn)));
+	if (oom == SP_NO)
+		step(o, m, S->costly ? SPF_OOM_NOT_COSTLY : SPF_OOM_NOT_MAYFAIL, SP_YES,
+		     "no OOM killer%s", S->costly ? " for costly orders" : " (__GFP_RETRY_MAYFAIL)");
+	else
+		step(o, m, SPF_OOM, oom, "OOM killer may run, and the request retries while it makes progress");
+	o->oom = oom;
+}
+
+/* __GFP_NOFAIL: with a mask that may be anything, flags that only "may"
+ * be set would add a line each; NOFAIL is reported when the mask carries it */
+static void sim_nofail(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	enum sp_tri nf = S->nf;
+	if (nf == SP_YES || (nf == SP_MAYBE && !S->unknown_mask)) {
+		if (F[SPF_NOFAIL_WARN].present && S->order > m->nofail_warn_order)
 			step(o, m, SPF_NOFAIL_WARN, nf, "__GFP_NOFAIL above order %d warns", m->nofail_warn_order);
-		o->nofail_warns = nf == SP_YES && order > m->nofail_warn_order;
-		if (F[SPF_NOFAIL_NO_RECLAIM].present && dr != SP_YES)
-			step(o, m, SPF_NOFAIL_NO_RECLAIM, t_and(nf, t_not(dr)),
+		o->nofail_warns = nf == SP_YES && S->order > m->nofail_warn_order;
+		if (F[SPF_NOFAIL_NO_RECLAIM].present && S->dr != SP_YES)
+			step(o, m, SPF_NOFAIL_NO_RECLAIM, t_and(nf, t_not(S->dr)),
 			     "__GFP_NOFAIL without direct reclaim fails anyway (and warns)");
 		if (F[SPF_NOFAIL_LOOP].present)
-			step(o, m, SPF_NOFAIL_LOOP, t_and(nf, dr), "__GFP_NOFAIL: never fails, loops back to retry");
+			step(o, m, SPF_NOFAIL_LOOP, t_and(nf, S->dr), "__GFP_NOFAIL: never fails, loops back to retry");
 	}
 	if (!o->fails)
-		o->fails = nf == SP_YES && dr == SP_YES ? SP_NO : SP_MAYBE;
+		o->fails = nf == SP_YES && S->dr == SP_YES ? SP_NO : SP_MAYBE;
+}
 
-	/* the short form: what it costs */
+/* the short form, for grouping orders: what the request costs */
+static char *sim_summary(const struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_outcome *o = S->o;
 	struct strbuf sb = STRBUF_INIT;
-	if (dr_eff == SP_NO) {
+	if (S->dr_eff == SP_NO) {
 		strbuf_adds(&sb, "no direct reclaim or compaction");
-		if (skip == SP_YES)
+		if (S->skip == SP_YES)
 			strbuf_adds(&sb, " (costly __GFP_NORETRY)");
 	} else {
-		if (c1 != SP_NO)
-			strbuf_addf(&sb, "%s%s compaction first", c1 == SP_MAYBE ? "maybe " : "",
+		if (S->c1 != SP_NO)
+			strbuf_addf(&sb, "%s%s compaction first", S->c1 == SP_MAYBE ? "maybe " : "",
 				    prio_word(m->first_compact_prio));
-		if (c1 != SP_NO && costly && cn == SP_YES && F[SPF_CN_BAIL_SKIPPED].present)
+		if (S->c1 != SP_NO && S->costly && S->cn == SP_YES && m->facts[SPF_CN_BAIL_SKIPPED].present)
 			strbuf_adds(&sb, " (gives up if skipped or deferred)");
 		if (o->reclaims != SP_NO)
 			strbuf_addf(&sb, "%sdirect reclaim%s", sb.len ? ", then " : "",
 				    o->reclaims == SP_MAYBE ? " (maybe)" : "");
-		if (o->compacts != SP_NO && F[SPF_COMPACT_AFTER].present && order > 0 && o->reclaims != SP_NO)
-			strbuf_addf(&sb, " + %s compaction", costly_async ? "async" : prio_word(m->after_compact_prio));
-		if (order == 0 && !sb.len)
+		if (o->compacts != SP_NO && m->facts[SPF_COMPACT_AFTER].present && S->order > 0 &&
+		    o->reclaims != SP_NO)
+			strbuf_addf(&sb, " + %s compaction", S->costly_async ? "async" : prio_word(m->after_compact_prio));
+		if (S->order == 0 && !sb.len)
 			strbuf_adds(&sb, "direct reclaim");
 		if (o->retries == SP_NO && o->reclaims != SP_NO)
 			strbuf_adds(&sb, " once");
@@ -1039,9 +1104,22 @@ void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int or
 		else if (o->retries != SP_NO)
 			strbuf_adds(&sb, ", no OOM killer");
 	}
-	if (nf == SP_YES)
+	if (S->nf == SP_YES)
 		strbuf_addf(&sb, "; __GFP_NOFAIL loops%s", o->nofail_warns ? " and warns" : "");
-	o->summary = strbuf_detach(&sb);
+	return strbuf_detach(&sb);
+}
+
+void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int order, struct sp_outcome *o)
+{
+	struct sim S;
+	memset(o, 0, sizeof(*o));
+	sim_init(&S, m, g, order, o);
+	sim_entry(&S);
+	sim_compact_first(&S);
+	sim_reclaim(&S);
+	sim_retry(&S);
+	sim_nofail(&S);
+	o->summary = sim_summary(&S);
 }
 
 void sp_outcome_release(struct sp_outcome *o)
