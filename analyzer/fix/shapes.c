@@ -1559,19 +1559,22 @@ static size_t returned_type_frees(struct shape *sh, struct ptr_key *keys, size_t
 	return found;
 }
 
-static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
+/* The kvmalloc counterpart of the site's call in *kv, or a refusal: the
+ * API, the mask (atomic, DMA zones) or a use that needs the memory
+ * physically contiguous. */
+static int kvmalloc_counterpart(struct shape *sh, const char **kv)
 {
 	const struct site *s = sh->s;
+	*kv = NULL;
 	if (s->kind != API_SLAB)
 		return refuse(sh, "kvmalloc replaces kmalloc-family calls; '%s' is not one", s->api);
-	const char *kv = NULL;
 	for (size_t i = 0; kv_map[i][0]; i++)
 		if (!strcmp(kv_map[i][0], s->api))
-			kv = kv_map[i][1];
-	if (!kv && !strncmp(s->api, "devm_", 5))
+			*kv = kv_map[i][1];
+	if (!*kv && !strncmp(s->api, "devm_", 5))
 		return refuse(sh, "there is no devm_ kvmalloc variant: the device core frees '%s' memory with kfree",
 			      s->api);
-	if (!kv)
+	if (!*kv)
 		return refuse(sh, "'%s' has no kvmalloc counterpart with the same arguments", s->api);
 	if (!tok_is(&sh->t, sh->call, s->api))
 		return refuse(sh, "the call is not spelled '%s' at the site", s->api);
@@ -1585,83 +1588,155 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 			      s->contig_why ? s->contig_why : "reaches a physical-address use", s->contig_line);
 	if (!s->result_lvalue || !*s->result_lvalue)
 		return refuse(sh, "the result is not stored to a named pointer, so its frees cannot be found");
+	return 0;
+}
+
+/* A plain local handed back to the caller: its frees are elsewhere, unless
+ * they are the frees of its struct type in this file (returned_type_frees,
+ * which names the type in *rtype).  Refused when none is in view. */
+static int kvmalloc_returned(struct shape *sh, struct ptr_key *keys, size_t *nk, struct strbuf *names,
+			     char **rtype)
+{
+	for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++) {
+		if (!tok_is(&sh->t, i, "return"))
+			continue;
+		size_t e = i + 1;
+		while (e < sh->fn.rbrace && !tok_is(&sh->t, e, ";"))
+			e++;
+		if (match_key(sh, i + 1, e, &keys[0]) == NONE)
+			continue;
+		int rc = 0;
+		struct strbuf why = STRBUF_INIT;
+		size_t got = returned_type_frees(sh, keys, nk, names, rtype, &why);
+		if (why.len)
+			rc = refuse(sh, "%s", why.buf);
+		else if (!got)
+			rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are in the callers, "
+				    "not in view", sh->s->result_lvalue, line_of(sh->text, sh->t.v[i].begin));
+		strbuf_release(&why);
+		return rc;
+	}
+	return 0;
+}
+
+/* The call at token i with a key among its arguments: refused when it
+ * needs physically contiguous memory, resizes it with krealloc or frees
+ * it with no kvfree form. */
+static int kvmalloc_refused_use(struct shape *sh, size_t i, const struct ptr_key *key, const char *kname)
+{
+	const struct site *s = sh->s;
+	for (size_t c = 0; contiguous_users[c]; c++)
+		if (tok_is(&sh->t, i, contiguous_users[c]) && args_mention(sh, i + 1, key))
+			return refuse(sh, "'%s' (%s) reaches '%s' (line %d), which needs physically contiguous "
+				      "memory", s->result_lvalue, kname, contiguous_users[c],
+				      line_of(sh->text, sh->t.v[i].begin));
+	if (tok_is(&sh->t, i, "krealloc") && args_mention(sh, i + 1, key) && sh->t.v[i].begin != s->call_begin)
+		return refuse(sh, "'%s' is resized with krealloc (line %d)", s->result_lvalue,
+			      line_of(sh->text, sh->t.v[i].begin));
+	for (size_t c = 0; unconvertible_frees[c]; c++)
+		if (tok_is(&sh->t, i, unconvertible_frees[c]) && args_mention(sh, i + 1, key))
+			return refuse(sh, "'%s' is freed with '%s' (line %d), which has no kvfree form here",
+				      s->result_lvalue, unconvertible_frees[c], line_of(sh->text, sh->t.v[i].begin));
+	return 0;
+}
+
+/* Every call of the file that takes the pointer or one of its copies (the
+ * keys): each kfree of it becomes kvfree (its line added to `frees`), or
+ * the use is refused. */
+static int kvmalloc_convert_frees(struct shape *sh, const struct ptr_key *keys, size_t nk, struct fix_edits *out,
+				  struct strbuf *frees, size_t *nfree)
+{
+	for (size_t i = 0; i + 1 < sh->t.n; i++) {
+		if (sh->t.v[i].kind != TK_IDENT || !tok_is(&sh->t, i + 1, "(") || sh->t.v[i].pp)
+			continue;
+		for (size_t k = 0; k < nk; k++) {
+			int rc = kvmalloc_refused_use(sh, i, &keys[k], k ? "its copy" : "it");
+			if (rc)
+				return rc;
+			for (size_t f = 0; free_map[f][0]; f++) {
+				if (!tok_is(&sh->t, i, free_map[f][0]))
+					continue;
+				size_t rp = toks_match(&sh->t, i + 1);
+				if (rp == NONE || match_key(sh, i + 2, rp, &keys[k]) == NONE)
+					continue;
+				fix_edits_replace(out, sh->t.v[i].begin, sh->t.v[i].end, free_map[f][1]);
+				strbuf_addf(frees, "%s%d", *nfree ? ", " : "", line_of(sh->text, sh->t.v[i].begin));
+				(*nfree)++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The call renamed to `kv`: continuation lines aligned with the old
+ * name's "(" move with it. */
+static void rename_call(struct shape *sh, const char *kv, struct fix_edits *out)
+{
+	fix_edits_replace(out, sh->t.v[sh->call].begin, sh->t.v[sh->call].end, kv);
+	if (sh->call_rp == NONE)
+		return;
+	size_t lp = sh->t.v[sh->call + 1].begin, col = vcol(sh->text, lp) + 1;
+	size_t delta = strlen(kv) - strlen(sh->s->api);
+	for (size_t p = line_end(sh->text, sh->len, lp); p < sh->t.v[sh->call_rp].begin;
+	     p = line_end(sh->text, sh->len, p)) {
+		size_t q = p;
+		while (q < sh->len && (sh->text[q] == ' ' || sh->text[q] == '\t'))
+			q++;
+		if (vcol(sh->text, q) != col)
+			continue;
+		struct strbuf ind = STRBUF_INIT;
+		add_indent_to(&ind, col + delta);
+		fix_edits_replace(out, p, q, ind.buf);
+		strbuf_release(&ind);
+	}
+}
+
+static void kvmalloc_note(struct shape *sh, const char *kv, size_t nfree, const char *frees, const char *rtype,
+			  const struct strbuf *names)
+{
+	const struct site *s = sh->s;
+	strbuf_reset(sh->note);
+	if (nfree == 1)
+		strbuf_addf(sh->note, "%s becomes %s and the kfree of '%s' on line %s becomes kvfree", s->api,
+			    kv, s->result_lvalue, frees);
+	else
+		strbuf_addf(sh->note, "%s becomes %s and the %zu kfrees of '%s' on lines %s become kvfree",
+			    s->api, kv, nfree, s->result_lvalue, frees);
+	if (rtype)
+		strbuf_addf(sh->note, "; '%s' is returned to the caller: the frees of '%s' objects here are its "
+			    "frees (%s)%s", s->result_lvalue, rtype, names->buf,
+			    sh->c->facts ? "" : "; other files not checked (no fact base)");
+	else if (names->len)
+		strbuf_addf(sh->note, " (stored as %s)", names->buf);
+}
+
+static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
+{
+	const struct site *s = sh->s;
+	const char *kv;
+	int rc = kvmalloc_counterpart(sh, &kv);
+	if (rc)
+		return rc;
 	struct ptr_key keys[MAX_KEYS];
 	size_t nk = 0;
 	if (!key_from_text(&keys[0], s->result_lvalue, strlen(s->result_lvalue)))
 		return refuse(sh, "the result is not stored to a named pointer, so its frees cannot be found");
 	nk = 1;
-	int rc = 0;
 	struct strbuf frees = STRBUF_INIT, names = STRBUF_INIT;
 	size_t nfree = 0;
 	char *rtype = NULL; /* returned: the struct type whose frees are its frees */
-	/* a plain local handed back to the caller: its frees are elsewhere */
 	if (!keys[0].member && sh->have_fn) {
-		for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++) {
-			if (!tok_is(&sh->t, i, "return"))
-				continue;
-			size_t e = i + 1;
-			while (e < sh->fn.rbrace && !tok_is(&sh->t, e, ";"))
-				e++;
-			if (match_key(sh, i + 1, e, &keys[0]) != NONE) {
-				struct strbuf why = STRBUF_INIT;
-				size_t got = returned_type_frees(sh, keys, &nk, &names, &rtype, &why);
-				if (why.len)
-					rc = refuse(sh, "%s", why.buf);
-				else if (!got)
-					rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are in the "
-						    "callers, not in view", s->result_lvalue,
-						    line_of(sh->text, sh->t.v[i].begin));
-				strbuf_release(&why);
-				if (!got || rc)
-					goto cleanup;
-				break;
-			}
-		}
+		rc = kvmalloc_returned(sh, keys, &nk, &names, &rtype);
+		if (rc)
+			goto cleanup;
 		/* "priv->buf = buf;": freed under that name */
 		add_stored_names(sh, keys, &nk, &names);
 		/* "*data = kmemdup(...)": freed as the callers' "&X" */
 		add_out_param_names(sh, keys, &nk, &names);
 	}
-	for (size_t i = 0; i + 1 < sh->t.n; i++) {
-		if (sh->t.v[i].kind != TK_IDENT || !tok_is(&sh->t, i + 1, "(") || sh->t.v[i].pp)
-			continue;
-		for (size_t k = 0; k < nk; k++) {
-			const struct ptr_key *key = &keys[k];
-			const char *kname = k ? "its copy" : "it";
-			for (size_t c = 0; contiguous_users[c]; c++) {
-				if (tok_is(&sh->t, i, contiguous_users[c]) && args_mention(sh, i + 1, key)) {
-					rc = refuse(sh, "'%s' (%s) reaches '%s' (line %d), which needs physically contiguous "
-						    "memory", s->result_lvalue, kname, contiguous_users[c],
-						    line_of(sh->text, sh->t.v[i].begin));
-					goto cleanup;
-				}
-			}
-			if (tok_is(&sh->t, i, "krealloc") && args_mention(sh, i + 1, key) &&
-			    sh->t.v[i].begin != s->call_begin) {
-				rc = refuse(sh, "'%s' is resized with krealloc (line %d)", s->result_lvalue,
-					    line_of(sh->text, sh->t.v[i].begin));
-				goto cleanup;
-			}
-			for (size_t c = 0; unconvertible_frees[c]; c++) {
-				if (tok_is(&sh->t, i, unconvertible_frees[c]) && args_mention(sh, i + 1, key)) {
-					rc = refuse(sh, "'%s' is freed with '%s' (line %d), which has no kvfree form here",
-						    s->result_lvalue, unconvertible_frees[c],
-						    line_of(sh->text, sh->t.v[i].begin));
-					goto cleanup;
-				}
-			}
-			for (size_t f = 0; free_map[f][0]; f++) {
-				if (!tok_is(&sh->t, i, free_map[f][0]))
-					continue;
-				size_t rp = toks_match(&sh->t, i + 1);
-				if (rp == NONE || match_key(sh, i + 2, rp, key) == NONE)
-					continue;
-				fix_edits_replace(out, sh->t.v[i].begin, sh->t.v[i].end, free_map[f][1]);
-				strbuf_addf(&frees, "%s%d", nfree ? ", " : "", line_of(sh->text, sh->t.v[i].begin));
-				nfree++;
-			}
-		}
-	}
+	rc = kvmalloc_convert_frees(sh, keys, nk, out, &frees, &nfree);
+	if (rc)
+		goto cleanup;
 	if (!nfree) {
 		rc = names.len ? refuse(sh, "no kfree of '%s' or of %s in this file: it is freed elsewhere (another "
 					"file?), where kfree would have to become kvfree", s->result_lvalue, names.buf)
@@ -1669,37 +1744,8 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 					"where kfree would have to become kvfree", s->result_lvalue);
 		goto cleanup;
 	}
-	fix_edits_replace(out, sh->t.v[sh->call].begin, sh->t.v[sh->call].end, kv);
-	/* keep continuation lines aligned with the longer name's "(" */
-	if (sh->call_rp != NONE) {
-		size_t lp = sh->t.v[sh->call + 1].begin, col = vcol(sh->text, lp) + 1;
-		size_t delta = strlen(kv) - strlen(s->api);
-		for (size_t p = line_end(sh->text, sh->len, lp); p < sh->t.v[sh->call_rp].begin;
-		     p = line_end(sh->text, sh->len, p)) {
-			size_t q = p;
-			while (q < sh->len && (sh->text[q] == ' ' || sh->text[q] == '\t'))
-				q++;
-			if (vcol(sh->text, q) != col)
-				continue;
-			struct strbuf ind = STRBUF_INIT;
-			add_indent_to(&ind, col + delta);
-			fix_edits_replace(out, p, q, ind.buf);
-			strbuf_release(&ind);
-		}
-	}
-	strbuf_reset(sh->note);
-	if (nfree == 1)
-		strbuf_addf(sh->note, "%s becomes %s and the kfree of '%s' on line %s becomes kvfree", s->api,
-			    kv, s->result_lvalue, frees.buf);
-	else
-		strbuf_addf(sh->note, "%s becomes %s and the %zu kfrees of '%s' on lines %s become kvfree",
-			    s->api, kv, nfree, s->result_lvalue, frees.buf);
-	if (rtype)
-		strbuf_addf(sh->note, "; '%s' is returned to the caller: the frees of '%s' objects here are its "
-			    "frees (%s)%s", s->result_lvalue, rtype, names.buf,
-			    sh->c->facts ? "" : "; other files not checked (no fact base)");
-	else if (names.len)
-		strbuf_addf(sh->note, " (stored as %s)", names.buf);
+	rename_call(sh, kv, out);
+	kvmalloc_note(sh, kv, nfree, frees.buf, rtype, &names);
 cleanup:
 	free(rtype);
 	strbuf_release(&frees);
