@@ -636,21 +636,11 @@ static int order_analysis(struct shape *sh, const char *what, struct order_info 
 	return rc;
 }
 
-static int order_analysis_inner(struct shape *sh, const char *what, struct order_info *oi)
+/* "min_order", mapping_min_folio_order(): a floor the caller must get (a
+ * mapping's minimum folio size), not a wish to trade down */
+static int refuse_minimum_order(struct shape *sh, size_t tb, size_t te)
 {
 	const struct site *s = sh->s;
-	memset(oi, 0, sizeof(*oi));
-	oi->define_tok = NONE;
-	if (s->kind != API_PAGES && s->kind != API_WRAPPER)
-		return refuse(sh, "%s changes an order argument; '%s' takes a size", what, s->api);
-	if (s->order_begin >= s->order_end || s->order_end > sh->len)
-		return refuse(sh, "the order is not spelled at the call in this file");
-	if (!sh->have_fn)
-		return refuse(sh, "the call is not inside a function body");
-	size_t tb, te;
-	tok_range(sh, s->order_begin, s->order_end, &tb, &te);
-	/* "min_order", mapping_min_folio_order(): a floor the caller must
-	 * get (a mapping's minimum folio size), not a wish to trade down */
 	for (size_t i = tb; i < te; i++) {
 		if (sh->t.v[i].kind != TK_IDENT)
 			continue;
@@ -663,73 +653,101 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 			return refuse(sh, "'%.*s' is a minimum order the caller needs: a lower order would "
 				      "break it", (int)(s->order_end - s->order_begin), sh->text + s->order_begin);
 	}
-	if (te == tb + 1 && sh->t.v[tb].kind == TK_NUMBER) {
-		oi->how = ORD_LITERAL;
-		/* the same number shifted elsewhere in the function is the size
-		 * the caller derives from it ("PAGE_SIZE << 4") */
-		for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++)
-			if (i != tb && sh->t.v[i].kind == TK_NUMBER && tok_is(&sh->t, i - 1, "<<") &&
-			    sh->t.v[i].end - sh->t.v[i].begin == sh->t.v[tb].end - sh->t.v[tb].begin &&
-			    !memcmp(sh->text + sh->t.v[i].begin, sh->text + sh->t.v[tb].begin,
-				    sh->t.v[tb].end - sh->t.v[tb].begin))
-				return refuse(sh, "the order %.*s also sizes other code in '%s' (line %d): "
-					      "the size math would not follow",
-					      (int)(sh->t.v[tb].end - sh->t.v[tb].begin), sh->text + sh->t.v[tb].begin,
-					      s->function, line_of(sh->text, sh->t.v[i].begin));
-		return 0;
-	}
+	return 0;
+}
+
+/* An order spelled as a number: the same number shifted elsewhere in the
+ * function is the size the caller derives from it ("PAGE_SIZE << 4"). */
+static int literal_order(struct shape *sh, size_t tb, struct order_info *oi)
+{
+	const struct tok *v = sh->t.v;
+	size_t n = v[tb].end - v[tb].begin;
+	oi->how = ORD_LITERAL;
+	for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++)
+		if (i != tb && v[i].kind == TK_NUMBER && tok_is(&sh->t, i - 1, "<<") && v[i].end - v[i].begin == n &&
+		    !memcmp(sh->text + v[i].begin, sh->text + v[tb].begin, n))
+			return refuse(sh, "the order %.*s also sizes other code in '%s' (line %d): "
+				      "the size math would not follow", (int)n, sh->text + v[tb].begin,
+				      sh->s->function, line_of(sh->text, v[i].begin));
+	return 0;
+}
+
+/* An upper-case name: a macro, changed at its "#define NAME value" when
+ * this file has one; one used elsewhere and defined elsewhere is refused. */
+static int macro_order(struct shape *sh, size_t tb, size_t te, struct order_info *oi)
+{
+	const char *name = oi->name;
 	struct use uses[64];
-	if (te == tb + 1 && sh->t.v[tb].kind == TK_IDENT) {
-		char *name = tok_str(&sh->t, tb);
-		bool macro = true;
-		for (const char *p = name; *p; p++)
-			if (islower((unsigned char)*p))
-				macro = false;
-		oi->name = name;
-		if (macro) {
-			oi->how = ORD_MACRO;
-			for (size_t i = 0; i + 3 < sh->t.n; i++)
-				if (sh->t.v[i].pp && tok_is(&sh->t, i, "#") && tok_is(&sh->t, i + 1, "define") &&
-				    tok_is(&sh->t, i + 2, name) && sh->t.v[i + 3].kind == TK_NUMBER &&
-				    (i + 4 >= sh->t.n || !sh->t.v[i + 4].pp || sh->t.v[i + 4].bol))
-					oi->define_tok = i + 3;
-			size_t n = find_uses(sh, name, false, tb, te, uses, 64);
-			if (n && oi->define_tok == NONE)
-				return refuse(sh, "'%s' also sizes other code in '%s' (line %d) and is not "
-					      "defined in this file: change it where it is defined",
-					      name, s->function, line_of(sh->text, sh->t.v[uses[0].tok].begin));
-			return 0;
+	oi->how = ORD_MACRO;
+	for (size_t i = 0; i + 3 < sh->t.n; i++)
+		if (sh->t.v[i].pp && tok_is(&sh->t, i, "#") && tok_is(&sh->t, i + 1, "define") &&
+		    tok_is(&sh->t, i + 2, name) && sh->t.v[i + 3].kind == TK_NUMBER &&
+		    (i + 4 >= sh->t.n || !sh->t.v[i + 4].pp || sh->t.v[i + 4].bol))
+			oi->define_tok = i + 3;
+	size_t n = find_uses(sh, name, false, tb, te, uses, 64);
+	if (n && oi->define_tok == NONE)
+		return refuse(sh, "'%s' also sizes other code in '%s' (line %d) and is not "
+			      "defined in this file: change it where it is defined",
+			      name, sh->s->function, line_of(sh->text, sh->t.v[uses[0].tok].begin));
+	return 0;
+}
+
+/* A local variable: refused when what it is computed from is a required
+ * size or when it sized something before the call; a read after the call
+ * is noted (the free must follow). */
+static int local_order(struct shape *sh, size_t tb, size_t te, struct order_info *oi)
+{
+	const char *name = oi->name;
+	struct use uses[64];
+	oi->how = ORD_LOCAL;
+	size_t n = find_uses(sh, name, false, tb, te, uses, 64);
+	size_t stf = sh->have_st ? sh->st.first : sh->call, stl = sh->have_st ? sh->st.last : sh->call;
+	for (size_t k = 0; k < n; k++) {
+		if (uses[k].assign && uses[k].tok < stf) {
+			int rc = required_size(sh, name, uses[k].tok);
+			if (rc)
+				return rc;
 		}
-		if (fn_is_param(&sh->t, &sh->fn, name))
-			return refuse(sh, "'%s' comes from the caller, which sizes its use by it: "
-				      "change the order there", name);
-		oi->how = ORD_LOCAL;
-		size_t n = find_uses(sh, name, false, tb, te, uses, 64);
-		size_t stf = sh->have_st ? sh->st.first : sh->call, stl = sh->have_st ? sh->st.last : sh->call;
-		for (size_t k = 0; k < n; k++) {
-			if (uses[k].assign && uses[k].tok < stf) {
-				int rc = required_size(sh, name, uses[k].tok);
-				if (rc)
-					return rc;
-			}
-			if (uses[k].assign || use_is_check(sh, uses[k].tok))
-				continue;
-			if (uses[k].tok < stf)
-				return refuse(sh, "'%s' already sized something before the call (line %d): "
-					      "the size math would not follow", name,
-					      line_of(sh->text, sh->t.v[uses[k].tok].begin));
-			if (uses[k].tok > stl && !oi->used_after) {
-				oi->used_after = true;
-				oi->after_line = line_of(sh->text, sh->t.v[uses[k].tok].begin);
-			}
+		if (uses[k].assign || use_is_check(sh, uses[k].tok))
+			continue;
+		if (uses[k].tok < stf)
+			return refuse(sh, "'%s' already sized something before the call (line %d): "
+				      "the size math would not follow", name,
+				      line_of(sh->text, sh->t.v[uses[k].tok].begin));
+		if (uses[k].tok > stl && !oi->used_after) {
+			oi->used_after = true;
+			oi->after_line = line_of(sh->text, sh->t.v[uses[k].tok].begin);
 		}
-		return 0;
 	}
-	oi->how = ORD_EXPR;
+	return 0;
+}
+
+/* A helper called in the order expression at token i computes the order:
+ * called anywhere else, the free or size path recomputes it. */
+static int refuse_helper_called_elsewhere(struct shape *sh, size_t i, const char *name)
+{
+	int rc = 0;
+	for (size_t k = 0; k + 1 < sh->t.n && !rc; k++) {
+		if (k == i || !tok_is(&sh->t, k, name) || !tok_is(&sh->t, k + 1, "(") || sh->t.v[k].pp)
+			continue;
+		struct fn_span other;
+		if (!toks_function(&sh->t, sh->t.v[k].begin, &other))
+			continue; /* its definition or a prototype */
+		rc = refuse(sh, "'%s()' also computes the order at line %d: it would not follow",
+			    name, line_of(sh->text, sh->t.v[k].begin));
+	}
+	return rc;
+}
+
+/* Any other expression: refused when a helper that computes it, or a
+ * variable it reads, also sizes other code. */
+static int expr_order(struct shape *sh, size_t tb, size_t te, struct order_info *oi)
+{
 	static const char *const math[] = { "get_order", "ilog2", "order_base_2", "fls", "fls64", "__fls",
 		"min", "max", "min_t", "max_t", "clamp", "clamp_t", "clamp_val", "DIV_ROUND_UP",
 		"roundup_pow_of_two", "rounddown_pow_of_two", "PAGE_ALIGN", "ALIGN", "sizeof",
 		"array_size", "struct_size", "size_mul", NULL };
+	oi->how = ORD_EXPR;
 	size_t skip_until = 0; /* inside the arguments of a helper: object handles */
 	for (size_t i = tb; i < te; i++) {
 		if (i < skip_until || sh->t.v[i].kind != TK_IDENT)
@@ -741,20 +759,9 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 			for (size_t k = 0; math[k]; k++)
 				is_math = is_math || !strcmp(math[k], name);
 			if (!is_math) {
-				/* a helper that computes the order: called anywhere else,
-				 * the free or size path recomputes it */
 				size_t m = toks_match(&sh->t, i + 1);
 				skip_until = m == NONE ? te : m;
-				for (size_t k = 0; k + 1 < sh->t.n && !rc; k++) {
-					if (k == i || !tok_is(&sh->t, k, name) || !tok_is(&sh->t, k + 1, "(") ||
-					    sh->t.v[k].pp)
-						continue;
-					struct fn_span other;
-					if (!toks_function(&sh->t, sh->t.v[k].begin, &other))
-						continue; /* its definition or a prototype */
-					rc = refuse(sh, "'%s()' also computes the order at line %d: it would not follow",
-						    name, line_of(sh->text, sh->t.v[k].begin));
-				}
+				rc = refuse_helper_called_elsewhere(sh, i, name);
 			}
 			free(name);
 			if (rc)
@@ -773,7 +780,7 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 				if (uses[k].assign || use_is_check(sh, uses[k].tok))
 					continue;
 				rc = refuse(sh, "'%s' of the order also sizes other code in '%s' (line %d): "
-					    "the size math would not follow", name, s->function,
+					    "the size math would not follow", name, sh->s->function,
 					    line_of(sh->text, sh->t.v[uses[k].tok].begin));
 			}
 		}
@@ -782,6 +789,39 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 			return rc;
 	}
 	return 0;
+}
+
+static int order_analysis_inner(struct shape *sh, const char *what, struct order_info *oi)
+{
+	const struct site *s = sh->s;
+	memset(oi, 0, sizeof(*oi));
+	oi->define_tok = NONE;
+	if (s->kind != API_PAGES && s->kind != API_WRAPPER)
+		return refuse(sh, "%s changes an order argument; '%s' takes a size", what, s->api);
+	if (s->order_begin >= s->order_end || s->order_end > sh->len)
+		return refuse(sh, "the order is not spelled at the call in this file");
+	if (!sh->have_fn)
+		return refuse(sh, "the call is not inside a function body");
+	size_t tb, te;
+	tok_range(sh, s->order_begin, s->order_end, &tb, &te);
+	int rc = refuse_minimum_order(sh, tb, te);
+	if (rc)
+		return rc;
+	if (te == tb + 1 && sh->t.v[tb].kind == TK_NUMBER)
+		return literal_order(sh, tb, oi);
+	if (te != tb + 1 || sh->t.v[tb].kind != TK_IDENT)
+		return expr_order(sh, tb, te, oi);
+	oi->name = tok_str(&sh->t, tb);
+	bool macro = true;
+	for (const char *p = oi->name; *p; p++)
+		if (islower((unsigned char)*p))
+			macro = false;
+	if (macro)
+		return macro_order(sh, tb, te, oi);
+	if (fn_is_param(&sh->t, &sh->fn, oi->name))
+		return refuse(sh, "'%s' comes from the caller, which sizes its use by it: "
+			      "change the order there", oi->name);
+	return local_order(sh, tb, te, oi);
 }
 
 /* Replace the order (argument, #define or a statement before the call) by
