@@ -15,7 +15,6 @@ LONG = {
     "analyzer/model/csrc.c:parse_stmt": (157, "a per-kind statement switch"),
     "analyzer/model/sites.c:sites_find": (153, "the walk over a function's calls"),
     "analyzer/vcs/change.c:change_scan_functions": (149, "the character scanner (item 3: one C lexer)"),
-    "analyzer/model/attempts.c:attempts_build": (144, "the attempt classes of a site"),
 }
 
 
