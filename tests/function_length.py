@@ -14,7 +14,6 @@ LONG = {
     "analyzer/model/sites.c:build_site": (284, "one site's facts from its call (45 ifs)"),
     "analyzer/model/csrc.c:parse_stmt": (157, "a per-kind statement switch"),
     "analyzer/model/sites.c:sites_find": (153, "the walk over a function's calls"),
-    "analyzer/vcs/change.c:change_scan_functions": (149, "the character scanner (item 3: one C lexer)"),
 }
 
 
