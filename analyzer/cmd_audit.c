@@ -6,7 +6,7 @@
 #include <glib.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/audit.h"
 #include "gfpaudit/factpass.h"
 #include "gfpaudit/treefacts.h"

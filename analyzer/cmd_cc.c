@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/engine.h"
 #include "gfpaudit/isolate.h"

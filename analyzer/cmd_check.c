@@ -6,7 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include <jansson.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/diag.h"
 #include "gfpaudit/report.h"

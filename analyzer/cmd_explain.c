@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/check.h"
 #include "gfpaudit/engine.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <jansson.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/audit.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/engine.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/vcs.h"
 #include "gfpaudit/err.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/report.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/diag.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/cli.h"
 #include "gfpaudit/review.h"
 #include "gfpaudit/err.h"

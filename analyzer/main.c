@@ -3,7 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include "gfpaudit/cmd.h"
+#include "cmd.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/version.h"
 

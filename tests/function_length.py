@@ -12,14 +12,8 @@ LIMIT = 120
 # file:function -> (lines now, what it is).  Shrink, never add.
 LONG = {
     "analyzer/model/sites.c:build_site": (284, "one site's facts from its call (45 ifs)"),
-    "analyzer/model/slowpath.c:recognize": (280, "25 facts of mm/page_alloc.c: a recognizer table keyed by the fact list"),
-    "analyzer/model/slowpath.c:slowpath_simulate": (189, "the slow path's steps; one value computed twice"),
-    "analyzer/model/csrc.c:parse_stmt": (157, "a per-kind statement switch"),
+    "analyzer/model/csrc.c:parse_stmt": (157, "exempt: a per-kind statement switch (one branch per CS_* kind)"),
     "analyzer/model/sites.c:sites_find": (153, "the walk over a function's calls"),
-    "analyzer/vcs/change.c:change_scan_functions": (149, "the character scanner (item 3: one C lexer)"),
-    "analyzer/fix/shapes.c:shape_kvmalloc": (149, "the kvmalloc fix shape"),
-    "analyzer/fix/shapes.c:order_analysis_inner": (147, "the order-loop fix's analysis"),
-    "analyzer/model/attempts.c:attempts_build": (144, "the attempt classes of a site"),
 }
 
 

@@ -19,7 +19,6 @@ import sys
 HOME = {
     "apply.h": "vcs",       # vcs/apply.c (fix/apply.c is declared in fix.h)
     "check.h": "checks",
-    "cmd.h": "top",
     "audit.h": "top",       # cmd_audit.c: the run audit and facts share
     "finding.h": "model",
     "frontend.h": "frontend",

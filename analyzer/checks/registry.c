@@ -5,6 +5,12 @@
 #include "gfpaudit/strbuf.h"
 #include "describe.h"
 
+/* each rule's symbol is declared here only: everything else reaches a
+ * rule through check_table */
+#define CHECK(name) extern const struct check check_##name;
+#include "list.h"
+#undef CHECK
+
 const struct check *const check_table[] = {
 #define CHECK(name) &check_##name,
 #include "list.h"

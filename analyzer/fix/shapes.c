@@ -636,21 +636,11 @@ static int order_analysis(struct shape *sh, const char *what, struct order_info 
 	return rc;
 }
 
-static int order_analysis_inner(struct shape *sh, const char *what, struct order_info *oi)
+/* "min_order", mapping_min_folio_order(): a floor the caller must get (a
+ * mapping's minimum folio size), not a wish to trade down */
+static int refuse_minimum_order(struct shape *sh, size_t tb, size_t te)
 {
 	const struct site *s = sh->s;
-	memset(oi, 0, sizeof(*oi));
-	oi->define_tok = NONE;
-	if (s->kind != API_PAGES && s->kind != API_WRAPPER)
-		return refuse(sh, "%s changes an order argument; '%s' takes a size", what, s->api);
-	if (s->order_begin >= s->order_end || s->order_end > sh->len)
-		return refuse(sh, "the order is not spelled at the call in this file");
-	if (!sh->have_fn)
-		return refuse(sh, "the call is not inside a function body");
-	size_t tb, te;
-	tok_range(sh, s->order_begin, s->order_end, &tb, &te);
-	/* "min_order", mapping_min_folio_order(): a floor the caller must
-	 * get (a mapping's minimum folio size), not a wish to trade down */
 	for (size_t i = tb; i < te; i++) {
 		if (sh->t.v[i].kind != TK_IDENT)
 			continue;
@@ -663,73 +653,101 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 			return refuse(sh, "'%.*s' is a minimum order the caller needs: a lower order would "
 				      "break it", (int)(s->order_end - s->order_begin), sh->text + s->order_begin);
 	}
-	if (te == tb + 1 && sh->t.v[tb].kind == TK_NUMBER) {
-		oi->how = ORD_LITERAL;
-		/* the same number shifted elsewhere in the function is the size
-		 * the caller derives from it ("PAGE_SIZE << 4") */
-		for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++)
-			if (i != tb && sh->t.v[i].kind == TK_NUMBER && tok_is(&sh->t, i - 1, "<<") &&
-			    sh->t.v[i].end - sh->t.v[i].begin == sh->t.v[tb].end - sh->t.v[tb].begin &&
-			    !memcmp(sh->text + sh->t.v[i].begin, sh->text + sh->t.v[tb].begin,
-				    sh->t.v[tb].end - sh->t.v[tb].begin))
-				return refuse(sh, "the order %.*s also sizes other code in '%s' (line %d): "
-					      "the size math would not follow",
-					      (int)(sh->t.v[tb].end - sh->t.v[tb].begin), sh->text + sh->t.v[tb].begin,
-					      s->function, line_of(sh->text, sh->t.v[i].begin));
-		return 0;
-	}
+	return 0;
+}
+
+/* An order spelled as a number: the same number shifted elsewhere in the
+ * function is the size the caller derives from it ("PAGE_SIZE << 4"). */
+static int literal_order(struct shape *sh, size_t tb, struct order_info *oi)
+{
+	const struct tok *v = sh->t.v;
+	size_t n = v[tb].end - v[tb].begin;
+	oi->how = ORD_LITERAL;
+	for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++)
+		if (i != tb && v[i].kind == TK_NUMBER && tok_is(&sh->t, i - 1, "<<") && v[i].end - v[i].begin == n &&
+		    !memcmp(sh->text + v[i].begin, sh->text + v[tb].begin, n))
+			return refuse(sh, "the order %.*s also sizes other code in '%s' (line %d): "
+				      "the size math would not follow", (int)n, sh->text + v[tb].begin,
+				      sh->s->function, line_of(sh->text, v[i].begin));
+	return 0;
+}
+
+/* An upper-case name: a macro, changed at its "#define NAME value" when
+ * this file has one; one used elsewhere and defined elsewhere is refused. */
+static int macro_order(struct shape *sh, size_t tb, size_t te, struct order_info *oi)
+{
+	const char *name = oi->name;
 	struct use uses[64];
-	if (te == tb + 1 && sh->t.v[tb].kind == TK_IDENT) {
-		char *name = tok_str(&sh->t, tb);
-		bool macro = true;
-		for (const char *p = name; *p; p++)
-			if (islower((unsigned char)*p))
-				macro = false;
-		oi->name = name;
-		if (macro) {
-			oi->how = ORD_MACRO;
-			for (size_t i = 0; i + 3 < sh->t.n; i++)
-				if (sh->t.v[i].pp && tok_is(&sh->t, i, "#") && tok_is(&sh->t, i + 1, "define") &&
-				    tok_is(&sh->t, i + 2, name) && sh->t.v[i + 3].kind == TK_NUMBER &&
-				    (i + 4 >= sh->t.n || !sh->t.v[i + 4].pp || sh->t.v[i + 4].bol))
-					oi->define_tok = i + 3;
-			size_t n = find_uses(sh, name, false, tb, te, uses, 64);
-			if (n && oi->define_tok == NONE)
-				return refuse(sh, "'%s' also sizes other code in '%s' (line %d) and is not "
-					      "defined in this file: change it where it is defined",
-					      name, s->function, line_of(sh->text, sh->t.v[uses[0].tok].begin));
-			return 0;
+	oi->how = ORD_MACRO;
+	for (size_t i = 0; i + 3 < sh->t.n; i++)
+		if (sh->t.v[i].pp && tok_is(&sh->t, i, "#") && tok_is(&sh->t, i + 1, "define") &&
+		    tok_is(&sh->t, i + 2, name) && sh->t.v[i + 3].kind == TK_NUMBER &&
+		    (i + 4 >= sh->t.n || !sh->t.v[i + 4].pp || sh->t.v[i + 4].bol))
+			oi->define_tok = i + 3;
+	size_t n = find_uses(sh, name, false, tb, te, uses, 64);
+	if (n && oi->define_tok == NONE)
+		return refuse(sh, "'%s' also sizes other code in '%s' (line %d) and is not "
+			      "defined in this file: change it where it is defined",
+			      name, sh->s->function, line_of(sh->text, sh->t.v[uses[0].tok].begin));
+	return 0;
+}
+
+/* A local variable: refused when what it is computed from is a required
+ * size or when it sized something before the call; a read after the call
+ * is noted (the free must follow). */
+static int local_order(struct shape *sh, size_t tb, size_t te, struct order_info *oi)
+{
+	const char *name = oi->name;
+	struct use uses[64];
+	oi->how = ORD_LOCAL;
+	size_t n = find_uses(sh, name, false, tb, te, uses, 64);
+	size_t stf = sh->have_st ? sh->st.first : sh->call, stl = sh->have_st ? sh->st.last : sh->call;
+	for (size_t k = 0; k < n; k++) {
+		if (uses[k].assign && uses[k].tok < stf) {
+			int rc = required_size(sh, name, uses[k].tok);
+			if (rc)
+				return rc;
 		}
-		if (fn_is_param(&sh->t, &sh->fn, name))
-			return refuse(sh, "'%s' comes from the caller, which sizes its use by it: "
-				      "change the order there", name);
-		oi->how = ORD_LOCAL;
-		size_t n = find_uses(sh, name, false, tb, te, uses, 64);
-		size_t stf = sh->have_st ? sh->st.first : sh->call, stl = sh->have_st ? sh->st.last : sh->call;
-		for (size_t k = 0; k < n; k++) {
-			if (uses[k].assign && uses[k].tok < stf) {
-				int rc = required_size(sh, name, uses[k].tok);
-				if (rc)
-					return rc;
-			}
-			if (uses[k].assign || use_is_check(sh, uses[k].tok))
-				continue;
-			if (uses[k].tok < stf)
-				return refuse(sh, "'%s' already sized something before the call (line %d): "
-					      "the size math would not follow", name,
-					      line_of(sh->text, sh->t.v[uses[k].tok].begin));
-			if (uses[k].tok > stl && !oi->used_after) {
-				oi->used_after = true;
-				oi->after_line = line_of(sh->text, sh->t.v[uses[k].tok].begin);
-			}
+		if (uses[k].assign || use_is_check(sh, uses[k].tok))
+			continue;
+		if (uses[k].tok < stf)
+			return refuse(sh, "'%s' already sized something before the call (line %d): "
+				      "the size math would not follow", name,
+				      line_of(sh->text, sh->t.v[uses[k].tok].begin));
+		if (uses[k].tok > stl && !oi->used_after) {
+			oi->used_after = true;
+			oi->after_line = line_of(sh->text, sh->t.v[uses[k].tok].begin);
 		}
-		return 0;
 	}
-	oi->how = ORD_EXPR;
+	return 0;
+}
+
+/* A helper called in the order expression at token i computes the order:
+ * called anywhere else, the free or size path recomputes it. */
+static int refuse_helper_called_elsewhere(struct shape *sh, size_t i, const char *name)
+{
+	int rc = 0;
+	for (size_t k = 0; k + 1 < sh->t.n && !rc; k++) {
+		if (k == i || !tok_is(&sh->t, k, name) || !tok_is(&sh->t, k + 1, "(") || sh->t.v[k].pp)
+			continue;
+		struct fn_span other;
+		if (!toks_function(&sh->t, sh->t.v[k].begin, &other))
+			continue; /* its definition or a prototype */
+		rc = refuse(sh, "'%s()' also computes the order at line %d: it would not follow",
+			    name, line_of(sh->text, sh->t.v[k].begin));
+	}
+	return rc;
+}
+
+/* Any other expression: refused when a helper that computes it, or a
+ * variable it reads, also sizes other code. */
+static int expr_order(struct shape *sh, size_t tb, size_t te, struct order_info *oi)
+{
 	static const char *const math[] = { "get_order", "ilog2", "order_base_2", "fls", "fls64", "__fls",
 		"min", "max", "min_t", "max_t", "clamp", "clamp_t", "clamp_val", "DIV_ROUND_UP",
 		"roundup_pow_of_two", "rounddown_pow_of_two", "PAGE_ALIGN", "ALIGN", "sizeof",
 		"array_size", "struct_size", "size_mul", NULL };
+	oi->how = ORD_EXPR;
 	size_t skip_until = 0; /* inside the arguments of a helper: object handles */
 	for (size_t i = tb; i < te; i++) {
 		if (i < skip_until || sh->t.v[i].kind != TK_IDENT)
@@ -741,20 +759,9 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 			for (size_t k = 0; math[k]; k++)
 				is_math = is_math || !strcmp(math[k], name);
 			if (!is_math) {
-				/* a helper that computes the order: called anywhere else,
-				 * the free or size path recomputes it */
 				size_t m = toks_match(&sh->t, i + 1);
 				skip_until = m == NONE ? te : m;
-				for (size_t k = 0; k + 1 < sh->t.n && !rc; k++) {
-					if (k == i || !tok_is(&sh->t, k, name) || !tok_is(&sh->t, k + 1, "(") ||
-					    sh->t.v[k].pp)
-						continue;
-					struct fn_span other;
-					if (!toks_function(&sh->t, sh->t.v[k].begin, &other))
-						continue; /* its definition or a prototype */
-					rc = refuse(sh, "'%s()' also computes the order at line %d: it would not follow",
-						    name, line_of(sh->text, sh->t.v[k].begin));
-				}
+				rc = refuse_helper_called_elsewhere(sh, i, name);
 			}
 			free(name);
 			if (rc)
@@ -773,7 +780,7 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 				if (uses[k].assign || use_is_check(sh, uses[k].tok))
 					continue;
 				rc = refuse(sh, "'%s' of the order also sizes other code in '%s' (line %d): "
-					    "the size math would not follow", name, s->function,
+					    "the size math would not follow", name, sh->s->function,
 					    line_of(sh->text, sh->t.v[uses[k].tok].begin));
 			}
 		}
@@ -782,6 +789,39 @@ static int order_analysis_inner(struct shape *sh, const char *what, struct order
 			return rc;
 	}
 	return 0;
+}
+
+static int order_analysis_inner(struct shape *sh, const char *what, struct order_info *oi)
+{
+	const struct site *s = sh->s;
+	memset(oi, 0, sizeof(*oi));
+	oi->define_tok = NONE;
+	if (s->kind != API_PAGES && s->kind != API_WRAPPER)
+		return refuse(sh, "%s changes an order argument; '%s' takes a size", what, s->api);
+	if (s->order_begin >= s->order_end || s->order_end > sh->len)
+		return refuse(sh, "the order is not spelled at the call in this file");
+	if (!sh->have_fn)
+		return refuse(sh, "the call is not inside a function body");
+	size_t tb, te;
+	tok_range(sh, s->order_begin, s->order_end, &tb, &te);
+	int rc = refuse_minimum_order(sh, tb, te);
+	if (rc)
+		return rc;
+	if (te == tb + 1 && sh->t.v[tb].kind == TK_NUMBER)
+		return literal_order(sh, tb, oi);
+	if (te != tb + 1 || sh->t.v[tb].kind != TK_IDENT)
+		return expr_order(sh, tb, te, oi);
+	oi->name = tok_str(&sh->t, tb);
+	bool macro = true;
+	for (const char *p = oi->name; *p; p++)
+		if (islower((unsigned char)*p))
+			macro = false;
+	if (macro)
+		return macro_order(sh, tb, te, oi);
+	if (fn_is_param(&sh->t, &sh->fn, oi->name))
+		return refuse(sh, "'%s' comes from the caller, which sizes its use by it: "
+			      "change the order there", oi->name);
+	return local_order(sh, tb, te, oi);
 }
 
 /* Replace the order (argument, #define or a statement before the call) by
@@ -1559,19 +1599,22 @@ static size_t returned_type_frees(struct shape *sh, struct ptr_key *keys, size_t
 	return found;
 }
 
-static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
+/* The kvmalloc counterpart of the site's call in *kv, or a refusal: the
+ * API, the mask (atomic, DMA zones) or a use that needs the memory
+ * physically contiguous. */
+static int kvmalloc_counterpart(struct shape *sh, const char **kv)
 {
 	const struct site *s = sh->s;
+	*kv = NULL;
 	if (s->kind != API_SLAB)
 		return refuse(sh, "kvmalloc replaces kmalloc-family calls; '%s' is not one", s->api);
-	const char *kv = NULL;
 	for (size_t i = 0; kv_map[i][0]; i++)
 		if (!strcmp(kv_map[i][0], s->api))
-			kv = kv_map[i][1];
-	if (!kv && !strncmp(s->api, "devm_", 5))
+			*kv = kv_map[i][1];
+	if (!*kv && !strncmp(s->api, "devm_", 5))
 		return refuse(sh, "there is no devm_ kvmalloc variant: the device core frees '%s' memory with kfree",
 			      s->api);
-	if (!kv)
+	if (!*kv)
 		return refuse(sh, "'%s' has no kvmalloc counterpart with the same arguments", s->api);
 	if (!tok_is(&sh->t, sh->call, s->api))
 		return refuse(sh, "the call is not spelled '%s' at the site", s->api);
@@ -1585,83 +1628,155 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 			      s->contig_why ? s->contig_why : "reaches a physical-address use", s->contig_line);
 	if (!s->result_lvalue || !*s->result_lvalue)
 		return refuse(sh, "the result is not stored to a named pointer, so its frees cannot be found");
+	return 0;
+}
+
+/* A plain local handed back to the caller: its frees are elsewhere, unless
+ * they are the frees of its struct type in this file (returned_type_frees,
+ * which names the type in *rtype).  Refused when none is in view. */
+static int kvmalloc_returned(struct shape *sh, struct ptr_key *keys, size_t *nk, struct strbuf *names,
+			     char **rtype)
+{
+	for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++) {
+		if (!tok_is(&sh->t, i, "return"))
+			continue;
+		size_t e = i + 1;
+		while (e < sh->fn.rbrace && !tok_is(&sh->t, e, ";"))
+			e++;
+		if (match_key(sh, i + 1, e, &keys[0]) == NONE)
+			continue;
+		int rc = 0;
+		struct strbuf why = STRBUF_INIT;
+		size_t got = returned_type_frees(sh, keys, nk, names, rtype, &why);
+		if (why.len)
+			rc = refuse(sh, "%s", why.buf);
+		else if (!got)
+			rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are in the callers, "
+				    "not in view", sh->s->result_lvalue, line_of(sh->text, sh->t.v[i].begin));
+		strbuf_release(&why);
+		return rc;
+	}
+	return 0;
+}
+
+/* The call at token i with a key among its arguments: refused when it
+ * needs physically contiguous memory, resizes it with krealloc or frees
+ * it with no kvfree form. */
+static int kvmalloc_refused_use(struct shape *sh, size_t i, const struct ptr_key *key, const char *kname)
+{
+	const struct site *s = sh->s;
+	for (size_t c = 0; contiguous_users[c]; c++)
+		if (tok_is(&sh->t, i, contiguous_users[c]) && args_mention(sh, i + 1, key))
+			return refuse(sh, "'%s' (%s) reaches '%s' (line %d), which needs physically contiguous "
+				      "memory", s->result_lvalue, kname, contiguous_users[c],
+				      line_of(sh->text, sh->t.v[i].begin));
+	if (tok_is(&sh->t, i, "krealloc") && args_mention(sh, i + 1, key) && sh->t.v[i].begin != s->call_begin)
+		return refuse(sh, "'%s' is resized with krealloc (line %d)", s->result_lvalue,
+			      line_of(sh->text, sh->t.v[i].begin));
+	for (size_t c = 0; unconvertible_frees[c]; c++)
+		if (tok_is(&sh->t, i, unconvertible_frees[c]) && args_mention(sh, i + 1, key))
+			return refuse(sh, "'%s' is freed with '%s' (line %d), which has no kvfree form here",
+				      s->result_lvalue, unconvertible_frees[c], line_of(sh->text, sh->t.v[i].begin));
+	return 0;
+}
+
+/* Every call of the file that takes the pointer or one of its copies (the
+ * keys): each kfree of it becomes kvfree (its line added to `frees`), or
+ * the use is refused. */
+static int kvmalloc_convert_frees(struct shape *sh, const struct ptr_key *keys, size_t nk, struct fix_edits *out,
+				  struct strbuf *frees, size_t *nfree)
+{
+	for (size_t i = 0; i + 1 < sh->t.n; i++) {
+		if (sh->t.v[i].kind != TK_IDENT || !tok_is(&sh->t, i + 1, "(") || sh->t.v[i].pp)
+			continue;
+		for (size_t k = 0; k < nk; k++) {
+			int rc = kvmalloc_refused_use(sh, i, &keys[k], k ? "its copy" : "it");
+			if (rc)
+				return rc;
+			for (size_t f = 0; free_map[f][0]; f++) {
+				if (!tok_is(&sh->t, i, free_map[f][0]))
+					continue;
+				size_t rp = toks_match(&sh->t, i + 1);
+				if (rp == NONE || match_key(sh, i + 2, rp, &keys[k]) == NONE)
+					continue;
+				fix_edits_replace(out, sh->t.v[i].begin, sh->t.v[i].end, free_map[f][1]);
+				strbuf_addf(frees, "%s%d", *nfree ? ", " : "", line_of(sh->text, sh->t.v[i].begin));
+				(*nfree)++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The call renamed to `kv`: continuation lines aligned with the old
+ * name's "(" move with it. */
+static void rename_call(struct shape *sh, const char *kv, struct fix_edits *out)
+{
+	fix_edits_replace(out, sh->t.v[sh->call].begin, sh->t.v[sh->call].end, kv);
+	if (sh->call_rp == NONE)
+		return;
+	size_t lp = sh->t.v[sh->call + 1].begin, col = vcol(sh->text, lp) + 1;
+	size_t delta = strlen(kv) - strlen(sh->s->api);
+	for (size_t p = line_end(sh->text, sh->len, lp); p < sh->t.v[sh->call_rp].begin;
+	     p = line_end(sh->text, sh->len, p)) {
+		size_t q = p;
+		while (q < sh->len && (sh->text[q] == ' ' || sh->text[q] == '\t'))
+			q++;
+		if (vcol(sh->text, q) != col)
+			continue;
+		struct strbuf ind = STRBUF_INIT;
+		add_indent_to(&ind, col + delta);
+		fix_edits_replace(out, p, q, ind.buf);
+		strbuf_release(&ind);
+	}
+}
+
+static void kvmalloc_note(struct shape *sh, const char *kv, size_t nfree, const char *frees, const char *rtype,
+			  const struct strbuf *names)
+{
+	const struct site *s = sh->s;
+	strbuf_reset(sh->note);
+	if (nfree == 1)
+		strbuf_addf(sh->note, "%s becomes %s and the kfree of '%s' on line %s becomes kvfree", s->api,
+			    kv, s->result_lvalue, frees);
+	else
+		strbuf_addf(sh->note, "%s becomes %s and the %zu kfrees of '%s' on lines %s become kvfree",
+			    s->api, kv, nfree, s->result_lvalue, frees);
+	if (rtype)
+		strbuf_addf(sh->note, "; '%s' is returned to the caller: the frees of '%s' objects here are its "
+			    "frees (%s)%s", s->result_lvalue, rtype, names->buf,
+			    sh->c->facts ? "" : "; other files not checked (no fact base)");
+	else if (names->len)
+		strbuf_addf(sh->note, " (stored as %s)", names->buf);
+}
+
+static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
+{
+	const struct site *s = sh->s;
+	const char *kv;
+	int rc = kvmalloc_counterpart(sh, &kv);
+	if (rc)
+		return rc;
 	struct ptr_key keys[MAX_KEYS];
 	size_t nk = 0;
 	if (!key_from_text(&keys[0], s->result_lvalue, strlen(s->result_lvalue)))
 		return refuse(sh, "the result is not stored to a named pointer, so its frees cannot be found");
 	nk = 1;
-	int rc = 0;
 	struct strbuf frees = STRBUF_INIT, names = STRBUF_INIT;
 	size_t nfree = 0;
 	char *rtype = NULL; /* returned: the struct type whose frees are its frees */
-	/* a plain local handed back to the caller: its frees are elsewhere */
 	if (!keys[0].member && sh->have_fn) {
-		for (size_t i = sh->fn.lbrace; i < sh->fn.rbrace; i++) {
-			if (!tok_is(&sh->t, i, "return"))
-				continue;
-			size_t e = i + 1;
-			while (e < sh->fn.rbrace && !tok_is(&sh->t, e, ";"))
-				e++;
-			if (match_key(sh, i + 1, e, &keys[0]) != NONE) {
-				struct strbuf why = STRBUF_INIT;
-				size_t got = returned_type_frees(sh, keys, &nk, &names, &rtype, &why);
-				if (why.len)
-					rc = refuse(sh, "%s", why.buf);
-				else if (!got)
-					rc = refuse(sh, "'%s' is returned to the caller (line %d): its frees are in the "
-						    "callers, not in view", s->result_lvalue,
-						    line_of(sh->text, sh->t.v[i].begin));
-				strbuf_release(&why);
-				if (!got || rc)
-					goto cleanup;
-				break;
-			}
-		}
+		rc = kvmalloc_returned(sh, keys, &nk, &names, &rtype);
+		if (rc)
+			goto cleanup;
 		/* "priv->buf = buf;": freed under that name */
 		add_stored_names(sh, keys, &nk, &names);
 		/* "*data = kmemdup(...)": freed as the callers' "&X" */
 		add_out_param_names(sh, keys, &nk, &names);
 	}
-	for (size_t i = 0; i + 1 < sh->t.n; i++) {
-		if (sh->t.v[i].kind != TK_IDENT || !tok_is(&sh->t, i + 1, "(") || sh->t.v[i].pp)
-			continue;
-		for (size_t k = 0; k < nk; k++) {
-			const struct ptr_key *key = &keys[k];
-			const char *kname = k ? "its copy" : "it";
-			for (size_t c = 0; contiguous_users[c]; c++) {
-				if (tok_is(&sh->t, i, contiguous_users[c]) && args_mention(sh, i + 1, key)) {
-					rc = refuse(sh, "'%s' (%s) reaches '%s' (line %d), which needs physically contiguous "
-						    "memory", s->result_lvalue, kname, contiguous_users[c],
-						    line_of(sh->text, sh->t.v[i].begin));
-					goto cleanup;
-				}
-			}
-			if (tok_is(&sh->t, i, "krealloc") && args_mention(sh, i + 1, key) &&
-			    sh->t.v[i].begin != s->call_begin) {
-				rc = refuse(sh, "'%s' is resized with krealloc (line %d)", s->result_lvalue,
-					    line_of(sh->text, sh->t.v[i].begin));
-				goto cleanup;
-			}
-			for (size_t c = 0; unconvertible_frees[c]; c++) {
-				if (tok_is(&sh->t, i, unconvertible_frees[c]) && args_mention(sh, i + 1, key)) {
-					rc = refuse(sh, "'%s' is freed with '%s' (line %d), which has no kvfree form here",
-						    s->result_lvalue, unconvertible_frees[c],
-						    line_of(sh->text, sh->t.v[i].begin));
-					goto cleanup;
-				}
-			}
-			for (size_t f = 0; free_map[f][0]; f++) {
-				if (!tok_is(&sh->t, i, free_map[f][0]))
-					continue;
-				size_t rp = toks_match(&sh->t, i + 1);
-				if (rp == NONE || match_key(sh, i + 2, rp, key) == NONE)
-					continue;
-				fix_edits_replace(out, sh->t.v[i].begin, sh->t.v[i].end, free_map[f][1]);
-				strbuf_addf(&frees, "%s%d", nfree ? ", " : "", line_of(sh->text, sh->t.v[i].begin));
-				nfree++;
-			}
-		}
-	}
+	rc = kvmalloc_convert_frees(sh, keys, nk, out, &frees, &nfree);
+	if (rc)
+		goto cleanup;
 	if (!nfree) {
 		rc = names.len ? refuse(sh, "no kfree of '%s' or of %s in this file: it is freed elsewhere (another "
 					"file?), where kfree would have to become kvfree", s->result_lvalue, names.buf)
@@ -1669,37 +1784,8 @@ static int shape_kvmalloc(struct shape *sh, struct fix_edits *out)
 					"where kfree would have to become kvfree", s->result_lvalue);
 		goto cleanup;
 	}
-	fix_edits_replace(out, sh->t.v[sh->call].begin, sh->t.v[sh->call].end, kv);
-	/* keep continuation lines aligned with the longer name's "(" */
-	if (sh->call_rp != NONE) {
-		size_t lp = sh->t.v[sh->call + 1].begin, col = vcol(sh->text, lp) + 1;
-		size_t delta = strlen(kv) - strlen(s->api);
-		for (size_t p = line_end(sh->text, sh->len, lp); p < sh->t.v[sh->call_rp].begin;
-		     p = line_end(sh->text, sh->len, p)) {
-			size_t q = p;
-			while (q < sh->len && (sh->text[q] == ' ' || sh->text[q] == '\t'))
-				q++;
-			if (vcol(sh->text, q) != col)
-				continue;
-			struct strbuf ind = STRBUF_INIT;
-			add_indent_to(&ind, col + delta);
-			fix_edits_replace(out, p, q, ind.buf);
-			strbuf_release(&ind);
-		}
-	}
-	strbuf_reset(sh->note);
-	if (nfree == 1)
-		strbuf_addf(sh->note, "%s becomes %s and the kfree of '%s' on line %s becomes kvfree", s->api,
-			    kv, s->result_lvalue, frees.buf);
-	else
-		strbuf_addf(sh->note, "%s becomes %s and the %zu kfrees of '%s' on lines %s become kvfree",
-			    s->api, kv, nfree, s->result_lvalue, frees.buf);
-	if (rtype)
-		strbuf_addf(sh->note, "; '%s' is returned to the caller: the frees of '%s' objects here are its "
-			    "frees (%s)%s", s->result_lvalue, rtype, names.buf,
-			    sh->c->facts ? "" : "; other files not checked (no fact base)");
-	else if (names.len)
-		strbuf_addf(sh->note, " (stored as %s)", names.buf);
+	rename_call(sh, kv, out);
+	kvmalloc_note(sh, kv, nfree, frees.buf, rtype, &names);
 cleanup:
 	free(rtype);
 	strbuf_release(&frees);

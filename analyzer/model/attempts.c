@@ -258,97 +258,123 @@ static int cmp_klass(const void *a, const void *b)
 	return y->orders.hi - x->orders.hi;
 }
 
-int attempts_build(const struct attempt_env *env, const struct attempt_plan *p, struct site *s)
-{
-	const struct fn_model *fn = env->cx.fn;
-	site_default_attempts(s);
-	if (p->var < 0 || !s->order.known || !p->call || !fn || !fn->body)
-		return 0;
+/* One site's split into attempts: the region one run covers, the uses of
+ * the order variable tied to the call there, and the cuts of the order
+ * range their conditions make. */
+struct split {
+	const struct attempt_env *env;
+	const struct attempt_plan *p;
+	struct site *s;
+	struct refs all;
+	struct node *loop, *region;
+	const struct node **tie;
+	size_t ntie, atie;
+	struct cuts cs;
+	int rel_var;
+	bool floor_rel;
+	struct state entry;
+};
 
-	/* the region one run covers: the body of the innermost loop around the
-	 * call that changes the order (each round is one attempt), else the
-	 * whole function */
-	struct refs all = { .v = p->var };
-	collect(fn->body, &all);
-	struct node *loop = NULL, *region = fn->body;
-	for (struct node *q = p->call->parent; q && q != fn->body; q = q->parent)
-		if (is_loop(q) && modified_in(q, &all)) {
-			loop = q;
+/* The region one run covers: the body of the innermost loop around the
+ * call that changes the order (each round is one attempt), else the whole
+ * function.  False when the call is outside that body. */
+static bool find_region(struct split *sp, struct node *body)
+{
+	sp->region = body;
+	for (struct node *q = sp->p->call->parent; q && q != body; q = q->parent)
+		if (is_loop(q) && modified_in(q, &sp->all)) {
+			sp->loop = q;
 			break;
 		}
-	if (loop) {
-		region = loop_body(loop);
-		if (!region || !node_contains(region, p->call))
-			goto out;
-	}
+	if (!sp->loop)
+		return true;
+	sp->region = loop_body(sp->loop);
+	return sp->region && node_contains(sp->region, sp->p->call);
+}
 
-	const struct node **tie = NULL;
-	size_t ntie = 0, atie = 0;
-	struct cuts cs = { .n = 0 };
-	int rel_var = -1;
+/* The uses of the order variable tied to the call, and the cuts their
+ * conditions make; false when no condition tells attempts apart. */
+static bool find_ties(struct split *sp)
+{
 	bool conditional = false;
-	for (size_t i = 0; i < all.nuse; i++) {
-		struct node *u = (struct node *)all.use[i];
-		if (!node_contains(region, u) || !tied(u, p->call, region, &all))
+	for (size_t i = 0; i < sp->all.nuse; i++) {
+		struct node *u = (struct node *)sp->all.use[i];
+		if (!node_contains(sp->region, u) || !tied(u, sp->p->call, sp->region, &sp->all))
 			continue;
-		ALLOC_GROW(tie, ntie + 1, atie);
-		tie[ntie++] = u;
-		if (!node_contains(p->call, u))
-			conditional |= cuts_of_use(&cs, u, s->order, &rel_var);
+		ALLOC_GROW(sp->tie, sp->ntie + 1, sp->atie);
+		sp->tie[sp->ntie++] = u;
+		if (!node_contains(sp->p->call, u))
+			conditional |= cuts_of_use(&sp->cs, u, sp->s->order, &sp->rel_var);
 	}
-	if (!conditional || !ntie) {
-		free(tie);
-		goto out;
-	}
-	if (ntie > 1)
-		qsort(tie, ntie, sizeof(*tie), cmp_ptr);
-	bool floor_rel = p->floor_var >= 0;
-	if (floor_rel)
-		rel_var = p->floor_var;
-	cut_add(&cs, p->costly, s->order);
+	if (!conditional || !sp->ntie)
+		return false;
+	if (sp->ntie > 1)
+		qsort(sp->tie, sp->ntie, sizeof(*sp->tie), cmp_ptr);
+	return true;
+}
+
+/* The costly order, the floor (or the loop's lowest order) cut the range
+ * too; a floor variable is what the order is compared with. */
+static void add_fixed_cuts(struct split *sp)
+{
+	const struct attempt_plan *p = sp->p;
+	struct order_range order = sp->s->order;
+	sp->floor_rel = p->floor_var >= 0;
+	if (sp->floor_rel)
+		sp->rel_var = p->floor_var;
+	cut_add(&sp->cs, p->costly, order);
 	if (p->has_floor_k)
-		cut_add(&cs, p->floor_k, s->order);
-	else if (s->fallback == FB_ORDER_LOOP && !floor_rel)
-		cut_add(&cs, s->order.lo, s->order);
-	if (cs.n > 1)
-		qsort(cs.c, (size_t)cs.n, sizeof(cs.c[0]), cmp_i64);
+		cut_add(&sp->cs, p->floor_k, order);
+	else if (sp->s->fallback == FB_ORDER_LOOP && !sp->floor_rel)
+		cut_add(&sp->cs, order.lo, order);
+	if (sp->cs.n > 1)
+		qsort(sp->cs.c, (size_t)sp->cs.n, sizeof(sp->cs.c[0]), cmp_i64);
+}
 
-	/* the state at the loop body's entry, joined over the rounds */
-	struct state entry = { 0 };
-	if (loop) {
-		struct eval_ctx cx = env->cx;
-		cx.on_call = NULL;
-		cx.budget = 0;
-		cx.capture_at = region;
-		cx.captured = &entry;
-		cx.has_captured = false;
-		eval_function(&cx, p->args, p->nargs);
-		if (!cx.has_captured) {
-			free(tie);
-			goto out;
-		}
-	}
+/* The state at the loop body's entry, joined over the rounds (nothing to
+ * do without a loop); false when the evaluation never gets there. */
+static bool loop_entry_state(struct split *sp)
+{
+	if (!sp->loop)
+		return true;
+	struct eval_ctx cx = sp->env->cx;
+	cx.on_call = NULL;
+	cx.budget = 0;
+	cx.capture_at = sp->region;
+	cx.captured = &sp->entry;
+	cx.has_captured = false;
+	eval_function(&cx, sp->p->args, sp->p->nargs);
+	return cx.has_captured;
+}
 
+/* One evaluation per relation to the compared variable and per range
+ * between cuts, assuming the order in it; the classes that reach the call
+ * go to k[], their number is returned. */
+static int eval_classes(struct split *sp, struct klass *k)
+{
+	const struct attempt_env *env = sp->env;
+	const struct attempt_plan *p = sp->p;
+	const struct site *s = sp->s;
 	enum eval_rel rels[3] = { REL_NONE };
 	int nrel = 1;
-	if (rel_var >= 0) {
+	if (sp->rel_var >= 0) {
 		rels[0] = REL_GT;
 		rels[1] = REL_EQ;
 		rels[2] = REL_LT;
-		nrel = floor_rel ? 2 : 3;
+		nrel = sp->floor_rel ? 2 : 3;
 	}
-	struct klass k[MAX_RUNS];
 	int nk = 0;
 	for (int ri = 0; ri < nrel; ri++)
-		for (int ci = 0; ci <= cs.n && nk < MAX_RUNS; ci++) {
-			int64_t lo = ci ? cs.c[ci - 1] + 1 : s->order.lo, hi = ci < cs.n ? cs.c[ci] : s->order.hi;
-			struct eval_assume as = { p->var, iv_range(lo, hi), rel_var, rels[ri], tie, ntie };
+		for (int ci = 0; ci <= sp->cs.n && nk < MAX_RUNS; ci++) {
+			int64_t lo = ci ? sp->cs.c[ci - 1] + 1 : s->order.lo;
+			int64_t hi = ci < sp->cs.n ? sp->cs.c[ci] : s->order.hi;
+			struct eval_assume as = { p->var, iv_range(lo, hi), sp->rel_var, rels[ri], sp->tie, sp->ntie };
 			struct eval_ctx cx = env->cx;
 			cx.assume = &as;
 			cx.budget = 0;
 			env->reset(cx.data);
-			if (loop)
-				eval_region(&cx, region, &entry);
+			if (sp->loop)
+				eval_region(&cx, sp->region, &sp->entry);
 			else
 				eval_function(&cx, p->args, p->nargs);
 			struct klass *c = &k[nk];
@@ -364,15 +390,18 @@ int attempts_build(const struct attempt_env *env, const struct attempt_plan *p, 
 				nk++;
 		}
 	env->reset(env->cx.data);
-	if (loop)
-		eval_state_free(&entry);
-	free(tie);
-	if (!nk)
-		goto out;
+	if (sp->loop)
+		eval_state_free(&sp->entry);
+	return nk;
+}
 
-	/* roles, then neighbours with one role and one mask become one class */
+/* Roles, then neighbours with one role and one mask become one class;
+ * returns the number of classes left. */
+static int merge_classes(const struct split *sp, struct klass *k, int nk)
+{
+	const struct attempt_plan *p = sp->p;
 	for (int i = 0; i < nk; i++)
-		k[i].role = role_of(p, s, &k[i], floor_rel);
+		k[i].role = role_of(p, sp->s, &k[i], sp->floor_rel);
 	int w = 0;
 	for (int i = 0; i < nk; i++) {
 		struct klass *prev = w ? &k[w - 1] : NULL;
@@ -385,7 +414,13 @@ int attempts_build(const struct attempt_env *env, const struct attempt_plan *p, 
 		}
 		k[w++] = k[i];
 	}
-	nk = w;
+	return w;
+}
+
+/* The classes become the site's attempts, fallbacks first. */
+static void record_attempts(const struct split *sp, const struct fn_model *fn, struct klass *k, int nk)
+{
+	struct site *s = sp->s;
 	qsort(k, (size_t)nk, sizeof(k[0]), cmp_klass);
 	for (size_t i = 0; i < s->natt; i++)
 		free(s->att[i].when);
@@ -393,12 +428,32 @@ int attempts_build(const struct attempt_env *env, const struct attempt_plan *p, 
 	for (int i = 0; i < nk; i++) {
 		char *when = NULL;
 		if (k[i].rel != REL_NONE)
-			when = xasprintf("%s %s %s", fn->vars[p->var].name, rel_text(k[i].rel), fn->vars[rel_var].name);
+			when = xasprintf("%s %s %s", fn->vars[sp->p->var].name, rel_text(k[i].rel),
+					 fn->vars[sp->rel_var].name);
 		site_add_attempt(s, k[i].orders, k[i].role, k[i].gfp, when);
 		free(when);
 	}
-out:
-	free(all.use);
-	free(all.mod);
+}
+
+int attempts_build(const struct attempt_env *env, const struct attempt_plan *p, struct site *s)
+{
+	const struct fn_model *fn = env->cx.fn;
+	site_default_attempts(s);
+	if (p->var < 0 || !s->order.known || !p->call || !fn || !fn->body)
+		return 0;
+	struct split sp = { .env = env, .p = p, .s = s, .all = { .v = p->var }, .rel_var = -1 };
+	collect(fn->body, &sp.all);
+	if (find_region(&sp, fn->body) && find_ties(&sp)) {
+		add_fixed_cuts(&sp);
+		if (loop_entry_state(&sp)) {
+			struct klass k[MAX_RUNS];
+			int nk = eval_classes(&sp, k);
+			if (nk)
+				record_attempts(&sp, fn, k, merge_classes(&sp, k, nk));
+		}
+	}
+	free(sp.tie);
+	free(sp.all.use);
+	free(sp.all.mod);
 	return 0;
 }

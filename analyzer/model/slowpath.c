@@ -8,6 +8,7 @@
  * compaction calls, gfp_to_alloc_flags()) are missing the whole tree is
  * "not recognized" and a built-in model is used instead.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -367,6 +368,404 @@ static void read_values(struct slowpath_model *m, struct slowpath_tree *t)
 		m->costly_order = (int)v;
 }
 
+/* What recognizing __alloc_pages_slowpath() works from: its statements in
+ * order, its locals, and the anchors every recognizer below places its
+ * statements against. */
+struct recog {
+	struct slowpath_model *m;
+	struct slowpath_tree *t;
+	struct csrc *pa;
+	struct stmts l;
+	struct locals lv;
+	const struct cs *reclaim;         /* __alloc_pages_direct_reclaim() */
+	const struct cs *af;              /* alloc_flags = gfp_to_alloc_flags() */
+	const struct cs *c1, *c2;         /* direct compaction before and after reclaim */
+	const struct cx *c1call, *c2call;
+	const struct cs *guard;           /* the if-statement around c1 */
+	uint32_t may;                     /* the facts the running recognizer reads */
+};
+
+#define FACT(n) (1u << SPF_##n)
+_Static_assert(SPF__COUNT <= 32, "the recognizer table keeps facts in a 32-bit mask");
+
+static void rfact(struct recog *r, enum sp_fact_id id, const char *file, int line)
+{
+	assert(r->may & (1u << id)); /* a fact its row in recognizers[] does not name */
+	fact(r->m, id, file, line);
+}
+
+/* The tree's way for costly __GFP_NORETRY requests to avoid compaction,
+ * read at `line`; `cond` is the condition that exempts THISNODE or NOFAIL
+ * requests, when it does. */
+static void cn_skip_found(struct recog *r, enum sp_cn_skip how, int line, const struct cx *cond)
+{
+	r->m->cn_skip = how;
+	rfact(r, SPF_CN_SKIP, PA, line);
+	r->m->cn_skip_exempt_thisnode = mentions_t(cond, "__GFP_THISNODE", &r->lv, 0);
+	r->m->cn_skip_exempt_nofail = mentions_t(cond, "__GFP_NOFAIL", &r->lv, 0);
+}
+
+/* The calls without which the function is not the slow path this model
+ * reads; NULL when all are there, else the reason. */
+static const char *find_anchors(struct recog *r)
+{
+	const struct stmts *l = &r->l;
+	r->reclaim = first_call(l, "__alloc_pages_direct_reclaim", 0, NULL);
+	r->af = first_call(l, "gfp_to_alloc_flags", 0, NULL);
+	if (!r->reclaim)
+		return "__alloc_pages_slowpath() has no __alloc_pages_direct_reclaim() call";
+	if (!r->af)
+		return "__alloc_pages_slowpath() does not derive alloc_flags with gfp_to_alloc_flags()";
+	for (size_t i = 0; i < l->n; i++) {
+		const struct cx *c = stmt_call(l->v[i], "__alloc_pages_direct_compact");
+		if (!c)
+			continue;
+		if (l->v[i]->tb < r->reclaim->tb && !r->c1) {
+			r->c1 = l->v[i];
+			r->c1call = c;
+		} else if (l->v[i]->tb > r->reclaim->tb && !r->c2) {
+			r->c2 = l->v[i];
+			r->c2call = c;
+		}
+	}
+	if (!r->c1 && !r->c2)
+		return "__alloc_pages_slowpath() has no __alloc_pages_direct_compact() call";
+	r->guard = r->c1 ? enclosing_if(r->c1) : NULL;
+	return NULL;
+}
+
+static void rec_anchors(struct recog *r)
+{
+	rfact(r, SPF_RECLAIM, PA, r->reclaim->line);
+	rfact(r, SPF_ALLOC_FLAGS_CALL, PA, r->af->line);
+	struct cfunc *gaf = csrc_function(r->pa, "gfp_to_alloc_flags");
+	if (gaf)
+		rfact(r, SPF_ALLOC_FLAGS, PA, gaf->line);
+}
+
+/* compaction after reclaim, and its priority: a variable is read as the
+ * value it starts with at restart */
+static void rec_compact_after(struct recog *r)
+{
+	struct slowpath_model *m = r->m;
+	if (!r->c2)
+		return;
+	rfact(r, SPF_COMPACT_AFTER, PA, r->c2->line);
+	if (r->c2call->nargs < 5)
+		return;
+	const struct cx *prio = r->c2call->args[4];
+	free(m->after_compact_prio);
+	m->after_compact_prio = cx_text(prio);
+	if (cx_strip(prio)->kind != CX_IDENT)
+		return;
+	const char *var = cx_strip(prio)->text;
+	for (size_t i = 0; i < r->l.n; i++) {
+		const struct cx *e = r->l.v[i]->kind == CS_EXPR ? r->l.v[i]->e : NULL;
+		if (e && e->kind == CX_ASSIGN && !strcmp(e->text, "=") && cx_is_ident(e->a, var) &&
+		    !enclosing_if(r->l.v[i])) {
+			free(m->after_compact_prio);
+			m->after_compact_prio = cx_text(e->b);
+			break;
+		}
+	}
+}
+
+/* The operand of the '!' at token k of `g`: the next parenthesized group
+ * or identifier. */
+static struct cx negated_operand(const struct cx *g, size_t k)
+{
+	struct cx sub = *g;
+	sub.tb = k + 1;
+	sub.te = g->te;
+	if (!strcmp(g->toks[k + 1].text, "(")) {
+		int depth = 0;
+		for (size_t j = k + 1; j < g->te; j++) {
+			if (!strcmp(g->toks[j].text, "(")) depth++;
+			if (!strcmp(g->toks[j].text, ")") && --depth == 0) {
+				sub.te = j + 1;
+				break;
+			}
+		}
+	} else
+		sub.te = k + 2;
+	return sub;
+}
+
+/* compaction before reclaim for costly orders, and a guard on it that
+ * excludes NORETRY requests: !(... __GFP_NORETRY ...) */
+static void rec_compact_first(struct recog *r)
+{
+	struct slowpath_model *m = r->m;
+	if (!r->c1)
+		return;
+	if (r->c1call->nargs >= 5) {
+		free(m->first_compact_prio);
+		m->first_compact_prio = cx_text(r->c1call->args[4]);
+	}
+	if (!r->guard)
+		return;
+	if (mentions_costly(r->guard->e, &r->lv))
+		rfact(r, SPF_COMPACT_FIRST, PA, r->c1->line);
+	const struct cx *g = r->guard->e;
+	for (size_t k = g->tb; k + 1 < g->te; k++) {
+		if (strcmp(g->toks[k].text, "!"))
+			continue;
+		struct cx sub = negated_operand(g, k);
+		if (mentions_t(&sub, "__GFP_NORETRY", &r->lv, 0))
+			cn_skip_found(r, CN_SKIP_GUARD, r->guard->line, &sub);
+	}
+}
+
+/* can_direct_reclaim, and NORETRY folded into it */
+static void rec_can_direct_reclaim(struct recog *r)
+{
+	const struct cdecl *cdr = local(&r->lv, "can_direct_reclaim");
+	if (!cdr || !cdr->init || !cx_mentions(cdr->init, "__GFP_DIRECT_RECLAIM"))
+		return;
+	rfact(r, SPF_CAN_DIRECT_RECLAIM, PA, cdr->line);
+	if (mentions_t(cdr->init, "__GFP_NORETRY", &r->lv, 0))
+		cn_skip_found(r, CN_SKIP_FLAG, cdr->line, cdr->init);
+}
+
+/* can_compact, and gfp_compaction_allowed() asking for __GFP_IO */
+static void rec_can_compact(struct recog *r)
+{
+	const struct cdecl *cc = local(&r->lv, "can_compact");
+	if (!cc || !cc->init)
+		return;
+	rfact(r, SPF_CAN_COMPACT, PA, cc->line);
+	struct csrc *gh = r->t->f[TF_GFP];
+	struct cfunc *gca = gh ? csrc_function(gh, "gfp_compaction_allowed") : NULL;
+	if (!gca)
+		return;
+	struct stmts gl = { 0 };
+	cs_walk(csrc_body(gh, gca), collect_stmt, &gl);
+	for (size_t i = 0; i < gl.n; i++)
+		if (gl.v[i]->kind == CS_RETURN && cx_mentions(gl.v[i]->e, "__GFP_IO"))
+			rfact(r, SPF_COMPACTION_IO, tree_files[TF_GFP], gl.v[i]->line);
+	free(gl.v);
+}
+
+/* the first if-statement that wakes kswapd on ALLOC_KSWAPD */
+static void rec_kswapd(struct recog *r)
+{
+	for (size_t i = 0; i < r->l.n && !r->m->facts[SPF_KSWAPD].present; i++) {
+		const struct cs *s = r->l.v[i];
+		if (s->kind != CS_IF || !cx_mentions(s->e, "ALLOC_KSWAPD"))
+			continue;
+		bool wakes = stmt_call(s->body ? s->body : s, "wake_all_kswapds");
+		if (s->body && s->body->kind == CS_BLOCK)
+			for (size_t k = 0; k < s->body->nkids; k++)
+				wakes |= stmt_call(s->body->kids[k], "wake_all_kswapds") != NULL;
+		if (wakes)
+			rfact(r, SPF_KSWAPD, PA, s->line);
+	}
+}
+
+/* The costly NORETRY block inside the first compaction's guard: its
+ * skipped/deferred and THISNODE exits, async compaction for the rest, and
+ * an unconditional exit at its end (gives up after one compaction). */
+static void costly_noretry_block(struct recog *r, const struct cs *s)
+{
+	rfact(r, SPF_COSTLY_NORETRY, PA, s->line);
+	struct stmts in = { 0 };
+	cs_walk(s->body, collect_stmt, &in);
+	for (size_t k = 0; k < in.n; k++) {
+		const struct cs *x = in.v[k];
+		if (x->kind == CS_IF && (cx_mentions(x->e, "COMPACT_SKIPPED") || cx_mentions(x->e, "COMPACT_DEFERRED")) &&
+		    if_exit(x))
+			rfact(r, SPF_CN_BAIL_SKIPPED, PA, x->line);
+		if (x->kind == CS_IF && cx_mentions(x->e, "__GFP_THISNODE") && if_exit(x))
+			rfact(r, SPF_CN_BAIL_THISNODE, PA, x->line);
+		if (x->kind == CS_EXPR && x->e && x->e->kind == CX_ASSIGN && cx_mentions(x->e->a, "compact_priority") &&
+		    cx_mentions(x->e->b, "INIT_COMPACT_PRIORITY"))
+			rfact(r, SPF_CN_ASYNC, PA, x->line);
+	}
+	free(in.v);
+	const struct cs *b = s->body;
+	if (b && b->kind == CS_BLOCK && b->nkids &&
+	    (b->kids[b->nkids - 1]->kind == CS_GOTO || b->kids[b->nkids - 1]->kind == CS_RETURN)) {
+		r->m->cn_skip = CN_SKIP_BAIL;
+		rfact(r, SPF_CN_SKIP, PA, b->kids[b->nkids - 1]->line);
+	}
+}
+
+/* if (costly && NORETRY): the block after the first compaction, or, before
+ * any compaction, the mask cleared, a bail or the flag forced off */
+static void rec_costly_noretry(struct recog *r)
+{
+	for (size_t i = 0; i < r->l.n; i++) {
+		const struct cs *s = r->l.v[i];
+		if (s->kind != CS_IF || !mentions_t(s->e, "__GFP_NORETRY", &r->lv, 0) ||
+		    !mentions_costly(s->e, &r->lv))
+			continue;
+		if (r->c1 && s->tb > r->c1->tb && r->guard && inside(s, r->guard)) {
+			costly_noretry_block(r, s);
+		} else if ((r->c1 && s->tb < r->c1->tb) || (!r->c1 && s->tb < r->reclaim->tb)) {
+			enum sp_cn_skip how = CN_SKIP_NONE;
+			if (stmt_clears(s->body, "__GFP_DIRECT_RECLAIM"))
+				how = CN_SKIP_MASK;
+			else if (if_exit(s))
+				how = CN_SKIP_BAIL;
+			else if (stmt_assigns_false(s->body, "can_direct_reclaim"))
+				how = CN_SKIP_FLAG;
+			if (how != CN_SKIP_NONE)
+				cn_skip_found(r, how, s->line, s->e);
+		}
+	}
+}
+
+/* if (!can_direct_reclaim) goto nopage; between the first compaction and reclaim */
+static void rec_needs_direct_reclaim(struct recog *r)
+{
+	for (size_t i = 0; i < r->l.n && !r->m->facts[SPF_RECLAIM_NEEDS_DR].present; i++) {
+		const struct cs *s = r->l.v[i];
+		if (s->kind == CS_IF && s->tb < r->reclaim->tb && cx_mentions(s->e, "can_direct_reclaim") &&
+		    cx_mentions(s->e, "!") && if_exit(s) && !stmt_call(s, "__alloc_pages_direct_compact") &&
+		    s->tb > (r->c1 ? r->c1->tb : 0))
+			rfact(r, SPF_RECLAIM_NEEDS_DR, PA, s->line);
+	}
+}
+
+/* after the second compaction: the NORETRY exit and the costly exit */
+static void rec_exits(struct recog *r)
+{
+	struct slowpath_model *m = r->m;
+	for (size_t i = 0; i < r->l.n && r->c2; i++) {
+		const struct cs *s = r->l.v[i];
+		if (s->kind != CS_IF || s->tb <= r->c2->tb || !if_exit(s))
+			continue;
+		bool noretry = mentions_t(s->e, "__GFP_NORETRY", &r->lv, 0);
+		bool costly = mentions_costly(s->e, &r->lv);
+		if (noretry && !costly && !m->facts[SPF_NORETRY_EXIT].present)
+			rfact(r, SPF_NORETRY_EXIT, PA, s->line);
+		if (costly && cx_mentions(s->e, "__GFP_RETRY_MAYFAIL") && !m->facts[SPF_COSTLY_EXIT].present)
+			rfact(r, SPF_COSTLY_EXIT, PA, s->line);
+	}
+}
+
+/* NOFAIL handling after nopage: a block that loops back, and fails
+ * without direct reclaim */
+static void rec_nofail_block(struct recog *r)
+{
+	for (size_t i = 0; i < r->l.n; i++) {
+		const struct cs *s = r->l.v[i];
+		if (s->kind != CS_IF || !s->body ||
+		    !(cx_mentions(s->e, "nofail") || cx_mentions(s->e, "__GFP_NOFAIL")))
+			continue;
+		struct stmts in = { 0 };
+		cs_walk(s->body, collect_stmt, &in);
+		for (size_t k = 0; k < in.n; k++) {
+			const struct cs *x = in.v[k];
+			if (x->kind == CS_GOTO && x->label && !strcmp(x->label, "retry"))
+				rfact(r, SPF_NOFAIL_LOOP, PA, x->line);
+			if (x->kind == CS_IF && cx_mentions(x->e, "can_direct_reclaim") && if_exit(x))
+				rfact(r, SPF_NOFAIL_NO_RECLAIM, PA, x->line);
+		}
+		free(in.v);
+	}
+}
+
+/* the NOFAIL order warning, inside a nofail block: WARN_ON_ONCE(order > N)
+ * or WARN_ON_ONCE_GFP(costly_order, ...) */
+static void rec_nofail_warn(struct recog *r)
+{
+	struct slowpath_model *m = r->m;
+	for (size_t i = 0; i < r->l.n; i++) {
+		const struct cs *s = r->l.v[i];
+		const struct cx *w = stmt_call(s, "WARN_ON_ONCE");
+		if (!w)
+			w = stmt_call(s, "WARN_ON_ONCE_GFP");
+		const struct cs *encl = enclosing_if(s);
+		if (!w || !w->nargs || !encl || !(cx_mentions(encl->e, "nofail") || cx_mentions(encl->e, "__GFP_NOFAIL")))
+			continue;
+		const struct cx *a = cx_strip(w->args[0]);
+		int64_t v;
+		if (a->kind == CX_BINARY && !strcmp(a->text, ">") && cx_is_ident(a->a, "order") &&
+		    !eval_int(r->t, a->b, &v)) {
+			m->nofail_warn_order = (int)v;
+			rfact(r, SPF_NOFAIL_WARN, PA, s->line);
+		} else if (cx_is_ident(a, "costly_order")) {
+			m->nofail_warn_order = m->costly_order;
+			rfact(r, SPF_NOFAIL_WARN, PA, s->line);
+		}
+	}
+}
+
+static void rec_retries(struct recog *r)
+{
+	const struct cs *rr = first_call(&r->l, "should_reclaim_retry", r->reclaim->tb, NULL);
+	if (rr)
+		rfact(r, SPF_RECLAIM_RETRY, PA, rr->line);
+	const struct cs *cr = first_call(&r->l, "should_compact_retry", r->reclaim->tb, NULL);
+	if (cr)
+		rfact(r, SPF_COMPACT_RETRY, PA, cr->line);
+}
+
+/* the OOM call, and the exits of __alloc_pages_may_oom() for costly and
+ * RETRY_MAYFAIL requests */
+static void rec_oom(struct recog *r)
+{
+	struct slowpath_model *m = r->m;
+	const struct cs *oom = first_call(&r->l, "__alloc_pages_may_oom", 0, NULL);
+	if (!oom)
+		return;
+	rfact(r, SPF_OOM, PA, oom->line);
+	struct cfunc *mo = csrc_function(r->pa, "__alloc_pages_may_oom");
+	if (!mo)
+		return;
+	struct stmts ol = { 0 };
+	cs_walk(csrc_body(r->pa, mo), collect_stmt, &ol);
+	for (size_t i = 0; i < ol.n; i++) {
+		const struct cs *s = ol.v[i];
+		if (s->kind != CS_IF || !if_exit(s))
+			continue;
+		if (cx_mentions(s->e, "PAGE_ALLOC_COSTLY_ORDER") && !m->facts[SPF_OOM_NOT_COSTLY].present)
+			rfact(r, SPF_OOM_NOT_COSTLY, PA, s->line);
+		if (cx_mentions(s->e, "__GFP_RETRY_MAYFAIL") && !m->facts[SPF_OOM_NOT_MAYFAIL].present)
+			rfact(r, SPF_OOM_NOT_MAYFAIL, PA, s->line);
+	}
+	free(ol.v);
+}
+
+/* drain_all_pages() in __alloc_pages_direct_reclaim() */
+static void rec_drain(struct recog *r)
+{
+	struct cfunc *dr = csrc_function(r->pa, "__alloc_pages_direct_reclaim");
+	if (!dr)
+		return;
+	struct stmts dl = { 0 };
+	cs_walk(csrc_body(r->pa, dr), collect_stmt, &dl);
+	const struct cs *d = first_call(&dl, "drain_all_pages", 0, NULL);
+	if (d)
+		rfact(r, SPF_DRAIN, PA, d->line);
+	free(dl.v);
+}
+
+/* Every fact of SP_FACT_LIST has its recognizer, run in this order: the
+ * later of two rows that find how costly NORETRY requests skip compaction
+ * wins, as the later statement of the tree does. */
+static const struct recognizer {
+	uint32_t facts; /* the facts it reads, FACT() of SP_FACT_LIST */
+	void (*run)(struct recog *r);
+} recognizers[] = {
+	{ FACT(RECLAIM) | FACT(ALLOC_FLAGS_CALL) | FACT(ALLOC_FLAGS), rec_anchors },
+	{ FACT(COMPACT_AFTER), rec_compact_after },
+	{ FACT(COMPACT_FIRST) | FACT(CN_SKIP), rec_compact_first },
+	{ FACT(CAN_DIRECT_RECLAIM) | FACT(CN_SKIP), rec_can_direct_reclaim },
+	{ FACT(CAN_COMPACT) | FACT(COMPACTION_IO), rec_can_compact },
+	{ FACT(KSWAPD), rec_kswapd },
+	{ FACT(COSTLY_NORETRY) | FACT(CN_BAIL_SKIPPED) | FACT(CN_BAIL_THISNODE) | FACT(CN_ASYNC) | FACT(CN_SKIP),
+	  rec_costly_noretry },
+	{ FACT(RECLAIM_NEEDS_DR), rec_needs_direct_reclaim },
+	{ FACT(NORETRY_EXIT) | FACT(COSTLY_EXIT), rec_exits },
+	{ FACT(NOFAIL_LOOP) | FACT(NOFAIL_NO_RECLAIM), rec_nofail_block },
+	{ FACT(NOFAIL_WARN), rec_nofail_warn },
+	{ FACT(RECLAIM_RETRY) | FACT(COMPACT_RETRY), rec_retries },
+	{ FACT(OOM) | FACT(OOM_NOT_COSTLY) | FACT(OOM_NOT_MAYFAIL), rec_oom },
+	{ FACT(DRAIN), rec_drain },
+};
+
 /* Recognize __alloc_pages_slowpath(); NULL on success, else the reason. */
 static const char *recognize(struct slowpath_model *m, struct slowpath_tree *t)
 {
@@ -377,275 +776,22 @@ static const char *recognize(struct slowpath_model *m, struct slowpath_tree *t)
 	if (!fn)
 		return "mm/page_alloc.c has no __alloc_pages_slowpath()";
 	struct cs *body = csrc_body(pa, fn);
-	struct stmts l = { 0 };
-	struct locals lv = { 0 };
-	cs_walk(body, collect_stmt, &l);
-	cs_walk(body, collect_decl, &lv);
-	const char *why = NULL;
-	const struct cs *reclaim = first_call(&l, "__alloc_pages_direct_reclaim", 0, NULL);
-	const struct cs *af = first_call(&l, "gfp_to_alloc_flags", 0, NULL);
-	if (!reclaim) {
-		why = "__alloc_pages_slowpath() has no __alloc_pages_direct_reclaim() call";
-		goto out;
-	}
-	if (!af) {
-		why = "__alloc_pages_slowpath() does not derive alloc_flags with gfp_to_alloc_flags()";
-		goto out;
-	}
-	fact(m, SPF_RECLAIM, PA, reclaim->line);
-	fact(m, SPF_ALLOC_FLAGS_CALL, PA, af->line);
-	struct cfunc *gaf = csrc_function(pa, "gfp_to_alloc_flags");
-	if (gaf)
-		fact(m, SPF_ALLOC_FLAGS, PA, gaf->line);
-
-	/* compaction before and after reclaim */
-	const struct cs *c1 = NULL, *c2 = NULL;
-	const struct cx *c1call = NULL, *c2call = NULL;
-	for (size_t i = 0; i < l.n; i++) {
-		const struct cx *c = stmt_call(l.v[i], "__alloc_pages_direct_compact");
-		if (!c)
-			continue;
-		if (l.v[i]->tb < reclaim->tb && !c1) {
-			c1 = l.v[i];
-			c1call = c;
-		} else if (l.v[i]->tb > reclaim->tb && !c2) {
-			c2 = l.v[i];
-			c2call = c;
+	struct recog r = { .m = m, .t = t, .pa = pa };
+	cs_walk(body, collect_stmt, &r.l);
+	cs_walk(body, collect_decl, &r.lv);
+	const char *why = find_anchors(&r);
+	if (!why) {
+		uint32_t all = 0;
+		for (size_t i = 0; i < sizeof(recognizers) / sizeof(recognizers[0]); i++) {
+			r.may = recognizers[i].facts;
+			recognizers[i].run(&r);
+			all |= recognizers[i].facts;
 		}
+		assert(all == (1u << SPF__COUNT) - 1); /* a fact without a recognizer */
+		read_aliases(m, pa);
 	}
-	if (!c1 && !c2) {
-		why = "__alloc_pages_slowpath() has no __alloc_pages_direct_compact() call";
-		goto out;
-	}
-	if (c2) {
-		fact(m, SPF_COMPACT_AFTER, PA, c2->line);
-		if (c2call->nargs >= 5) {
-			free(m->after_compact_prio);
-			m->after_compact_prio = cx_text(c2call->args[4]);
-			/* a variable: the value it starts with at restart */
-			if (cx_strip(c2call->args[4])->kind == CX_IDENT) {
-				const char *var = cx_strip(c2call->args[4])->text;
-				for (size_t i = 0; i < l.n; i++) {
-					const struct cx *e = l.v[i]->kind == CS_EXPR ? l.v[i]->e : NULL;
-					if (e && e->kind == CX_ASSIGN && !strcmp(e->text, "=") && cx_is_ident(e->a, var) &&
-					    !enclosing_if(l.v[i])) {
-						free(m->after_compact_prio);
-						m->after_compact_prio = cx_text(e->b);
-						break;
-					}
-				}
-			}
-		}
-	}
-	const struct cs *guard = NULL;
-	if (c1) {
-		guard = enclosing_if(c1);
-		if (c1call->nargs >= 5) {
-			free(m->first_compact_prio);
-			m->first_compact_prio = cx_text(c1call->args[4]);
-		}
-		if (guard && mentions_costly(guard->e, &lv))
-			fact(m, SPF_COMPACT_FIRST, PA, c1->line);
-		/* a guard that excludes NORETRY requests: !(... __GFP_NORETRY ...) */
-		if (guard) {
-			const struct cx *g = guard->e;
-			for (size_t k = g->tb; k + 1 < g->te; k++) {
-				if (strcmp(g->toks[k].text, "!"))
-					continue;
-				struct cx sub = *g;
-				sub.tb = k + 1;
-				sub.te = g->te;
-				/* the operand: the next parenthesized group or identifier */
-				if (!strcmp(g->toks[k + 1].text, "(")) {
-					int depth = 0;
-					for (size_t j = k + 1; j < g->te; j++) {
-						if (!strcmp(g->toks[j].text, "(")) depth++;
-						if (!strcmp(g->toks[j].text, ")") && --depth == 0) {
-							sub.te = j + 1;
-							break;
-						}
-					}
-				} else
-					sub.te = k + 2;
-				if (mentions_t(&sub, "__GFP_NORETRY", &lv, 0)) {
-					m->cn_skip = CN_SKIP_GUARD;
-					fact(m, SPF_CN_SKIP, PA, guard->line);
-					m->cn_skip_exempt_thisnode = mentions_t(&sub, "__GFP_THISNODE", &lv, 0);
-					m->cn_skip_exempt_nofail = mentions_t(&sub, "__GFP_NOFAIL", &lv, 0);
-				}
-			}
-		}
-	}
-
-	/* can_direct_reclaim and can_compact */
-	const struct cdecl *cdr = local(&lv, "can_direct_reclaim");
-	if (cdr && cdr->init && cx_mentions(cdr->init, "__GFP_DIRECT_RECLAIM")) {
-		fact(m, SPF_CAN_DIRECT_RECLAIM, PA, cdr->line);
-		if (mentions_t(cdr->init, "__GFP_NORETRY", &lv, 0)) {
-			m->cn_skip = CN_SKIP_FLAG;
-			fact(m, SPF_CN_SKIP, PA, cdr->line);
-			m->cn_skip_exempt_thisnode = mentions_t(cdr->init, "__GFP_THISNODE", &lv, 0);
-			m->cn_skip_exempt_nofail = mentions_t(cdr->init, "__GFP_NOFAIL", &lv, 0);
-		}
-	}
-	const struct cdecl *cc = local(&lv, "can_compact");
-	if (cc && cc->init) {
-		fact(m, SPF_CAN_COMPACT, PA, cc->line);
-		struct csrc *gh = t->f[TF_GFP];
-		struct cfunc *gca = gh ? csrc_function(gh, "gfp_compaction_allowed") : NULL;
-		if (gca) {
-			struct cs *b = csrc_body(gh, gca);
-			struct stmts gl = { 0 };
-			cs_walk(b, collect_stmt, &gl);
-			for (size_t i = 0; i < gl.n; i++)
-				if (gl.v[i]->kind == CS_RETURN && cx_mentions(gl.v[i]->e, "__GFP_IO"))
-					fact(m, SPF_COMPACTION_IO, tree_files[TF_GFP], gl.v[i]->line);
-			free(gl.v);
-		}
-	}
-
-	/* if-statements in order */
-	for (size_t i = 0; i < l.n; i++) {
-		const struct cs *s = l.v[i];
-		if (s->kind == CS_IF && stmt_call(s->body ? s->body : s, "wake_all_kswapds") &&
-		    cx_mentions(s->e, "ALLOC_KSWAPD") && !m->facts[SPF_KSWAPD].present)
-			fact(m, SPF_KSWAPD, PA, s->line);
-		if (s->kind == CS_IF && s->body && s->body->kind == CS_BLOCK) {
-			for (size_t k = 0; k < s->body->nkids; k++)
-				if (stmt_call(s->body->kids[k], "wake_all_kswapds") && cx_mentions(s->e, "ALLOC_KSWAPD") &&
-				    !m->facts[SPF_KSWAPD].present)
-					fact(m, SPF_KSWAPD, PA, s->line);
-		}
-		if (s->kind != CS_IF)
-			continue;
-		bool noretry = mentions_t(s->e, "__GFP_NORETRY", &lv, 0);
-		bool costly = mentions_costly(s->e, &lv);
-		const char *ex = if_exit(s);
-		/* the costly NORETRY block */
-		if (noretry && costly) {
-			if (c1 && s->tb > c1->tb && guard && inside(s, guard)) {
-				fact(m, SPF_COSTLY_NORETRY, PA, s->line);
-				struct stmts in = { 0 };
-				cs_walk(s->body, collect_stmt, &in);
-				for (size_t k = 0; k < in.n; k++) {
-					const struct cs *x = in.v[k];
-					if (x->kind == CS_IF && (cx_mentions(x->e, "COMPACT_SKIPPED") ||
-								 cx_mentions(x->e, "COMPACT_DEFERRED")) && if_exit(x))
-						fact(m, SPF_CN_BAIL_SKIPPED, PA, x->line);
-					if (x->kind == CS_IF && cx_mentions(x->e, "__GFP_THISNODE") && if_exit(x))
-						fact(m, SPF_CN_BAIL_THISNODE, PA, x->line);
-					if (x->kind == CS_EXPR && x->e && x->e->kind == CX_ASSIGN &&
-					    cx_mentions(x->e->a, "compact_priority") && cx_mentions(x->e->b, "INIT_COMPACT_PRIORITY"))
-						fact(m, SPF_CN_ASYNC, PA, x->line);
-				}
-				/* an unconditional exit at the end of the block */
-				if (s->body && s->body->kind == CS_BLOCK && s->body->nkids &&
-				    (s->body->kids[s->body->nkids - 1]->kind == CS_GOTO ||
-				     s->body->kids[s->body->nkids - 1]->kind == CS_RETURN)) {
-					m->cn_skip = CN_SKIP_BAIL; /* gives up after one compaction */
-					fact(m, SPF_CN_SKIP, PA, s->body->kids[s->body->nkids - 1]->line);
-				}
-				free(in.v);
-			} else if ((c1 && s->tb < c1->tb) || (!c1 && s->tb < reclaim->tb)) {
-				/* before any compaction: mask cleared, bail or flag */
-				enum sp_cn_skip how = CN_SKIP_NONE;
-				if (stmt_clears(s->body, "__GFP_DIRECT_RECLAIM"))
-					how = CN_SKIP_MASK;
-				else if (ex)
-					how = CN_SKIP_BAIL;
-				else if (stmt_assigns_false(s->body, "can_direct_reclaim"))
-					how = CN_SKIP_FLAG;
-				if (how != CN_SKIP_NONE) {
-					m->cn_skip = how;
-					fact(m, SPF_CN_SKIP, PA, s->line);
-					m->cn_skip_exempt_thisnode = mentions_t(s->e, "__GFP_THISNODE", &lv, 0);
-					m->cn_skip_exempt_nofail = mentions_t(s->e, "__GFP_NOFAIL", &lv, 0);
-				}
-			}
-		}
-		if (s->tb < reclaim->tb && cx_mentions(s->e, "can_direct_reclaim") && cx_mentions(s->e, "!") &&
-		    ex && !stmt_call(s, "__alloc_pages_direct_compact") && !m->facts[SPF_RECLAIM_NEEDS_DR].present &&
-		    s->tb > (c1 ? c1->tb : 0))
-			fact(m, SPF_RECLAIM_NEEDS_DR, PA, s->line);
-		if (c2 && s->tb > c2->tb && ex) {
-			if (noretry && !costly && !m->facts[SPF_NORETRY_EXIT].present)
-				fact(m, SPF_NORETRY_EXIT, PA, s->line);
-			if (costly && cx_mentions(s->e, "__GFP_RETRY_MAYFAIL") && !m->facts[SPF_COSTLY_EXIT].present)
-				fact(m, SPF_COSTLY_EXIT, PA, s->line);
-		}
-		/* NOFAIL handling after nopage: a block that loops back */
-		if ((cx_mentions(s->e, "nofail") || cx_mentions(s->e, "__GFP_NOFAIL")) && s->body) {
-			struct stmts in = { 0 };
-			cs_walk(s->body, collect_stmt, &in);
-			for (size_t k = 0; k < in.n; k++) {
-				const struct cs *x = in.v[k];
-				if (x->kind == CS_GOTO && x->label && !strcmp(x->label, "retry"))
-					fact(m, SPF_NOFAIL_LOOP, PA, x->line);
-				if (x->kind == CS_IF && cx_mentions(x->e, "can_direct_reclaim") && if_exit(x))
-					fact(m, SPF_NOFAIL_NO_RECLAIM, PA, x->line);
-			}
-			free(in.v);
-		}
-	}
-	/* NOFAIL order warning: WARN_ON_ONCE(order > N) or WARN_ON_ONCE_GFP(costly_order, …)
-	 * inside a nofail block */
-	for (size_t i = 0; i < l.n; i++) {
-		const struct cs *s = l.v[i];
-		const struct cx *w = stmt_call(s, "WARN_ON_ONCE");
-		if (!w)
-			w = stmt_call(s, "WARN_ON_ONCE_GFP");
-		const struct cs *encl = enclosing_if(s);
-		if (!w || !w->nargs || !encl || !(cx_mentions(encl->e, "nofail") || cx_mentions(encl->e, "__GFP_NOFAIL")))
-			continue;
-		const struct cx *a = cx_strip(w->args[0]);
-		int64_t v;
-		if (a->kind == CX_BINARY && !strcmp(a->text, ">") && cx_is_ident(a->a, "order") &&
-		    !eval_int(t, a->b, &v)) {
-			m->nofail_warn_order = (int)v;
-			fact(m, SPF_NOFAIL_WARN, PA, s->line);
-		} else if (cx_is_ident(a, "costly_order")) {
-			m->nofail_warn_order = m->costly_order;
-			fact(m, SPF_NOFAIL_WARN, PA, s->line);
-		}
-	}
-	const struct cs *rr = first_call(&l, "should_reclaim_retry", reclaim->tb, NULL);
-	if (rr)
-		fact(m, SPF_RECLAIM_RETRY, PA, rr->line);
-	const struct cs *cr = first_call(&l, "should_compact_retry", reclaim->tb, NULL);
-	if (cr)
-		fact(m, SPF_COMPACT_RETRY, PA, cr->line);
-	const struct cs *oom = first_call(&l, "__alloc_pages_may_oom", 0, NULL);
-	if (oom) {
-		fact(m, SPF_OOM, PA, oom->line);
-		struct cfunc *mo = csrc_function(pa, "__alloc_pages_may_oom");
-		if (mo) {
-			struct stmts ol = { 0 };
-			cs_walk(csrc_body(pa, mo), collect_stmt, &ol);
-			for (size_t i = 0; i < ol.n; i++) {
-				const struct cs *s = ol.v[i];
-				if (s->kind != CS_IF || !if_exit(s))
-					continue;
-				if (cx_mentions(s->e, "PAGE_ALLOC_COSTLY_ORDER") && !m->facts[SPF_OOM_NOT_COSTLY].present)
-					fact(m, SPF_OOM_NOT_COSTLY, PA, s->line);
-				if (cx_mentions(s->e, "__GFP_RETRY_MAYFAIL") && !m->facts[SPF_OOM_NOT_MAYFAIL].present)
-					fact(m, SPF_OOM_NOT_MAYFAIL, PA, s->line);
-			}
-			free(ol.v);
-		}
-	}
-	struct cfunc *dr = csrc_function(pa, "__alloc_pages_direct_reclaim");
-	if (dr) {
-		struct stmts dl = { 0 };
-		cs_walk(csrc_body(pa, dr), collect_stmt, &dl);
-		const struct cs *d = first_call(&dl, "drain_all_pages", 0, NULL);
-		if (d)
-			fact(m, SPF_DRAIN, PA, d->line);
-		free(dl.v);
-	}
-	read_aliases(m, pa);
-out:
-	free(l.v);
-	free(lv.d);
+	free(r.l.v);
+	free(r.lv.d);
 	return why;
 }
 
@@ -854,181 +1000,246 @@ static const char *prio_word(const char *prio)
 	return prio;
 }
 
-void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int order, struct sp_outcome *o)
-{
-	memset(o, 0, sizeof(*o));
-	const struct sp_fact *F = m->facts;
-	bool costly = order > m->costly_order;
-	enum sp_tri dr = tri_of(g, GFPF_DIRECT_RECLAIM), nr = tri_of(g, GFPF_NORETRY);
-	enum sp_tri mf = tri_of(g, GFPF_RETRY_MAYFAIL), nf = tri_of(g, GFPF_NOFAIL);
-	enum sp_tri tn = tri_of(g, GFPF_THISNODE), ks = tri_of(g, GFPF_KSWAPD_RECLAIM);
-	enum sp_tri io = tri_of(g, GFPF_IO), memalloc = tri_of(g, GFPF_MEMALLOC);
-	enum sp_tri alive = SP_YES; /* the request is still in the slow path */
-	bool unknown_mask = g.may == GFP_ALL_BITS;
-	enum sp_tri compact_ok = m->compaction ? SP_YES : SP_NO;
-	if (F[SPF_COMPACTION_IO].present)
-		compact_ok = t_and(compact_ok, io);
-	/* costly NORETRY that the tree makes skip compaction */
-	enum sp_tri cn = costly ? nr : SP_NO;
-	enum sp_tri skip = SP_NO;
-	if (m->cn_skip != CN_SKIP_NONE && m->cn_skip != CN_SKIP_BAIL) {
-		skip = cn;
-		if (m->cn_skip_exempt_thisnode)
-			skip = t_and(skip, t_not(tn));
-		if (m->cn_skip_exempt_nofail)
-			skip = t_and(skip, t_not(nf));
-	}
-	/* early bail before compaction (CN_SKIP_BAIL recorded before c1) */
-	bool bail_before = m->cn_skip == CN_SKIP_BAIL && !F[SPF_COSTLY_NORETRY].present;
-	if (bail_before) {
-		skip = cn;
-		if (m->cn_skip_exempt_thisnode)
-			skip = t_and(skip, t_not(tn));
-		if (m->cn_skip_exempt_nofail)
-			skip = t_and(skip, t_not(nf));
-	}
-	enum sp_tri dr_eff = dr;
-	if (m->cn_skip == CN_SKIP_MASK || m->cn_skip == CN_SKIP_FLAG || bail_before)
-		dr_eff = t_and(dr, t_not(skip));
+/* One request's way through the slow path: the flags it carries as
+ * tri-states, and what the steps so far decided. */
+struct sim {
+	const struct slowpath_model *m;
+	struct sp_outcome *o;
+	int order;
+	bool costly;
+	bool unknown_mask;   /* the mask may be anything: "maybe" flags stay quiet */
+	enum sp_tri dr, nr, mf, nf, tn, ks, io, memalloc;
+	enum sp_tri compact_ok;
+	enum sp_tri cn;      /* a costly __GFP_NORETRY request */
+	enum sp_tri skip;    /* ... that the tree makes skip compaction */
+	enum sp_tri dr_eff;  /* direct reclaim once that skip is applied */
+	enum sp_tri alive;   /* the request is still in the slow path */
+	enum sp_tri c1;      /* compaction before reclaim */
+	bool costly_async;   /* costly __GFP_NORETRY keeps async compaction */
+};
 
-	o->kswapd = F[SPF_KSWAPD].present ? ks : SP_NO;
+/* The flags, and whether the tree makes this request skip direct
+ * compaction (and with it, reclaim) before anything runs. */
+static void sim_init(struct sim *S, const struct slowpath_model *m, struct gfp_bits g, int order,
+		     struct sp_outcome *o)
+{
+	const struct sp_fact *F = m->facts;
+	*S = (struct sim){ .m = m, .o = o, .order = order };
+	S->costly = order > m->costly_order;
+	S->unknown_mask = g.may == GFP_ALL_BITS;
+	S->dr = tri_of(g, GFPF_DIRECT_RECLAIM);
+	S->nr = tri_of(g, GFPF_NORETRY);
+	S->mf = tri_of(g, GFPF_RETRY_MAYFAIL);
+	S->nf = tri_of(g, GFPF_NOFAIL);
+	S->tn = tri_of(g, GFPF_THISNODE);
+	S->ks = tri_of(g, GFPF_KSWAPD_RECLAIM);
+	S->io = tri_of(g, GFPF_IO);
+	S->memalloc = tri_of(g, GFPF_MEMALLOC);
+	S->alive = SP_YES;
+	S->compact_ok = m->compaction ? SP_YES : SP_NO;
+	if (F[SPF_COMPACTION_IO].present)
+		S->compact_ok = t_and(S->compact_ok, S->io);
+	S->cn = S->costly ? S->nr : SP_NO;
+	/* an early bail before compaction (CN_SKIP_BAIL recorded before c1)
+	 * skips as the mask and flag forms do; a bail after it does not */
+	bool bail_before = m->cn_skip == CN_SKIP_BAIL && !F[SPF_COSTLY_NORETRY].present;
+	S->skip = SP_NO;
+	if ((m->cn_skip != CN_SKIP_NONE && m->cn_skip != CN_SKIP_BAIL) || bail_before) {
+		S->skip = S->cn;
+		if (m->cn_skip_exempt_thisnode)
+			S->skip = t_and(S->skip, t_not(S->tn));
+		if (m->cn_skip_exempt_nofail)
+			S->skip = t_and(S->skip, t_not(S->nf));
+	}
+	S->dr_eff = S->dr;
+	if (m->cn_skip == CN_SKIP_MASK || m->cn_skip == CN_SKIP_FLAG || bail_before)
+		S->dr_eff = t_and(S->dr, t_not(S->skip));
+}
+
+/* kswapd, the costly __GFP_NORETRY skip, and no direct reclaim at all */
+static void sim_entry(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	struct sp_outcome *o = S->o;
+	o->kswapd = m->facts[SPF_KSWAPD].present ? S->ks : SP_NO;
 	step(o, m, SPF_KSWAPD, o->kswapd, "wakes kswapd (ALLOC_KSWAPD from __GFP_KSWAPD_RECLAIM)");
-	if (skip != SP_NO && m->cn_skip != CN_SKIP_GUARD) {
+	if (S->skip != SP_NO && m->cn_skip != CN_SKIP_GUARD) {
 		const char *how = m->cn_skip == CN_SKIP_MASK ? "direct reclaim is cleared from the mask" :
 				  m->cn_skip == CN_SKIP_FLAG ? "can_direct_reclaim is forced off (the mask keeps __GFP_DIRECT_RECLAIM)" :
 				  "the slow path gives up";
-		step(o, m, SPF_CN_SKIP, skip, "%s: costly __GFP_NORETRY skips direct compaction and reclaim", how);
+		step(o, m, SPF_CN_SKIP, S->skip, "%s: costly __GFP_NORETRY skips direct compaction and reclaim", how);
 	}
-	if (dr_eff == SP_NO) {
+	if (S->dr_eff == SP_NO) {
 		step(o, m, SPF_RECLAIM_NEEDS_DR, SP_YES,
 		     "no direct reclaim: fails after the freelist attempt, no compaction, no reclaim");
-		o->fails = nf == SP_YES ? SP_MAYBE : SP_YES;
-		alive = SP_NO;
+		o->fails = S->nf == SP_YES ? SP_MAYBE : SP_YES;
+		S->alive = SP_NO;
 	}
-	/* compaction before reclaim */
-	enum sp_tri c1 = SP_NO;
-	bool costly_async = false;
-	if (alive != SP_NO && F[SPF_COMPACT_FIRST].present && order > 0) {
-		c1 = t_and(dr_eff, compact_ok);
-		c1 = t_and(c1, t_not(memalloc));
-		if (m->cn_skip == CN_SKIP_GUARD)
-			c1 = t_and(c1, t_not(skip));
-		if (!costly && c1 != SP_NO)
-			c1 = SP_MAYBE; /* non-movable high orders only */
-		if (memalloc == SP_MAYBE && c1 == SP_YES)
-			c1 = SP_MAYBE;
-		step(o, m, SPF_COMPACT_FIRST, c1, "direct compaction (%s, %s) before reclaim%s",
-		     prio_word(m->first_compact_prio), m->first_compact_prio,
-		     costly ? "" : ", for non-movable requests");
-		o->compacts = t_or(o->compacts, c1);
-		if (c1 != SP_NO && costly && F[SPF_COSTLY_NORETRY].present && cn != SP_NO) {
-			enum sp_tri w = t_and(c1, cn);
-			if (F[SPF_CN_BAIL_SKIPPED].present)
-				step(o, m, SPF_CN_BAIL_SKIPPED, w,
-				     "%sgives up if that compaction was skipped or deferred",
-				     cn == SP_YES ? "then " : "with __GFP_NORETRY: ");
-			if (F[SPF_CN_BAIL_THISNODE].present && tn != SP_NO && (tn == SP_YES || !unknown_mask))
-				step(o, m, SPF_CN_BAIL_THISNODE, t_and(w, tn), "with __GFP_THISNODE: gives up after it");
-			if (m->cn_skip == CN_SKIP_BAIL) {
-				step(o, m, SPF_CN_SKIP, w, "gives up after that compaction (costly __GFP_NORETRY)");
-				if (w == SP_YES)
-					alive = SP_NO;
-			}
-			if (w == SP_YES && tn == SP_YES && F[SPF_CN_BAIL_THISNODE].present)
-				alive = SP_NO;
-			if (F[SPF_CN_ASYNC].present && alive != SP_NO) {
-				step(o, m, SPF_CN_ASYNC, w, "%skeeps async compaction for the rest",
-				     cn == SP_YES ? "otherwise " : "with __GFP_NORETRY: ");
-				costly_async = cn == SP_YES;
-			}
-		}
+}
+
+/* After the first compaction, a costly __GFP_NORETRY request gives up
+ * when it was skipped or deferred, or keeps async compaction. */
+static void sim_costly_noretry(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	enum sp_tri w = t_and(S->c1, S->cn);
+	if (F[SPF_CN_BAIL_SKIPPED].present)
+		step(o, m, SPF_CN_BAIL_SKIPPED, w, "%sgives up if that compaction was skipped or deferred",
+		     S->cn == SP_YES ? "then " : "with __GFP_NORETRY: ");
+	if (F[SPF_CN_BAIL_THISNODE].present && S->tn != SP_NO && (S->tn == SP_YES || !S->unknown_mask))
+		step(o, m, SPF_CN_BAIL_THISNODE, t_and(w, S->tn), "with __GFP_THISNODE: gives up after it");
+	if (m->cn_skip == CN_SKIP_BAIL) {
+		step(o, m, SPF_CN_SKIP, w, "gives up after that compaction (costly __GFP_NORETRY)");
+		if (w == SP_YES)
+			S->alive = SP_NO;
 	}
-	/* reclaim, drain, compaction */
-	if (alive != SP_NO) {
-		if (dr_eff == SP_MAYBE && F[SPF_RECLAIM_NEEDS_DR].present)
-			step(o, m, SPF_RECLAIM_NEEDS_DR, SP_MAYBE, "without __GFP_DIRECT_RECLAIM: gives up here");
-		enum sp_tri r = t_and(dr_eff, alive);
-		step(o, m, SPF_RECLAIM, r, "direct reclaim");
-		o->reclaims = r;
-		if (F[SPF_DRAIN].present)
-			step(o, m, SPF_DRAIN, r, "drains the per-cpu lists of all CPUs if the attempt after reclaim fails");
-		if (F[SPF_COMPACT_AFTER].present && order > 0) {
-			enum sp_tri c2 = t_and(r, compact_ok);
-			const char *pw = costly_async ? "async" : prio_word(m->after_compact_prio);
-			step(o, m, SPF_COMPACT_AFTER, c2, "direct compaction (%s) after reclaim", pw);
-			o->compacts = t_or(o->compacts, c2);
-		}
-		if (F[SPF_NORETRY_EXIT].present && nr != SP_NO) {
-			step(o, m, SPF_NORETRY_EXIT, nr, "%s",
-			     nr == SP_YES ? "then fails: __GFP_NORETRY, no retries" :
-			     "with __GFP_NORETRY: fails here, no retries");
-			if (nr == SP_YES)
-				alive = SP_NO;
-		}
+	if (w == SP_YES && S->tn == SP_YES && F[SPF_CN_BAIL_THISNODE].present)
+		S->alive = SP_NO;
+	if (F[SPF_CN_ASYNC].present && S->alive != SP_NO) {
+		step(o, m, SPF_CN_ASYNC, w, "%skeeps async compaction for the rest",
+		     S->cn == SP_YES ? "otherwise " : "with __GFP_NORETRY: ");
+		S->costly_async = S->cn == SP_YES;
 	}
-	if (alive != SP_NO && costly && F[SPF_COSTLY_EXIT].present) {
-		enum sp_tri stop = t_or(t_not(compact_ok), t_not(mf));
+}
+
+/* direct compaction before reclaim */
+static void sim_compact_first(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	if (S->alive == SP_NO || !F[SPF_COMPACT_FIRST].present || S->order <= 0)
+		return;
+	enum sp_tri c1 = t_and(S->dr_eff, S->compact_ok);
+	c1 = t_and(c1, t_not(S->memalloc));
+	if (m->cn_skip == CN_SKIP_GUARD)
+		c1 = t_and(c1, t_not(S->skip));
+	if (!S->costly && c1 != SP_NO)
+		c1 = SP_MAYBE; /* non-movable high orders only */
+	if (S->memalloc == SP_MAYBE && c1 == SP_YES)
+		c1 = SP_MAYBE;
+	S->c1 = c1;
+	step(S->o, m, SPF_COMPACT_FIRST, c1, "direct compaction (%s, %s) before reclaim%s",
+	     prio_word(m->first_compact_prio), m->first_compact_prio,
+	     S->costly ? "" : ", for non-movable requests");
+	S->o->compacts = t_or(S->o->compacts, c1);
+	if (c1 != SP_NO && S->costly && F[SPF_COSTLY_NORETRY].present && S->cn != SP_NO)
+		sim_costly_noretry(S);
+}
+
+/* direct reclaim, the drain, compaction after it, the __GFP_NORETRY exit */
+static void sim_reclaim(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	if (S->alive == SP_NO)
+		return;
+	if (S->dr_eff == SP_MAYBE && F[SPF_RECLAIM_NEEDS_DR].present)
+		step(o, m, SPF_RECLAIM_NEEDS_DR, SP_MAYBE, "without __GFP_DIRECT_RECLAIM: gives up here");
+	enum sp_tri r = t_and(S->dr_eff, S->alive);
+	step(o, m, SPF_RECLAIM, r, "direct reclaim");
+	o->reclaims = r;
+	if (F[SPF_DRAIN].present)
+		step(o, m, SPF_DRAIN, r, "drains the per-cpu lists of all CPUs if the attempt after reclaim fails");
+	if (F[SPF_COMPACT_AFTER].present && S->order > 0) {
+		enum sp_tri c2 = t_and(r, S->compact_ok);
+		const char *pw = S->costly_async ? "async" : prio_word(m->after_compact_prio);
+		step(o, m, SPF_COMPACT_AFTER, c2, "direct compaction (%s) after reclaim", pw);
+		o->compacts = t_or(o->compacts, c2);
+	}
+	if (F[SPF_NORETRY_EXIT].present && S->nr != SP_NO) {
+		step(o, m, SPF_NORETRY_EXIT, S->nr, "%s",
+		     S->nr == SP_YES ? "then fails: __GFP_NORETRY, no retries" :
+		     "with __GFP_NORETRY: fails here, no retries");
+		if (S->nr == SP_YES)
+			S->alive = SP_NO;
+	}
+}
+
+/* the costly exit, then the retries and the OOM killer */
+static void sim_retry(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	if (S->alive != SP_NO && S->costly && F[SPF_COSTLY_EXIT].present) {
+		enum sp_tri stop = t_or(t_not(S->compact_ok), t_not(S->mf));
 		step(o, m, SPF_COSTLY_EXIT, stop, "%sfails: costly order without __GFP_RETRY_MAYFAIL%s",
 		     stop == SP_YES ? "then " : "", m->compaction ? "" : " (no compaction)");
 		if (stop == SP_YES)
-			alive = SP_NO;
+			S->alive = SP_NO;
 	}
-	if (alive != SP_NO) {
-		enum sp_tri rr = t_and(alive, dr_eff);
-		if (F[SPF_RECLAIM_RETRY].present)
-			step(o, m, SPF_RECLAIM_RETRY, rr, "retries reclaim while it makes progress (no-progress loops bounded)");
-		if (F[SPF_COMPACT_RETRY].present && order > 0)
-			step(o, m, SPF_COMPACT_RETRY, t_and(rr, compact_ok),
-			     "retries compaction with rising priority (up to sync)");
-		o->retries = rr;
-		if (F[SPF_OOM].present) {
-			enum sp_tri oom = rr;
-			if (costly && F[SPF_OOM_NOT_COSTLY].present)
-				oom = SP_NO;
-			if (F[SPF_OOM_NOT_MAYFAIL].present)
-				oom = t_and(oom, t_not(t_or(mf, tn)));
-			if (oom == SP_NO)
-				step(o, m, costly ? SPF_OOM_NOT_COSTLY : SPF_OOM_NOT_MAYFAIL, SP_YES,
-				     "no OOM killer%s", costly ? " for costly orders" : " (__GFP_RETRY_MAYFAIL)");
-			else
-				step(o, m, SPF_OOM, oom, "OOM killer may run, and the request retries while it makes progress");
-			o->oom = oom;
-		}
-	}
-	/* NOFAIL */
-	/* with a mask that may be anything, flags that only "may" be set would
-	 * add a line each; NOFAIL is reported when the mask carries it */
-	if (nf == SP_YES || (nf == SP_MAYBE && !unknown_mask)) {
-		if (F[SPF_NOFAIL_WARN].present && order > m->nofail_warn_order)
+	if (S->alive == SP_NO)
+		return;
+	enum sp_tri rr = t_and(S->alive, S->dr_eff);
+	if (F[SPF_RECLAIM_RETRY].present)
+		step(o, m, SPF_RECLAIM_RETRY, rr, "retries reclaim while it makes progress (no-progress loops bounded)");
+	if (F[SPF_COMPACT_RETRY].present && S->order > 0)
+		step(o, m, SPF_COMPACT_RETRY, t_and(rr, S->compact_ok),
+		     "retries compaction with rising priority (up to sync)");
+	o->retries = rr;
+	if (!F[SPF_OOM].present)
+		return;
+	enum sp_tri oom = rr;
+	if (S->costly && F[SPF_OOM_NOT_COSTLY].present)
+		oom = SP_NO;
+	if (F[SPF_OOM_NOT_MAYFAIL].present)
+		oom = t_and(oom, t_not(t_or(S->mf, S->tn)));
+	if (oom == SP_NO)
+		step(o, m, S->costly ? SPF_OOM_NOT_COSTLY : SPF_OOM_NOT_MAYFAIL, SP_YES,
+		     "no OOM killer%s", S->costly ? " for costly orders" : " (__GFP_RETRY_MAYFAIL)");
+	else
+		step(o, m, SPF_OOM, oom, "OOM killer may run, and the request retries while it makes progress");
+	o->oom = oom;
+}
+
+/* __GFP_NOFAIL: with a mask that may be anything, flags that only "may"
+ * be set would add a line each; NOFAIL is reported when the mask carries it */
+static void sim_nofail(struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_fact *F = m->facts;
+	struct sp_outcome *o = S->o;
+	enum sp_tri nf = S->nf;
+	if (nf == SP_YES || (nf == SP_MAYBE && !S->unknown_mask)) {
+		if (F[SPF_NOFAIL_WARN].present && S->order > m->nofail_warn_order)
 			step(o, m, SPF_NOFAIL_WARN, nf, "__GFP_NOFAIL above order %d warns", m->nofail_warn_order);
-		o->nofail_warns = nf == SP_YES && order > m->nofail_warn_order;
-		if (F[SPF_NOFAIL_NO_RECLAIM].present && dr != SP_YES)
-			step(o, m, SPF_NOFAIL_NO_RECLAIM, t_and(nf, t_not(dr)),
+		o->nofail_warns = nf == SP_YES && S->order > m->nofail_warn_order;
+		if (F[SPF_NOFAIL_NO_RECLAIM].present && S->dr != SP_YES)
+			step(o, m, SPF_NOFAIL_NO_RECLAIM, t_and(nf, t_not(S->dr)),
 			     "__GFP_NOFAIL without direct reclaim fails anyway (and warns)");
 		if (F[SPF_NOFAIL_LOOP].present)
-			step(o, m, SPF_NOFAIL_LOOP, t_and(nf, dr), "__GFP_NOFAIL: never fails, loops back to retry");
+			step(o, m, SPF_NOFAIL_LOOP, t_and(nf, S->dr), "__GFP_NOFAIL: never fails, loops back to retry");
 	}
 	if (!o->fails)
-		o->fails = nf == SP_YES && dr == SP_YES ? SP_NO : SP_MAYBE;
+		o->fails = nf == SP_YES && S->dr == SP_YES ? SP_NO : SP_MAYBE;
+}
 
-	/* the short form: what it costs */
+/* the short form, for grouping orders: what the request costs */
+static char *sim_summary(const struct sim *S)
+{
+	const struct slowpath_model *m = S->m;
+	const struct sp_outcome *o = S->o;
 	struct strbuf sb = STRBUF_INIT;
-	if (dr_eff == SP_NO) {
+	if (S->dr_eff == SP_NO) {
 		strbuf_adds(&sb, "no direct reclaim or compaction");
-		if (skip == SP_YES)
+		if (S->skip == SP_YES)
 			strbuf_adds(&sb, " (costly __GFP_NORETRY)");
 	} else {
-		if (c1 != SP_NO)
-			strbuf_addf(&sb, "%s%s compaction first", c1 == SP_MAYBE ? "maybe " : "",
+		if (S->c1 != SP_NO)
+			strbuf_addf(&sb, "%s%s compaction first", S->c1 == SP_MAYBE ? "maybe " : "",
 				    prio_word(m->first_compact_prio));
-		if (c1 != SP_NO && costly && cn == SP_YES && F[SPF_CN_BAIL_SKIPPED].present)
+		if (S->c1 != SP_NO && S->costly && S->cn == SP_YES && m->facts[SPF_CN_BAIL_SKIPPED].present)
 			strbuf_adds(&sb, " (gives up if skipped or deferred)");
 		if (o->reclaims != SP_NO)
 			strbuf_addf(&sb, "%sdirect reclaim%s", sb.len ? ", then " : "",
 				    o->reclaims == SP_MAYBE ? " (maybe)" : "");
-		if (o->compacts != SP_NO && F[SPF_COMPACT_AFTER].present && order > 0 && o->reclaims != SP_NO)
-			strbuf_addf(&sb, " + %s compaction", costly_async ? "async" : prio_word(m->after_compact_prio));
-		if (order == 0 && !sb.len)
+		if (o->compacts != SP_NO && m->facts[SPF_COMPACT_AFTER].present && S->order > 0 &&
+		    o->reclaims != SP_NO)
+			strbuf_addf(&sb, " + %s compaction", S->costly_async ? "async" : prio_word(m->after_compact_prio));
+		if (S->order == 0 && !sb.len)
 			strbuf_adds(&sb, "direct reclaim");
 		if (o->retries == SP_NO && o->reclaims != SP_NO)
 			strbuf_adds(&sb, " once");
@@ -1039,9 +1250,22 @@ void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int or
 		else if (o->retries != SP_NO)
 			strbuf_adds(&sb, ", no OOM killer");
 	}
-	if (nf == SP_YES)
+	if (S->nf == SP_YES)
 		strbuf_addf(&sb, "; __GFP_NOFAIL loops%s", o->nofail_warns ? " and warns" : "");
-	o->summary = strbuf_detach(&sb);
+	return strbuf_detach(&sb);
+}
+
+void slowpath_simulate(const struct slowpath_model *m, struct gfp_bits g, int order, struct sp_outcome *o)
+{
+	struct sim S;
+	memset(o, 0, sizeof(*o));
+	sim_init(&S, m, g, order, o);
+	sim_entry(&S);
+	sim_compact_first(&S);
+	sim_reclaim(&S);
+	sim_retry(&S);
+	sim_nofail(&S);
+	o->summary = sim_summary(&S);
 }
 
 void sp_outcome_release(struct sp_outcome *o)

@@ -47,154 +47,216 @@ static bool not_a_name(const char *s, size_t n)
 	return false;
 }
 
+/* The scan's place, and the file-scope item it is in: from the item's
+ * first token to its ';' or its '}'. */
+struct fn_scan {
+	const char *src;
+	size_t len, i;
+	int line, depth, paren;
+	bool bol;
+	int item_line;
+	bool has_params, saw_eq, in_fn;
+	const char *name, *last; /* the item's name; the identifier just read */
+	size_t name_len, last_len;
+	int fn_start;
+	char *fn_name;
+};
+
+static void item_reset(struct fn_scan *sc)
+{
+	sc->item_line = 0;
+	sc->has_params = sc->saw_eq = false;
+	sc->name = NULL;
+}
+
+/* A token at file scope: the item starts on its line if nothing came before. */
+static void item_token(struct fn_scan *sc)
+{
+	if (sc->depth == 0 && !sc->item_line)
+		sc->item_line = sc->line;
+}
+
+/* At a comment's opening: past its end, its lines counted. */
+static void skip_block_comment(struct fn_scan *sc)
+{
+	const char *src = sc->src;
+	size_t len = sc->len, i;
+	for (i = sc->i + 2; i < len && !(src[i] == '*' && i + 1 < len && src[i + 1] == '/'); i++)
+		if (src[i] == '\n')
+			sc->line++;
+	sc->i = i + 2;
+}
+
+/* A directive: to the end of the line, with continuations. */
+static void skip_directive(struct fn_scan *sc)
+{
+	const char *src = sc->src;
+	while (sc->i < sc->len && src[sc->i] != '\n') {
+		if (src[sc->i] == '\\' && sc->i + 1 < sc->len && src[sc->i + 1] == '\n') {
+			sc->line++;
+			sc->i += 2;
+			continue;
+		}
+		if (src[sc->i] == '/' && sc->i + 1 < sc->len && src[sc->i + 1] == '*') {
+			skip_block_comment(sc);
+			continue;
+		}
+		sc->i++;
+	}
+}
+
+/* Whitespace, a comment or a preprocessor line: true when one was skipped. */
+static bool skip_blank(struct fn_scan *sc)
+{
+	const char *src = sc->src;
+	char c = src[sc->i];
+	char nx = sc->i + 1 < sc->len ? src[sc->i + 1] : 0;
+	if (c == '\n') {
+		sc->line++;
+		sc->bol = true;
+		sc->i++;
+		return true;
+	}
+	if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+		sc->i++;
+		return true;
+	}
+	if (c == '/' && nx == '/') {
+		while (sc->i < sc->len && src[sc->i] != '\n')
+			sc->i++;
+		return true;
+	}
+	if (c == '/' && nx == '*') {
+		skip_block_comment(sc);
+		return true;
+	}
+	if (c == '#' && sc->bol) {
+		skip_directive(sc);
+		return true;
+	}
+	return false;
+}
+
+/* A string or character literal, an identifier or a number: true when
+ * one was read.  An identifier at file scope may name the item. */
+static bool scan_word(struct fn_scan *sc)
+{
+	const char *src = sc->src;
+	size_t len = sc->len, i = sc->i;
+	char c = src[i];
+	if (c == '"' || c == '\'') {
+		for (i++; i < len && src[i] != c && src[i] != '\n'; i++)
+			if (src[i] == '\\' && i + 1 < len) {
+				if (src[i + 1] == '\n')
+					sc->line++;
+				i++;
+			}
+		sc->i = i + 1;
+		item_token(sc);
+		return true;
+	}
+	if (isalpha((unsigned char)c) || c == '_') {
+		while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '_'))
+			i++;
+		if (sc->depth == 0) {
+			item_token(sc);
+			sc->last = src + sc->i;
+			sc->last_len = i - sc->i;
+		}
+		sc->i = i;
+		return true;
+	}
+	if (isdigit((unsigned char)c)) {
+		while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '.' || src[i] == '_' ||
+				   ((src[i] == '+' || src[i] == '-') && strchr("eEpP", src[i - 1]))))
+			i++;
+		sc->i = i;
+		item_token(sc);
+		return true;
+	}
+	return false;
+}
+
+/* Punctuation inside braces: only their nesting counts; the closing brace
+ * of a function body records the function. */
+static void scan_punct_in_body(struct fn_scan *sc, char c, struct fn_extents *out)
+{
+	if (c == '{') {
+		sc->depth++;
+		return;
+	}
+	if (c != '}' || --sc->depth != 0)
+		return;
+	if (sc->in_fn) {
+		ALLOC_GROW(out->v, out->n + 1, out->alloc);
+		out->v[out->n].start = sc->fn_start;
+		out->v[out->n].end = sc->line;
+		out->v[out->n].name = sc->fn_name;
+		out->n++;
+		sc->fn_name = NULL;
+		sc->in_fn = false;
+	}
+	item_reset(sc);
+	sc->paren = 0;
+}
+
+/* Punctuation at file scope: a parameter list, an initializer, the end of
+ * a declaration, or a brace that opens a function body after parameters. */
+static void scan_punct_at_file_scope(struct fn_scan *sc, char c)
+{
+	if (c != ';' && !sc->item_line)
+		sc->item_line = sc->line;
+	switch (c) {
+	case '(':
+		if (sc->paren == 0 && !sc->name && sc->last && !not_a_name(sc->last, sc->last_len)) {
+			sc->name = sc->last;
+			sc->name_len = sc->last_len;
+		}
+		sc->paren++;
+		break;
+	case ')':
+		if (sc->paren > 0 && --sc->paren == 0)
+			sc->has_params = true;
+		break;
+	case '=':
+		if (sc->paren == 0)
+			sc->saw_eq = true;
+		break;
+	case ';':
+		if (sc->paren == 0)
+			item_reset(sc);
+		break;
+	case '{':
+		sc->depth = 1;
+		if (sc->paren == 0 && sc->has_params && !sc->saw_eq) {
+			sc->in_fn = true;
+			sc->fn_start = sc->item_line ? sc->item_line : sc->line;
+			free(sc->fn_name);
+			sc->fn_name = sc->name ? xstrndup(sc->name, sc->name_len) : NULL;
+		}
+		break;
+	default:
+		break;
+	}
+	sc->last = NULL;
+}
+
 void change_scan_functions(const char *src, size_t len, struct fn_extents *out)
 {
-	int line = 1, depth = 0, paren = 0;
-	bool bol = true;
-	/* the current file-scope item: from its first token to ';' or its '}' */
-	int item_line = 0;
-	bool has_params = false, saw_eq = false, in_fn = false;
-	const char *name = NULL, *last = NULL;
-	size_t name_len = 0, last_len = 0;
-	int fn_start = 0;
-	char *fn_name = NULL;
-	size_t i = 0;
-
-#define RESET_ITEM() do { item_line = 0; has_params = saw_eq = false; name = NULL; } while (0)
-	while (i < len) {
-		char c = src[i];
-		char nx = i + 1 < len ? src[i + 1] : 0;
-		if (c == '\n') {
-			line++;
-			bol = true;
-			i++;
+	struct fn_scan sc = { .src = src, .len = len, .line = 1, .bol = true };
+	while (sc.i < len) {
+		if (skip_blank(&sc))
 			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-			i++;
+		sc.bol = false;
+		if (scan_word(&sc))
 			continue;
-		}
-		if (c == '/' && nx == '/') {
-			while (i < len && src[i] != '\n')
-				i++;
-			continue;
-		}
-		if (c == '/' && nx == '*') {
-			for (i += 2; i < len && !(src[i] == '*' && i + 1 < len && src[i + 1] == '/'); i++)
-				if (src[i] == '\n')
-					line++;
-			i += 2;
-			continue;
-		}
-		if (c == '#' && bol) {
-			/* a directive: to the end of the line, with continuations */
-			while (i < len && src[i] != '\n') {
-				if (src[i] == '\\' && i + 1 < len && src[i + 1] == '\n') {
-					line++;
-					i += 2;
-					continue;
-				}
-				if (src[i] == '/' && i + 1 < len && src[i + 1] == '*') {
-					for (i += 2; i < len && !(src[i] == '*' && i + 1 < len && src[i + 1] == '/'); i++)
-						if (src[i] == '\n')
-							line++;
-					i += 2;
-					continue;
-				}
-				i++;
-			}
-			continue;
-		}
-		bol = false;
-		if (c == '"' || c == '\'') {
-			for (i++; i < len && src[i] != c && src[i] != '\n'; i++)
-				if (src[i] == '\\' && i + 1 < len) {
-					if (src[i + 1] == '\n')
-						line++;
-					i++;
-				}
-			i++;
-			if (depth == 0 && !item_line)
-				item_line = line;
-			continue;
-		}
-		if (isalpha((unsigned char)c) || c == '_') {
-			size_t b = i;
-			while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '_'))
-				i++;
-			if (depth == 0) {
-				if (!item_line)
-					item_line = line;
-				last = src + b;
-				last_len = i - b;
-			}
-			continue;
-		}
-		if (isdigit((unsigned char)c)) {
-			while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '.' || src[i] == '_' ||
-					   ((src[i] == '+' || src[i] == '-') && strchr("eEpP", src[i - 1]))))
-				i++;
-			if (depth == 0 && !item_line)
-				item_line = line;
-			continue;
-		}
-		i++;
-		if (depth > 0) {
-			if (c == '{') {
-				depth++;
-			} else if (c == '}' && --depth == 0) {
-				if (in_fn) {
-					ALLOC_GROW(out->v, out->n + 1, out->alloc);
-					out->v[out->n].start = fn_start;
-					out->v[out->n].end = line;
-					out->v[out->n].name = fn_name;
-					out->n++;
-					fn_name = NULL;
-					in_fn = false;
-				}
-				RESET_ITEM();
-				paren = 0;
-			}
-			continue;
-		}
-		if (c != ';' && !item_line)
-			item_line = line;
-		switch (c) {
-		case '(':
-			if (paren == 0 && !name && last && !not_a_name(last, last_len)) {
-				name = last;
-				name_len = last_len;
-			}
-			paren++;
-			break;
-		case ')':
-			if (paren > 0 && --paren == 0)
-				has_params = true;
-			break;
-		case '=':
-			if (paren == 0)
-				saw_eq = true;
-			break;
-		case ';':
-			if (paren == 0)
-				RESET_ITEM();
-			break;
-		case '{':
-			depth = 1;
-			if (paren == 0 && has_params && !saw_eq) {
-				in_fn = true;
-				fn_start = item_line ? item_line : line;
-				free(fn_name);
-				fn_name = name ? xstrndup(name, name_len) : NULL;
-			}
-			break;
-		default:
-			break;
-		}
-		last = NULL;
+		char c = src[sc.i++];
+		if (sc.depth > 0)
+			scan_punct_in_body(&sc, c, out);
+		else
+			scan_punct_at_file_scope(&sc, c);
 	}
-#undef RESET_ITEM
-	free(fn_name); /* an unterminated body at EOF is not recorded */
+	free(sc.fn_name); /* an unterminated body at EOF is not recorded */
 }
 
 /* ---- classification ---- */

@@ -68,11 +68,8 @@ struct check {
 	uint64_t slowpath_steps;
 };
 
-#define CHECK(name) extern const struct check check_##name;
-#include "../../analyzer/checks/list.h"
-#undef CHECK
-
-/* The registration list, in list.h order; NULL-terminated. */
+/* The registration list, in analyzer/checks/list.h order; NULL-terminated.
+ * A rule is reached through it (check_find()), never by its symbol. */
 extern const struct check *const check_table[];
 size_t check_count(void);
 int check_lookup(const char *id); /* index or -1 */

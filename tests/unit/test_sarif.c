@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
-/* check.h defines and undefines its own CHECK(): include it before the harness */
 #include "gfpaudit/check.h"
 #include "gfpaudit/report.h"
 #include "harness.h"

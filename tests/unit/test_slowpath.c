@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-/* check.h uses CHECK as its X-macro: include it before the harness */
 #include "gfpaudit/check.h"
 #include "harness.h"
 #include "gfpaudit/slowpath.h"
@@ -374,16 +373,20 @@ static struct site filemap_like(void)
 	return s;
 }
 
+static const struct check *rule; /* costly-noretry-compacts, from the check table */
+
 static size_t run_rule(const struct slowpath_model *m, const struct site *s, struct file_result *r)
 {
 	struct tree_facts facts = { .costly_order = 3, .max_order = 10, .page_shift = 12, .model = m };
 	struct check_ctx ctx = { .out = r, .facts = &facts, .file = s->file };
-	check_costly_noretry_compacts.on_site(&check_costly_noretry_compacts, s, &ctx);
+	rule->on_site(rule, s, &ctx);
 	return r->nfindings;
 }
 
 TEST(rule_costly_noretry_compacts)
 {
+	rule = check_find("costly-noretry-compacts");
+	REQUIRE(rule && rule->on_site);
 	struct slowpath_model *m = NULL, *later = NULL;
 	REQUIRE(!slowpath_model_load(TOY, NULL, &m) && m);
 	REQUIRE(!slowpath_model_load(TOY, "later", &later) && later);
