@@ -2,13 +2,16 @@
  * A table set up once and grown later: the first branch's allocation
  * returns on failure and the branch ends in a return, so the allocation
  * of the grow branch below (into the same local) never runs after it
- * failed: no fallback.  A branch that goes on past its block when the
- * first attempt fails keeps the second attempt as its fallback.
+ * failed: no fallback.  The same for two cases of a switch, and for a
+ * failure that returns from an else branch.  A branch that goes on past
+ * its block when the first attempt fails (or jumps there) keeps the
+ * second attempt as its fallback.
  */
 #include <linux/gfp.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/errno.h>
+#include <linux/printk.h>
 
 #define NCLASS	8
 
@@ -54,7 +57,7 @@ void *slot_buf(int big)
 	void *p = NULL;
 
 	if (big) {
-		p = kmalloc(64 * 1024, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN); // ok // site: order=4..4 fallback=lower-order fbat=61
+		p = kmalloc(64 * 1024, GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN); // ok // site: order=4..4 fallback=lower-order fbat=64
 		if (p)
 			return p;
 	}
@@ -99,18 +102,48 @@ small:
 	p = kmalloc(4096, GFP_KERNEL);
 	return p;
 }
+/* two sections with a local of the same name each: the first one's
+ * failure returns from its else branch, the second section's buffer is
+ * another one */
+void slot_upload(const unsigned char *data, unsigned short n1, unsigned short n2,
+		 void (*send)(void *buf, int len))
+{
+	if (n1) {
+		unsigned char *buf = kmalloc(64 * 1024, GFP_KERNEL); // warn: costly-no-fallback // site: order=4..4 fallback=none
+		if (buf) {
+			memcpy(buf, data, n1);
+			send(buf, n1);
+			kfree(buf);
+		} else {
+			pr_err("no upload buffer\n");
+			return;
+		}
+	}
+	if (n2) {
+		unsigned char *buf = kmalloc(4096, GFP_KERNEL);
+		if (!buf)
+			return;
+		memcpy(buf, data + n1, n2 > 4096 ? 4096 : n2);
+		send(buf, n2);
+		kfree(buf);
+	}
+}
 /*
  * check-name: an allocation in a branch that returns has no fallback below the branch
  *
  * check-output-start
- * corpus/fallback-shape-other-branch.c:31:7: warning: 'kcalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
- * corpus/fallback-shape-other-branch.c:31:7: note: gfp GFP_KERNEL | __GFP_ZERO
- * corpus/fallback-shape-other-branch.c:31:7: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
- * corpus/fallback-shape-other-branch.c:31:7: note: the memory is only used through its virtual address, so vmalloc memory would do
- * corpus/fallback-shape-other-branch.c:31:7: note: proven: every path asks for more than order 3
- * corpus/fallback-shape-other-branch.c:71:7: warning: 'kmemdup' can request order 4 (64 KiB): no fallback [costly-no-fallback]
- * corpus/fallback-shape-other-branch.c:71:7: note: gfp GFP_KERNEL
- * corpus/fallback-shape-other-branch.c:71:7: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
- * corpus/fallback-shape-other-branch.c:71:7: note: proven: every path asks for more than order 3
+ * corpus/fallback-shape-other-branch.c:34:7: warning: 'kcalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/fallback-shape-other-branch.c:34:7: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/fallback-shape-other-branch.c:34:7: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-shape-other-branch.c:34:7: note: the memory is only used through its virtual address, so vmalloc memory would do
+ * corpus/fallback-shape-other-branch.c:34:7: note: proven: every path asks for more than order 3
+ * corpus/fallback-shape-other-branch.c:74:7: warning: 'kmemdup' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/fallback-shape-other-branch.c:74:7: note: gfp GFP_KERNEL
+ * corpus/fallback-shape-other-branch.c:74:7: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-shape-other-branch.c:74:7: note: proven: every path asks for more than order 3
+ * corpus/fallback-shape-other-branch.c:112:24: warning: 'kmalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
+ * corpus/fallback-shape-other-branch.c:112:24: note: gfp GFP_KERNEL
+ * corpus/fallback-shape-other-branch.c:112:24: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-shape-other-branch.c:112:24: note: proven: every path asks for more than order 3
  * check-output-end
  */

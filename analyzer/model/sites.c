@@ -712,9 +712,11 @@ static bool has_jump(const struct node *n)
  * `return` of its own past call (`if (!t->q) { q = alloc(); if (!q) return
  * -ENOMEM; ...; return 0; } if (grow) q = alloc();`), or, in the block that
  * holds both, a `return` or `break` comes between them (two cases of a
- * switch).  Not when a goto, break or continue before that exit may leave
- * the way, or a label before later may be jumped to. */
-static bool unreachable_after(const struct node *call, const struct node *later)
+ * switch); or, for a failed call, a test of its result lv whose failure
+ * branch returns (`if (buf) { ... } else { ...; return; }`) comes first.
+ * Not when a goto, break or continue before that exit may leave the way, or
+ * a label before later may be jumped to. */
+static bool unreachable_after(const struct tu *t, const struct node *call, const struct node *later, const char *lv)
 {
 	for (const struct node *p = call; p && p->parent; p = p->parent) {
 		const struct node *blk = p->parent;
@@ -732,6 +734,12 @@ static bool unreachable_after(const struct node *call, const struct node *later)
 				return false;
 			if (k != p && (k->kind == CXCursor_ReturnStmt || (both && k->kind == CXCursor_BreakStmt)))
 				return !jump;
+			bool when_true;
+			if (k != p && k->kind == CXCursor_IfStmt && k->nkids >= 2 && tests_null(t, k->kids[0], lv, &when_true)) {
+				const struct node *fail = when_true ? k->kids[1] : k->nkids >= 3 ? k->kids[2] : NULL;
+				if (fail && always_exits(fail) && !has_jump(fail))
+					return !jump;
+			}
 			jump = jump || has_jump(k);
 		}
 		if (both || jump)
@@ -1079,7 +1087,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			if (o2 == r || o2->call->line < r->call->line ||
 			    (o2->call->line == r->call->line && o2->call->col <= r->call->col))
 				continue;
-			if (exclusive(r->call, o2->call) || unreachable_after(r->call, o2->call))
+			if (exclusive(r->call, o2->call) || unreachable_after(t, r->call, o2->call, lv))
 				continue;
 			char *lv2 = NULL;
 			result_target(o2->call, &lv2, t);
