@@ -691,6 +691,63 @@ static const struct node *loop_mask_step(struct node *l, int v, const struct nod
 	return NULL;
 }
 
+static bool is_jump(const struct node *n, const void *arg)
+{
+	(void)arg;
+	return n->kind == CXCursor_GotoStmt || n->kind == CXCursor_BreakStmt || n->kind == CXCursor_ContinueStmt ||
+	       n->kind == CXCursor_IndirectGotoStmt;
+}
+
+static bool has_jump(const struct node *n)
+{
+	if (is_jump(n, NULL))
+		return true;
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (has_jump(n->kids[i]))
+			return true;
+	return false;
+}
+
+/* Does later never run after call?  A block on the way up from call has a
+ * `return` of its own past call (`if (!t->q) { q = alloc(); if (!q) return
+ * -ENOMEM; ...; return 0; } if (grow) q = alloc();`), or, in the block that
+ * holds both, a `return` or `break` comes between them (two cases of a
+ * switch); or, for a failed call, a test of its result lv whose failure
+ * branch returns (`if (buf) { ... } else { ...; return; }`) comes first.
+ * Not when a goto, break or continue before that exit may leave the way, or
+ * a label before later may be jumped to. */
+static bool unreachable_after(const struct tu *t, const struct node *call, const struct node *later, const char *lv)
+{
+	for (const struct node *p = call; p && p->parent; p = p->parent) {
+		const struct node *blk = p->parent;
+		if (node_contains(p, later))
+			return false;
+		if (blk->kind != CXCursor_CompoundStmt)
+			continue;
+		bool both = node_contains(blk, later);
+		bool jump = false;
+		for (unsigned i = 0; i < blk->nkids; i++) {
+			const struct node *k = blk->kids[i];
+			if (k->off < p->off)
+				continue;
+			if (both && (node_contains(k, later) || k->kind == CXCursor_LabelStmt))
+				return false;
+			if (k != p && (k->kind == CXCursor_ReturnStmt || (both && k->kind == CXCursor_BreakStmt)))
+				return !jump;
+			bool when_true;
+			if (k != p && k->kind == CXCursor_IfStmt && k->nkids >= 2 && tests_null(t, k->kids[0], lv, &when_true)) {
+				const struct node *fail = when_true ? k->kids[1] : k->nkids >= 3 ? k->kids[2] : NULL;
+				if (fail && always_exits(fail) && !has_jump(fail))
+					return !jump;
+			}
+			jump = jump || has_jump(k);
+		}
+		if (both || jump)
+			return false;
+	}
+	return false;
+}
+
 /* Are a and b in different branches of one if/else (never both run)? */
 static bool exclusive(const struct node *a, const struct node *b)
 {
@@ -1030,7 +1087,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			if (o2 == r || o2->call->line < r->call->line ||
 			    (o2->call->line == r->call->line && o2->call->col <= r->call->col))
 				continue;
-			if (exclusive(r->call, o2->call))
+			if (exclusive(r->call, o2->call) || unreachable_after(t, r->call, o2->call, lv))
 				continue;
 			char *lv2 = NULL;
 			result_target(o2->call, &lv2, t);
