@@ -1135,7 +1135,10 @@ static void refine_var(struct state *st, int v, int64_t off, const char *op, str
 	struct interval cur = st->v[v].iv;
 	struct interval shifted = iv_norm(iv_add(cur, iv_const(off)));
 	struct interval nr = iv_norm(iv_sub(refine_iv(shifted, op, k, truth), iv_const(off)));
-	if (nr.lo > nr.hi && cur.known)
+	/* a value joined from what other files store into a field may miss
+	 * the stores of other instances (a PMU driver outside the run setting
+	 * a capability bit): it bounds sizes, it proves no path dead */
+	if (nr.lo > nr.hi && cur.known && !(st->v[v].src & SRC_FROM_FACTS))
 		st->dead = true;
 	else if (nr.lo <= nr.hi)
 		st->v[v].iv = nr;
@@ -2020,7 +2023,9 @@ static bool compile_time_cond(struct node *c)
 static void prune_decided(const struct eval_ctx *cx, struct aval cv, struct state *t, struct state *e)
 {
 	(void)cx;
-	if (!iv_is_const(cv.iv))
+	/* a condition decided by what other files store into a field (other
+	 * instances' stores may be missing from the join) decides nothing */
+	if (!iv_is_const(cv.iv) || (cv.src & SRC_FROM_FACTS))
 		return;
 	if (cv.iv.lo)
 		e->dead = true;
