@@ -121,6 +121,12 @@ static bool skip_blank(struct fn_scan *sc)
 		sc->i++;
 		return true;
 	}
+	if (c == '\\' && nx == '\n') {
+		/* a line splice, as the compiler reads it: not a token */
+		sc->line++;
+		sc->i += 2;
+		return true;
+	}
 	if (c == '/' && nx == '/') {
 		while (sc->i < sc->len && src[sc->i] != '\n')
 			sc->i++;
