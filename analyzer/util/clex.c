@@ -12,24 +12,34 @@ static const char *const puncts[] = {
 	"&&", "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", NULL,
 };
 
-static void push(struct toks *t, enum tok_kind k, size_t b, size_t e, bool pp, bool bol)
+/* The length of the punctuation at s[0, left): the longest entry of
+ * puncts[] (the first that matches), else one byte. */
+static size_t punct_len(const char *s, size_t left)
 {
-	ALLOC_GROW(t->v, t->n + 1, t->alloc);
-	t->v[t->n++] = (struct tok){ k, b, e, pp, bol };
+	if (!strchr("<>.-+=!&|*/%^#", s[0]) || !s[0])
+		return 1;
+	for (size_t k = 0; puncts[k]; k++) {
+		size_t pl = strlen(puncts[k]);
+		if (pl <= left && !memcmp(s, puncts[k], pl))
+			return pl;
+	}
+	return 1;
 }
 
-void toks_scan(struct toks *t, const char *s, size_t len)
+void clex_init(struct clex *l, const char *text, size_t len)
 {
-	memset(t, 0, sizeof(*t));
-	t->text = s;
-	t->len = len;
-	size_t i = 0;
-	bool bol = true, pp = false;
+	*l = (struct clex){ .text = text, .len = len, .bol = true };
+}
+
+bool clex_next(struct clex *l, struct tok *out)
+{
+	const char *s = l->text;
+	size_t len = l->len, i = l->i;
 	while (i < len) {
 		char c = s[i];
 		if (c == '\n') {
-			bol = true;
-			pp = false;
+			l->bol = true;
+			l->pp = false;
 			i++;
 			continue;
 		}
@@ -57,29 +67,24 @@ void toks_scan(struct toks *t, const char *s, size_t len)
 			continue;
 		}
 		size_t b = i;
-		bool first = bol;
-		bol = false;
+		bool first = l->bol;
+		enum tok_kind k;
+		l->bol = false;
 		if (c == '#' && first) {
-			pp = true;
-			push(t, TK_PUNCT, b, b + 1, true, true);
+			l->pp = true;
+			k = TK_PUNCT;
 			i++;
-			continue;
-		}
-		if (isalpha((unsigned char)c) || c == '_') {
+		} else if (isalpha((unsigned char)c) || c == '_') {
 			while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_'))
 				i++;
-			push(t, TK_IDENT, b, i, pp, first);
-			continue;
-		}
-		if (isdigit((unsigned char)c) || (c == '.' && i + 1 < len && isdigit((unsigned char)s[i + 1]))) {
+			k = TK_IDENT;
+		} else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < len && isdigit((unsigned char)s[i + 1]))) {
 			while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.' ||
 					   ((s[i] == '+' || s[i] == '-') && (s[i - 1] == 'e' || s[i - 1] == 'E' ||
 									      s[i - 1] == 'p' || s[i - 1] == 'P'))))
 				i++;
-			push(t, TK_NUMBER, b, i, pp, first);
-			continue;
-		}
-		if (c == '"' || c == '\'') {
+			k = TK_NUMBER;
+		} else if (c == '"' || c == '\'') {
 			i++;
 			while (i < len && s[i] != c && s[i] != '\n') {
 				if (s[i] == '\\' && i + 1 < len)
@@ -88,19 +93,30 @@ void toks_scan(struct toks *t, const char *s, size_t len)
 			}
 			if (i < len && s[i] == c)
 				i++;
-			push(t, c == '"' ? TK_STRING : TK_CHAR, b, i, pp, first);
-			continue;
+			k = c == '"' ? TK_STRING : TK_CHAR;
+		} else {
+			i += punct_len(s + i, len - i);
+			k = TK_PUNCT;
 		}
-		size_t n = 1;
-		for (size_t k = 0; puncts[k]; k++) {
-			size_t pl = strlen(puncts[k]);
-			if (pl <= len - i && !memcmp(s + i, puncts[k], pl)) {
-				n = pl;
-				break;
-			}
-		}
-		push(t, TK_PUNCT, b, b + n, pp, first);
-		i += n;
+		*out = (struct tok){ k, b, i, l->pp, first };
+		l->i = i;
+		return true;
+	}
+	l->i = i;
+	return false;
+}
+
+void toks_scan(struct toks *t, const char *s, size_t len)
+{
+	struct clex l;
+	struct tok k;
+	memset(t, 0, sizeof(*t));
+	t->text = s;
+	t->len = len;
+	clex_init(&l, s, len);
+	while (clex_next(&l, &k)) {
+		ALLOC_GROW(t->v, t->n + 1, t->alloc);
+		t->v[t->n++] = k;
 	}
 }
 

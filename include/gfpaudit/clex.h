@@ -35,7 +35,18 @@ struct toks {
 	size_t n, alloc;
 };
 
-/* Tokens of text[0, len); the text is lent, not copied.  Never fails. */
+/* One token at a time, for a reader that may stop early: clex_next() fills
+ * *out and returns true, or returns false at the end of the text. */
+struct clex {
+	const char *text;
+	size_t len, i;
+	bool bol, pp;
+};
+void clex_init(struct clex *l, const char *text, size_t len);
+bool clex_next(struct clex *l, struct tok *out);
+
+/* All the tokens of text[0, len); the text is lent, not copied.  Never
+ * fails. */
 void toks_scan(struct toks *t, const char *text, size_t len);
 void toks_release(struct toks *t);
 
