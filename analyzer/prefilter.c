@@ -1,12 +1,13 @@
 /* The lexical prefilter (see prefilter.h).
  *
- * This is a tokenizer, not a parser: it needs to tell identifiers from
- * comments, strings, numbers and member names, and, in headers, where a
- * macro or a function body starts and ends.  It runs over every file of a
+ * It reads util/clex.c's tokens, it does not parse: it needs to tell
+ * identifiers from comments, strings, numbers and member names, and, in
+ * headers, where a macro or a function body starts and ends.  It runs over every file of a
  * tree (tens of thousands), so names are checked first against a bitmap of
  * their hashes and only then against the set.
  */
 #define _GNU_SOURCE /* memmem */
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <glib.h>
 #include "gfpaudit/prefilter.h"
+#include "gfpaudit/clex.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -207,115 +209,45 @@ void prefilter_free(struct prefilter *p)
 	free(p);
 }
 
-/* ---- the tokenizer ---- */
+/* ---- reading the tokens ---- */
 
-enum tok { T_EOF, T_IDENT, T_PUNCT, T_DIRECTIVE_END };
-
-struct lexer {
-	const char *p, *end;
-	const char *tok;     /* identifier start / punctuation char */
-	size_t len;
-	int at_line_start;   /* only whitespace since the last newline */
-	int in_directive;    /* inside a # line (ends at an unescaped newline) */
-	const char *directive; /* start of the current directive's text after '#' */
-	int after_member;    /* the last punctuation was '.' or '->' */
+/* The prefilter reads util/clex.c's tokens one at a time (a file is
+ * decided at its first allocator name).  Numbers and literals are passed
+ * over (they only end a member access); punctuation is read byte by byte
+ * ("->" is a '-' then a '>'). */
+struct walk {
+	const char *text;
+	bool in_directive;   /* inside a # line */
+	bool after_member;   /* the last punctuation was '.' or '->' */
 };
 
-static inline int is_id0(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static inline int is_id(char c) { return is_id0(c) || (c >= '0' && c <= '9'); }
-
-static enum tok next(struct lexer *l)
+static inline bool tok_directive_start(const char *text, const struct tok *k)
 {
-	const char *p = l->p, *e = l->end;
-	for (;;) {
-		if (p >= e) {
-			l->p = p;
-			if (l->in_directive) {
-				l->in_directive = 0;
-				return T_DIRECTIVE_END;
-			}
-			return T_EOF;
-		}
-		char c = *p;
-		if (c == '\n') {
-			p++;
-			l->at_line_start = 1;
-			if (l->in_directive) {
-				l->in_directive = 0;
-				l->p = p;
-				return T_DIRECTIVE_END;
-			}
-			continue;
-		}
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-			p++;
-			continue;
-		}
-		if (c == '\\' && p + 1 < e && (p[1] == '\n' || (p[1] == '\r' && p + 2 < e && p[2] == '\n'))) {
-			p += p[1] == '\n' ? 2 : 3; /* line continuation */
-			continue;
-		}
-		if (c == '/' && p + 1 < e && p[1] == '*') {
-			const char *q = p + 2;
-			while (q + 1 < e && !(q[0] == '*' && q[1] == '/'))
-				q++;
-			p = q + 1 < e ? q + 2 : e;
-			continue;
-		}
-		if (c == '/' && p + 1 < e && p[1] == '/') {
-			while (p < e && *p != '\n')
-				p++;
-			continue;
-		}
-		int line_start = l->at_line_start;
-		l->at_line_start = 0;
-		if (c == '#' && line_start && !l->in_directive) {
-			l->in_directive = 1;
-			p++;
-			l->directive = p;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			const char *q = p + 1;
-			while (q < e && *q != c && *q != '\n') {
-				if (*q == '\\' && q + 1 < e)
-					q++;
-				q++;
-			}
-			p = q < e && *q == c ? q + 1 : q;
-			l->after_member = 0;
-			continue;
-		}
-		if (c >= '0' && c <= '9') {
-			while (p < e && (is_id(*p) || *p == '.'))
-				p++;
-			l->after_member = 0;
-			continue;
-		}
-		if (is_id0(c)) {
-			const char *s = p;
-			while (p < e && is_id(*p))
-				p++;
-			l->tok = s;
-			l->len = (size_t)(p - s);
-			l->p = p;
-			return T_IDENT;
-		}
-		l->tok = p;
-		l->len = 1;
-		l->p = p + 1;
-		return T_PUNCT;
-	}
+	return k->pp && k->bol && k->kind == TK_PUNCT && text[k->begin] == '#';
 }
 
-/* The directive's first word ("include", "define"), after '#'. */
-static int directive_is(const struct lexer *l, const char *word)
+/* The directive's first word ("include", "define"): the text after its
+ * '#', which ends at offset hash_end. */
+static bool directive_is(const struct clex *l, size_t hash_end, const char *word)
 {
-	const char *d = l->directive;
-	while (d < l->end && (*d == ' ' || *d == '\t'))
+	const char *d = l->text + hash_end, *end = l->text + l->len;
+	while (d < end && (*d == ' ' || *d == '\t'))
 		d++;
 	size_t n = strlen(word);
-	return (size_t)(l->end - d) >= n && !strncmp(d, word, n) && (d + n == l->end || !is_id(d[n]));
+	return (size_t)(end - d) >= n && !strncmp(d, word, n) &&
+	       (d + n == end || !(isalnum((unsigned char)d[n]) || d[n] == '_'));
+}
+
+/* A punctuation byte: is a member name next? */
+static void member_punct(struct walk *w, size_t b)
+{
+	char c = w->text[b];
+	if (c == '.')
+		w->after_member = true;
+	else if (c == '>' && b > 0 && w->text[b - 1] == '-')
+		w->after_member = true;
+	else if (c != '-')
+		w->after_member = false;
 }
 
 /* ---- matching files ---- */
@@ -365,82 +297,116 @@ static bool match_quoted_include(struct prefilter *p, const char *includer, cons
 	return hit;
 }
 
+/* #include "name" after the directive word (which ends at word_end): its
+ * header. */
+static bool match_include(struct prefilter *p, const struct clex *l, size_t word_end, const char *path,
+			  int depth)
+{
+	const char *q = l->text + word_end, *end = l->text + l->len;
+	while (q < end && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q >= end || *q != '"')
+		return false;
+	const char *s = ++q;
+	while (q < end && *q != '"' && *q != '\n')
+		q++;
+	if (q < end && *q == '"' && match_quoted_include(p, path, s, (size_t)(q - s), depth)) {
+		snprintf(p->why, sizeof(p->why), "#include \"%.*s\"", (int)(q - s), s);
+		return true;
+	}
+	return false;
+}
+
+/* Only text that looks like C is decided here: balanced brackets outside
+ * directives, no characters C has no use for; the rest goes to the parser. */
+struct shape {
+	int paren, brack, brace;
+	bool odd;
+};
+
+static void shape_punct(struct shape *sh, char c)
+{
+	sh->paren += c == '(' ? 1 : c == ')' ? -1 : 0;
+	sh->brack += c == '[' ? 1 : c == ']' ? -1 : 0;
+	sh->brace += c == '{' ? 1 : c == '}' ? -1 : 0;
+	sh->odd |= c == '@' || c == '`' || sh->paren < 0 || sh->brack < 0 || sh->brace < 0;
+}
+
+/* An identifier of code: does it decide the file? */
+static bool match_ident(struct prefilter *p, const char *s, size_t n, unsigned char *pair_seen,
+			size_t npair_seen)
+{
+	if (known_n(p, s, n) || trigger_n(p, s, n)) {
+		snprintf(p->why, sizeof(p->why), "%.*s", (int)n, s);
+		return true;
+	}
+	for (size_t i = 0; i < p->npairs && i < npair_seen; i++) {
+		if (in_strv(p->pairs[i].a, s, n))
+			pair_seen[i] |= 1;
+		if (in_strv(p->pairs[i].b, s, n))
+			pair_seen[i] |= 2;
+		if (pair_seen[i] == 3) {
+			snprintf(p->why, sizeof(p->why), "%.*s (with its pair)", (int)n, s);
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool match_text(struct prefilter *p, const char *text, size_t len, const char *path, int depth)
 {
-	struct lexer l = { .p = text, .end = text + len, .at_line_start = 1 };
-	enum tok t;
-	int directive_word = 0, skip_directive = 0;
-	/* only text that looks like C is decided here: balanced brackets outside
-	 * directives, no characters C has no use for; the rest goes to the parser */
-	int paren = 0, brack = 0, brace = 0, odd = 0;
+	struct clex l;
+	struct tok tk, *k = &tk;
+	struct walk w = { .text = text };
+	struct shape sh = { 0 };
+	bool directive_word = false, skip_directive = false;
+	size_t hash_end = 0;
 	unsigned char pair_seen[64] = { 0 }; /* bit 1: a name of a, bit 2: of b */
-	while ((t = next(&l)) != T_EOF) {
-		if (t == T_DIRECTIVE_END) {
-			directive_word = skip_directive = 0;
+	clex_init(&l, text, len);
+	while (clex_next(&l, k)) {
+		if (!k->pp || tok_directive_start(text, k)) {
+			directive_word = skip_directive = false;
+			w.in_directive = k->pp;
+			if (k->pp) {
+				hash_end = k->end;
+				continue;
+			}
+		}
+		if (k->kind == TK_NUMBER || k->kind == TK_STRING || k->kind == TK_CHAR) {
+			w.after_member = false;
 			continue;
 		}
-		if (l.in_directive && !directive_word) {
-			directive_word = 1;
+		if (w.in_directive && !directive_word) {
+			directive_word = true;
 			/* header names are not calls: <linux/vmalloc.h> */
-			if (directive_is(&l, "include") || directive_is(&l, "include_next")) {
-				skip_directive = 1;
-				const char *q = l.p;
-				while (q < l.end && (*q == ' ' || *q == '\t'))
-					q++;
-				if (q < l.end && *q == '"') {
-					const char *s = ++q;
-					while (q < l.end && *q != '"' && *q != '\n')
-						q++;
-					if (q < l.end && *q == '"' &&
-					    match_quoted_include(p, path, s, (size_t)(q - s), depth)) {
-						snprintf(p->why, sizeof(p->why), "#include \"%.*s\"", (int)(q - s), s);
-						return true;
-					}
-				}
-			} else if (directive_is(&l, "pragma") || directive_is(&l, "error") ||
-				   directive_is(&l, "warning") || directive_is(&l, "line")) {
-				skip_directive = 1;
+			if (directive_is(&l, hash_end, "include") || directive_is(&l, hash_end, "include_next")) {
+				skip_directive = true;
+				if (match_include(p, &l, k->end, path, depth))
+					return true;
+			} else if (directive_is(&l, hash_end, "pragma") || directive_is(&l, hash_end, "error") ||
+				   directive_is(&l, hash_end, "warning") || directive_is(&l, hash_end, "line")) {
+				skip_directive = true;
 			}
 			continue;
 		}
 		if (skip_directive)
 			continue;
-		if (t == T_PUNCT) {
-			char c = *l.tok;
-			if (!l.in_directive) {
-				paren += c == '(' ? 1 : c == ')' ? -1 : 0;
-				brack += c == '[' ? 1 : c == ']' ? -1 : 0;
-				brace += c == '{' ? 1 : c == '}' ? -1 : 0;
-				odd |= c == '@' || c == '`' || paren < 0 || brack < 0 || brace < 0;
+		if (k->kind == TK_PUNCT) {
+			for (size_t b = k->begin; b < k->end; b++) {
+				if (!w.in_directive)
+					shape_punct(&sh, text[b]);
+				member_punct(&w, b);
 			}
-			if (c == '.')
-				l.after_member = 1;
-			else if (c == '>' && l.tok > text && l.tok[-1] == '-')
-				l.after_member = 1;
-			else if (c != '-')
-				l.after_member = 0;
 			continue;
 		}
-		if (l.after_member) {
-			l.after_member = 0;
+		if (w.after_member) {
+			w.after_member = false;
 			continue;
 		}
-		if (known_n(p, l.tok, l.len) || trigger_n(p, l.tok, l.len)) {
-			snprintf(p->why, sizeof(p->why), "%.*s", (int)l.len, l.tok);
+		if (match_ident(p, text + k->begin, k->end - k->begin, pair_seen, sizeof(pair_seen)))
 			return true;
-		}
-		for (size_t i = 0; i < p->npairs && i < sizeof(pair_seen); i++) {
-			if (in_strv(p->pairs[i].a, l.tok, l.len))
-				pair_seen[i] |= 1;
-			if (in_strv(p->pairs[i].b, l.tok, l.len))
-				pair_seen[i] |= 2;
-			if (pair_seen[i] == 3) {
-				snprintf(p->why, sizeof(p->why), "%.*s (with its pair)", (int)l.len, l.tok);
-				return true;
-			}
-		}
 	}
-	if (depth == 0 && (paren || brack || brace || odd)) {
+	if (depth == 0 && (sh.paren || sh.brack || sh.brace || sh.odd)) {
 		snprintf(p->why, sizeof(p->why), "not plain C to the tokenizer (brackets or stray characters)");
 		return true;
 	}
@@ -499,82 +465,115 @@ static void end_def(struct prefilter *p, guint name, size_t first)
 
 /* Record every #define and every top-level function body with the
  * identifiers it uses; prefilter_learn_finish() decides which are wrappers. */
+/* The state of prefilter_learn_text(): the #define being read, the
+ * file-scope function whose name and body are being read. */
+struct learn {
+	int dstate;          /* 0 first word, 1 define name expected, 2 body, 3 ignore */
+	bool in_directive;
+	guint dname;
+	size_t dfirst;
+	int depth, parens;
+	bool have_cand, cand_closed, in_body;
+	guint cand;
+	size_t ffirst;
+};
+
+static void learn_directive_end(struct prefilter *p, struct learn *l)
+{
+	if (l->in_directive && l->dstate == 2)
+		end_def(p, l->dname, l->dfirst);
+	l->dstate = 0;
+	l->in_directive = false;
+}
+
+/* A token of a directive after its '#': #define's name and body. */
+static void learn_directive(struct prefilter *p, struct learn *l, const char *text, const struct tok *k)
+{
+	const char *s = text + k->begin;
+	size_t n = k->end - k->begin;
+	if (l->dstate == 0) {
+		l->dstate = (k->kind == TK_IDENT && n == 6 && !strncmp(s, "define", 6)) ? 1 : 3;
+	} else if (l->dstate == 1) {
+		if (k->kind != TK_IDENT) {
+			l->dstate = 3;
+			return;
+		}
+		l->dname = intern(p, s, n);
+		l->dfirst = p->body_ids->len;
+		l->dstate = 2;
+	} else if (l->dstate == 2 && k->kind == TK_IDENT) {
+		body_ident(p, s, n);
+	}
+}
+
+/* A punctuation byte outside directives: parameter lists and bodies. */
+static void learn_punct(struct prefilter *p, struct learn *l, char c)
+{
+	if (c == '(') {
+		if (!l->in_body && l->depth == 0)
+			l->parens++;
+	} else if (c == ')') {
+		if (!l->in_body && l->depth == 0 && l->parens > 0 && --l->parens == 0 && l->have_cand)
+			l->cand_closed = true;
+	} else if (c == '{') {
+		if (l->depth == 0 && l->parens == 0 && l->have_cand && l->cand_closed) {
+			l->in_body = true;
+			l->ffirst = p->body_ids->len;
+		}
+		l->depth++;
+	} else if (c == '}') {
+		if (l->depth > 0 && --l->depth == 0) {
+			if (l->in_body)
+				end_def(p, l->cand, l->ffirst);
+			l->in_body = false;
+			l->have_cand = l->cand_closed = false;
+		}
+	} else if (c == ';' && l->depth == 0) {
+		l->have_cand = l->cand_closed = false;
+		l->parens = 0;
+	} else if (c == '=' && l->depth == 0 && l->parens == 0) {
+		l->have_cand = l->cand_closed = false; /* an initializer, not a function body */
+	}
+}
+
+/* Record every #define and every top-level function body with the
+ * identifiers it uses; prefilter_learn_finish() decides which are wrappers.
+ * Numbers and literals are passed over. */
 void prefilter_learn_text(struct prefilter *p, const char *text, size_t len)
 {
-	struct lexer l = { .p = text, .end = text + len, .at_line_start = 1 };
-	enum tok t;
-	/* directive state */
-	int dstate = 0;      /* 0 first word, 1 define name expected, 2 body, 3 ignore */
-	guint dname = 0;
-	size_t dfirst = 0;
-	/* function state */
-	int depth = 0, parens = 0;
-	int have_cand = 0, cand_closed = 0, in_body = 0;
-	guint cand = 0;
-	size_t ffirst = 0;
-	while ((t = next(&l)) != T_EOF) {
-		if (t == T_DIRECTIVE_END) {
-			if (dstate == 2)
-				end_def(p, dname, dfirst);
-			dstate = 0;
-			continue;
+	struct clex lx;
+	struct tok tk, *k = &tk;
+	struct learn l = { 0 };
+	clex_init(&lx, text, len);
+	while (clex_next(&lx, k)) {
+		if (!k->pp || tok_directive_start(text, k)) {
+			learn_directive_end(p, &l);
+			if (k->pp) {
+				l.in_directive = true;
+				continue;
+			}
 		}
+		if (k->kind == TK_NUMBER || k->kind == TK_STRING || k->kind == TK_CHAR)
+			continue;
 		if (l.in_directive) {
-			if (dstate == 0) {
-				dstate = (t == T_IDENT && l.len == 6 && !strncmp(l.tok, "define", 6)) ? 1 : 3;
-			} else if (dstate == 1) {
-				if (t != T_IDENT) {
-					dstate = 3;
-					continue;
-				}
-				dname = intern(p, l.tok, l.len);
-				dfirst = p->body_ids->len;
-				dstate = 2;
-			} else if (dstate == 2 && t == T_IDENT) {
-				body_ident(p, l.tok, l.len);
-			}
+			learn_directive(p, &l, text, k);
 			continue;
 		}
-		if (t == T_IDENT) {
-			if (in_body) {
-				body_ident(p, l.tok, l.len);
-			} else if (depth == 0 && parens == 0) {
+		if (k->kind == TK_IDENT) {
+			if (l.in_body) {
+				body_ident(p, text + k->begin, k->end - k->begin);
+			} else if (l.depth == 0 && l.parens == 0) {
 				/* the last identifier before '(' at file scope: a candidate name */
-				cand = intern(p, l.tok, l.len);
-				have_cand = 1;
-				cand_closed = 0;
+				l.cand = intern(p, text + k->begin, k->end - k->begin);
+				l.have_cand = true;
+				l.cand_closed = false;
 			}
 			continue;
 		}
-		char c = *l.tok;
-		if (c == '(') {
-			if (!in_body && depth == 0)
-				parens++;
-		} else if (c == ')') {
-			if (!in_body && depth == 0 && parens > 0 && --parens == 0 && have_cand)
-				cand_closed = 1;
-		} else if (c == '{') {
-			if (depth == 0 && parens == 0 && have_cand && cand_closed) {
-				in_body = 1;
-				ffirst = p->body_ids->len;
-			}
-			depth++;
-		} else if (c == '}') {
-			if (depth > 0 && --depth == 0) {
-				if (in_body)
-					end_def(p, cand, ffirst);
-				in_body = 0;
-				have_cand = cand_closed = 0;
-			}
-		} else if (c == ';' && depth == 0) {
-			have_cand = cand_closed = 0;
-			parens = 0;
-		} else if (c == '=' && depth == 0 && parens == 0) {
-			have_cand = cand_closed = 0; /* an initializer, not a function body */
-		}
+		for (size_t b = k->begin; b < k->end; b++)
+			learn_punct(p, &l, text[b]);
 	}
-	if (dstate == 2)
-		end_def(p, dname, dfirst);
+	learn_directive_end(p, &l);
 }
 
 static int cmp_cstr(const void *a, const void *b)

@@ -1,44 +1,14 @@
-/* A small C token scanner for fix shapes (private to analyzer/fix/).
+/* What fix shapes read from the tokens (private to analyzer/fix/).
  *
- * Fix shapes edit the file as written, so they need to see the text the way
- * the user wrote it: tokens with byte offsets, comments and whitespace
- * skipped, preprocessor directives marked.  This is not a parser; it is
- * enough to find the enclosing function body, the statement around a call,
- * the top-level operators of an argument and the other uses of a name.
+ * Over the tokens of gfpaudit/clex.h (the text as written, with byte
+ * offsets): the enclosing function body, its parameters and the statement
+ * around a call.  Not a parser, enough for the edits shapes make.
  */
 #ifndef GFPAUDIT_FIX_LEX_H
 #define GFPAUDIT_FIX_LEX_H
 #include <stdbool.h>
 #include <stddef.h>
-
-enum tok_kind { TK_IDENT, TK_NUMBER, TK_STRING, TK_CHAR, TK_PUNCT };
-
-struct tok {
-	enum tok_kind kind;
-	size_t begin, end;  /* byte range in the text */
-	bool pp;            /* part of a preprocessor directive */
-	bool bol;           /* first token on its line */
-};
-
-struct toks {
-	const char *text;
-	size_t len;
-	struct tok *v;
-	size_t n, alloc;
-};
-
-void toks_scan(struct toks *t, const char *text, size_t len);
-void toks_release(struct toks *t);
-
-/* Does token i spell `s` exactly? */
-bool tok_is(const struct toks *t, size_t i, const char *s);
-/* Copy of the token's text (caller frees). */
-char *tok_str(const struct toks *t, size_t i);
-/* First token whose begin is >= pos (t->n when none). */
-size_t toks_at(const struct toks *t, size_t pos);
-/* Index of the token matching the bracket at i ("(" "[" "{" forwards,
- * ")" "]" "}" backwards), or (size_t)-1.  Directive tokens are skipped. */
-size_t toks_match(const struct toks *t, size_t i);
+#include "gfpaudit/clex.h"
 
 /* The function body around pos: tokens of its "{" and "}" and of the
  * parameter list "(" ")".  false when pos is not inside a function body. */
@@ -64,13 +34,5 @@ struct stmt_span {
 	bool unbraced_body;      /* the statement is the body of if/else/for/while without braces */
 };
 bool toks_statement(const struct toks *t, size_t i, struct stmt_span *out);
-
-/* Byte offset of the start of the line holding pos / just past its "\n". */
-size_t line_begin(const char *text, size_t pos);
-size_t line_end(const char *text, size_t len, size_t pos);
-/* 1-based line number of pos. */
-int line_of(const char *text, size_t pos);
-/* Leading whitespace of the line holding pos (caller frees). */
-char *line_indent(const char *text, size_t len, size_t pos);
 
 #endif

@@ -1,6 +1,5 @@
 /* Classifying findings across a change (see change.h). */
 #define _GNU_SOURCE /* nftw */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +13,7 @@
 #include <sys/wait.h>
 #include <jansson.h>
 #include "gfpaudit/change.h"
+#include "gfpaudit/clex.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/version.h"
@@ -50,136 +50,45 @@ static bool not_a_name(const char *s, size_t n)
 /* The scan's place, and the file-scope item it is in: from the item's
  * first token to its ';' or its '}'. */
 struct fn_scan {
-	const char *src;
-	size_t len, i;
+	const struct toks *t;
+	size_t pos;              /* text offset `line` is counted to */
 	int line, depth, paren;
-	bool bol;
 	int item_line;
 	bool has_params, saw_eq, in_fn;
-	const char *name, *last; /* the item's name; the identifier just read */
-	size_t name_len, last_len;
+	size_t name, last;       /* the item's name; the identifier just read (token indexes or NONE) */
 	int fn_start;
 	char *fn_name;
 };
+
+#define NONE ((size_t)-1)
+
+/* The line of text offset pos (pos never goes back). */
+static int line_at(struct fn_scan *sc, size_t pos)
+{
+	const char *s = sc->t->text;
+	for (; sc->pos < pos; sc->pos++)
+		if (s[sc->pos] == '\n')
+			sc->line++;
+	return sc->line;
+}
 
 static void item_reset(struct fn_scan *sc)
 {
 	sc->item_line = 0;
 	sc->has_params = sc->saw_eq = false;
-	sc->name = NULL;
+	sc->name = NONE;
 }
 
 /* A token at file scope: the item starts on its line if nothing came before. */
-static void item_token(struct fn_scan *sc)
+static void item_token(struct fn_scan *sc, int line)
 {
 	if (sc->depth == 0 && !sc->item_line)
-		sc->item_line = sc->line;
-}
-
-/* At a comment's opening: past its end, its lines counted. */
-static void skip_block_comment(struct fn_scan *sc)
-{
-	const char *src = sc->src;
-	size_t len = sc->len, i;
-	for (i = sc->i + 2; i < len && !(src[i] == '*' && i + 1 < len && src[i + 1] == '/'); i++)
-		if (src[i] == '\n')
-			sc->line++;
-	sc->i = i + 2;
-}
-
-/* A directive: to the end of the line, with continuations. */
-static void skip_directive(struct fn_scan *sc)
-{
-	const char *src = sc->src;
-	while (sc->i < sc->len && src[sc->i] != '\n') {
-		if (src[sc->i] == '\\' && sc->i + 1 < sc->len && src[sc->i + 1] == '\n') {
-			sc->line++;
-			sc->i += 2;
-			continue;
-		}
-		if (src[sc->i] == '/' && sc->i + 1 < sc->len && src[sc->i + 1] == '*') {
-			skip_block_comment(sc);
-			continue;
-		}
-		sc->i++;
-	}
-}
-
-/* Whitespace, a comment or a preprocessor line: true when one was skipped. */
-static bool skip_blank(struct fn_scan *sc)
-{
-	const char *src = sc->src;
-	char c = src[sc->i];
-	char nx = sc->i + 1 < sc->len ? src[sc->i + 1] : 0;
-	if (c == '\n') {
-		sc->line++;
-		sc->bol = true;
-		sc->i++;
-		return true;
-	}
-	if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-		sc->i++;
-		return true;
-	}
-	if (c == '/' && nx == '/') {
-		while (sc->i < sc->len && src[sc->i] != '\n')
-			sc->i++;
-		return true;
-	}
-	if (c == '/' && nx == '*') {
-		skip_block_comment(sc);
-		return true;
-	}
-	if (c == '#' && sc->bol) {
-		skip_directive(sc);
-		return true;
-	}
-	return false;
-}
-
-/* A string or character literal, an identifier or a number: true when
- * one was read.  An identifier at file scope may name the item. */
-static bool scan_word(struct fn_scan *sc)
-{
-	const char *src = sc->src;
-	size_t len = sc->len, i = sc->i;
-	char c = src[i];
-	if (c == '"' || c == '\'') {
-		for (i++; i < len && src[i] != c && src[i] != '\n'; i++)
-			if (src[i] == '\\' && i + 1 < len) {
-				if (src[i + 1] == '\n')
-					sc->line++;
-				i++;
-			}
-		sc->i = i + 1;
-		item_token(sc);
-		return true;
-	}
-	if (isalpha((unsigned char)c) || c == '_') {
-		while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '_'))
-			i++;
-		if (sc->depth == 0) {
-			item_token(sc);
-			sc->last = src + sc->i;
-			sc->last_len = i - sc->i;
-		}
-		sc->i = i;
-		return true;
-	}
-	if (isdigit((unsigned char)c)) {
-		while (i < len && (isalnum((unsigned char)src[i]) || src[i] == '.' || src[i] == '_' ||
-				   ((src[i] == '+' || src[i] == '-') && strchr("eEpP", src[i - 1]))))
-			i++;
-		sc->i = i;
-		item_token(sc);
-		return true;
-	}
-	return false;
+		sc->item_line = line;
 }
 
 /* Punctuation inside braces: only their nesting counts; the closing brace
  * of a function body records the function. */
-static void scan_punct_in_body(struct fn_scan *sc, char c, struct fn_extents *out)
+static void scan_punct_in_body(struct fn_scan *sc, char c, int line, struct fn_extents *out)
 {
 	if (c == '{') {
 		sc->depth++;
@@ -190,7 +99,7 @@ static void scan_punct_in_body(struct fn_scan *sc, char c, struct fn_extents *ou
 	if (sc->in_fn) {
 		ALLOC_GROW(out->v, out->n + 1, out->alloc);
 		out->v[out->n].start = sc->fn_start;
-		out->v[out->n].end = sc->line;
+		out->v[out->n].end = line;
 		out->v[out->n].name = sc->fn_name;
 		out->n++;
 		sc->fn_name = NULL;
@@ -202,16 +111,16 @@ static void scan_punct_in_body(struct fn_scan *sc, char c, struct fn_extents *ou
 
 /* Punctuation at file scope: a parameter list, an initializer, the end of
  * a declaration, or a brace that opens a function body after parameters. */
-static void scan_punct_at_file_scope(struct fn_scan *sc, char c)
+static void scan_punct_at_file_scope(struct fn_scan *sc, char c, int line)
 {
+	const struct toks *t = sc->t;
 	if (c != ';' && !sc->item_line)
-		sc->item_line = sc->line;
+		sc->item_line = line;
 	switch (c) {
 	case '(':
-		if (sc->paren == 0 && !sc->name && sc->last && !not_a_name(sc->last, sc->last_len)) {
+		if (sc->paren == 0 && sc->name == NONE && sc->last != NONE &&
+		    !not_a_name(t->text + t->v[sc->last].begin, t->v[sc->last].end - t->v[sc->last].begin))
 			sc->name = sc->last;
-			sc->name_len = sc->last_len;
-		}
 		sc->paren++;
 		break;
 	case ')':
@@ -230,33 +139,67 @@ static void scan_punct_at_file_scope(struct fn_scan *sc, char c)
 		sc->depth = 1;
 		if (sc->paren == 0 && sc->has_params && !sc->saw_eq) {
 			sc->in_fn = true;
-			sc->fn_start = sc->item_line ? sc->item_line : sc->line;
+			sc->fn_start = sc->item_line ? sc->item_line : line;
 			free(sc->fn_name);
-			sc->fn_name = sc->name ? xstrndup(sc->name, sc->name_len) : NULL;
+			sc->fn_name = sc->name != NONE ? tok_str(t, sc->name) : NULL;
 		}
 		break;
 	default:
 		break;
 	}
-	sc->last = NULL;
+	sc->last = NONE;
+}
+
+/* One token outside directives.  Punctuation counts byte by byte ("==" is
+ * an '=' twice); a number or a literal is part of the item but does not
+ * end the name before a parameter list. */
+static void scan_token(struct fn_scan *sc, size_t i, struct fn_extents *out)
+{
+	const struct tok *k = &sc->t->v[i];
+	int line = line_at(sc, k->begin);
+	switch (k->kind) {
+	case TK_IDENT:
+		if (sc->depth == 0) {
+			item_token(sc, line);
+			sc->last = i;
+		}
+		return;
+	case TK_STRING:
+	case TK_CHAR:
+		/* the item starts where the literal ends (a continued one too) */
+		item_token(sc, line_at(sc, k->end));
+		return;
+	case TK_NUMBER:
+		if (sc->t->text[k->begin] == '.')
+			break; /* ".5": a '.', then a number */
+		item_token(sc, line);
+		return;
+	case TK_PUNCT:
+		break;
+	}
+	for (size_t b = k->begin; b < k->end; b++) {
+		char c = sc->t->text[b];
+		if (k->kind == TK_NUMBER && b > k->begin) {
+			item_token(sc, line);
+			return;
+		}
+		if (sc->depth > 0)
+			scan_punct_in_body(sc, c, line, out);
+		else
+			scan_punct_at_file_scope(sc, c, line);
+	}
 }
 
 void change_scan_functions(const char *src, size_t len, struct fn_extents *out)
 {
-	struct fn_scan sc = { .src = src, .len = len, .line = 1, .bol = true };
-	while (sc.i < len) {
-		if (skip_blank(&sc))
-			continue;
-		sc.bol = false;
-		if (scan_word(&sc))
-			continue;
-		char c = src[sc.i++];
-		if (sc.depth > 0)
-			scan_punct_in_body(&sc, c, out);
-		else
-			scan_punct_at_file_scope(&sc, c);
-	}
+	struct toks t;
+	struct fn_scan sc = { .t = &t, .line = 1, .name = NONE, .last = NONE };
+	toks_scan(&t, src, len);
+	for (size_t i = 0; i < t.n; i++)
+		if (!t.v[i].pp)
+			scan_token(&sc, i, out);
 	free(sc.fn_name); /* an unterminated body at EOF is not recorded */
+	toks_release(&t);
 }
 
 /* ---- classification ---- */

@@ -35,9 +35,10 @@ struct fn_extents {
 };
 void fn_extents_init(struct fn_extents *x);
 void fn_extents_release(struct fn_extents *x);
-/* A small C-aware scan (comments, strings, preprocessor lines skipped) for
- * brace blocks at file scope that follow a parameter list: function bodies.
- * Never fails; unbalanced braces inside #if branches can confuse it. */
+/* Over the tokens of gfpaudit/clex.h (comments, literals and directives
+ * aside): brace blocks at file scope that follow a parameter list, function
+ * bodies.  Never fails; unbalanced braces inside #if branches can confuse
+ * it. */
 void change_scan_functions(const char *src, size_t len, struct fn_extents *out);
 
 struct change_problem {

@@ -131,6 +131,31 @@ TEST(scan_functions_kernel_shapes)
 	fn_extents_release(&fx);
 }
 
+/* fs/ubifs/misc.c ends function bodies with "}\t\\": a line splice, so
+ * the next definition starts at its own first token, not at the '\\'. */
+TEST(scan_functions_line_splice_after_body)
+{
+	const char *src =
+		"void a(void)\n"                                       /* 1 */
+		"{\n"                                                  /* 2 */
+		"}\t\\\n"                                             /* 3 */
+		"\n"                                                   /* 4 */
+		"/* b */\n"                                            /* 5 */
+		"void b(void)\n"                                       /* 6 */
+		"{\n"                                                  /* 7 */
+		"}\n";                                                 /* 8 */
+	struct fn_extents fx;
+	fn_extents_init(&fx);
+	change_scan_functions(src, strlen(src), &fx);
+	REQUIRE_EQ_INT(fx.n, 2);
+	CHECK_EQ_INT(fx.v[0].start, 1);
+	CHECK_EQ_INT(fx.v[0].end, 3);
+	CHECK_EQ_INT(fx.v[1].start, 6);
+	CHECK_EQ_INT(fx.v[1].end, 8);
+	CHECK_EQ_STR(fx.v[1].name, "b");
+	fn_extents_release(&fx);
+}
+
 TEST(change_touches_counts_deletions)
 {
 	struct vcs_lines h[] = { { 5, 2 }, { 20, 0 } };
