@@ -83,6 +83,12 @@ $(BUILD)/version.stamp: FORCE
 	@echo '$(VERSION)' | cmp -s - $@ || echo '$(VERSION)' > $@
 FORCE:
 $(BUILD)/analyzer/frontend/pch.o: $(BUILD)/data/pch-headers.inc
+# the registration list: every rule file under analyzer/checks/, by rank
+CHECK_SRCS := $(sort $(wildcard analyzer/checks/*.c))
+$(BUILD)/analyzer/checks/registry.o: $(BUILD)/data/checks.inc
+$(BUILD)/data/checks.inc: analyzer/checks/gen-list.sh $(CHECK_SRCS)
+	@mkdir -p $(dir $@)
+	analyzer/checks/gen-list.sh $(CHECK_SRCS) > $@.tmp && mv $@.tmp $@
 # data files become C string literals
 $(BUILD)/data/%.inc: analyzer/data/%.tbl
 	@mkdir -p $(dir $@)
@@ -180,7 +186,7 @@ bench-accuracy: all
 	python3 bench/accuracy/history.py
 
 # the command pages are the commands' --help (man/gen-man.sh); gfpaudit.1 is written by hand
-MAN_CMDS := audit review check hook explain facts merge cc
+MAN_CMDS := audit review check hook explain facts merge cc rules
 man: gfpaudit
 	@for c in $(MAN_CMDS); do man/gen-man.sh ./gfpaudit $$c > man/gfpaudit-$$c.1 || exit 1; done
 
@@ -201,3 +207,7 @@ clean:
 	rm -rf build/obj build/asan build/unit-tests build/asan-unit-tests build/gfpaudit-asan gfpaudit
 
 -include $(OBJS:.o=.d)
+
+# `make -s print-VAR` prints a variable (tests/t12-new-rule.sh links with the build's flags)
+print-%:
+	@echo '$($*)'

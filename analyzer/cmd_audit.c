@@ -205,9 +205,9 @@ int cmd_audit(int argc, char **argv)
 			"page allocator model for costly-noretry-compacts: auto\n"
 			"(read the tree's mm/page_alloc.c) or 6.1, 6.12, later"),
 		CLI_SET(0, "cocci", &a.cocci, 1,
-			"also run the Coccinelle rules (rules/*.cocci) with spatch and\n"
-			"merge their findings (source \"cocci\"; same file, line and\n"
-			"rule as a libclang finding: reported once)"),
+			"also run the Coccinelle rules (rules/*.cocci) with spatch, with the\n"
+			"tree's header constants (-v prints them), and merge their findings\n"
+			"(source \"cocci\"; same file, line and rule as a libclang one: once)"),
 		CLI_STRING(0, "cocci-rules", &a.cocci_rules, "DIR",
 			"the .cocci rules to run (default: rules/ next to the binary)"),
 		CLI_CALLBACK(0, "allocators", c, "FILE", cli_opt_allocator,
@@ -548,6 +548,21 @@ static void run_cocci(struct audit_run *r, int *exit_code)
 			cf[ncf++] = r->fl.paths[i];
 	struct cocci_opts co = { .rules_dir = a->cocci_rules, .jobs = a->jobs, .rules = r->eo.rules,
 				 .report_path = cocci_path, .data = r->e, .verbose = a->c.verbose };
+	/* the rules judge with the constants the C analyzer evaluates: those
+	 * of the first file's headers (the tree's; kmodel's without a tree) */
+	struct tree_constants tc;
+	if (ncf && engine_probe_constants(r->e, cf[0], &tc)) {
+		fprintf(stderr, "gfpaudit audit: --cocci: warning: the header constants could not be evaluated (%s): "
+			"the rules judge with $%s or their x86-64 defaults\n", err_last(), COCCI_CONSTANTS_ENV);
+		err_clear();
+	} else if (ncf) {
+		co.constants = &tc;
+		if (a->c.verbose) {
+			char *s = cocci_constants(&tc);
+			fprintf(stderr, "gfpaudit: --cocci: %s=\"%s\"\n", COCCI_CONSTANTS_ENV, s);
+			free(s);
+		}
+	}
 	if (cocci_run(&co, cf, ncf, &r->st.rep)) {
 		fprintf(stderr, "gfpaudit audit: --cocci: %s\n", err_last());
 		*exit_code = EXIT_TOOL;

@@ -28,16 +28,30 @@ virtual gfpaudit
 
 @initialize:python@
 @@
-# >>> gfpaudit common (rules/common.py; edit there, then run rules/sync-common.sh)
-# gfpaudit common SmPL helpers.  rules/sync-common.sh copies this block into
-# every rules/*.cocci (coccicheck runs one self-contained file at a time);
-# tests/t30-cocci.sh fails when a copy differs from rules/common.py.
+# >>> gfpaudit common (rules/common.py; edit there, then run rules/sync-common.py)
+# gfpaudit common SmPL helpers.  rules/sync-common.py copies into every
+# rules/*.cocci (coccicheck runs one self-contained file at a time) the part
+# of this file the rule uses; tests/rules_tables.py (from tests/t30-cocci.sh)
+# fails when a copy differs from what that script gives.
 import json
 import linecache
+import os
 import re
-COSTLY_ORDER = 3      # PAGE_ALLOC_COSTLY_ORDER in 6.12 (include/linux/mmzone.h)
-PAGE_SHIFT = 12       # 4 KiB pages: the rules judge x86-64 constants
-MAX_ORDER_SEEN = 10   # MAX_PAGE_ORDER on x86-64
+# Header constants the rules cannot see with --no-includes.  gfpaudit audit
+# --cocci hands spatch those the C analyzer evaluates in the tree (its probes,
+# analyzer/frontend/tu.c) as GFPAUDIT_COCCI_CONSTANTS, NAME=VALUE words; a run
+# without that variable (coccicheck) judges with these, the values of x86-64
+# 6.12 and the C analyzer defaults.  None: derived from PAGE_SHIFT and
+# MAX_PAGE_ORDER below.
+CONSTANTS = {'PAGE_SHIFT': 12, 'PAGE_ALLOC_COSTLY_ORDER': 3, 'MAX_PAGE_ORDER': 10,
+             'KMALLOC_MAX_CACHE_SIZE': None, 'HPAGE_PMD_ORDER': 9, 'MAX_ORDER': None}
+for _w in os.environ.get('GFPAUDIT_COCCI_CONSTANTS', '').split():
+    _n, _eq, _v = _w.partition('=')
+    if _n in CONSTANTS and re.match(r'^-?[0-9]+$', _v):
+        CONSTANTS[_n] = int(_v)
+PAGE_SHIFT = CONSTANTS['PAGE_SHIFT']
+COSTLY_ORDER = CONSTANTS['PAGE_ALLOC_COSTLY_ORDER']
+MAX_ORDER_SEEN = CONSTANTS['MAX_PAGE_ORDER']
 _defs = {}    # file -> {macro: replacement text}: macros defined in the file
 _asg = {}     # (file, function, variable) -> [(line, op, rhs text, condition text)]
 _cond = {}    # (file, line, variable) -> condition of the if that guards "v |= M"
@@ -47,12 +61,17 @@ _lv = {}      # (file, line, col) -> text of the lvalue the call result is store
 _nullchk = {} # (file, function) -> [(line, lvalue text, allocation call text in the branch)]
 _tests = {}   # (file, function) -> [(line, tested expression text)]
 _again = {}   # (file, function) -> [(line, lvalue text or None for a return, call text)]
-# Header constants of x86-64 6.12 the rules cannot see with --no-includes.
+# The constants by name, for the expressions the rules evaluate: KMALLOC_MAX_CACHE_SIZE
+# is two pages (SLUB), MAX_ORDER the inclusive MAX_PAGE_ORDER unless the tree
+# defines it (11 before 6.4), the page-fragment orders get_order(32768).
 _known = {'PAGE_SIZE': 1 << PAGE_SHIFT, 'PAGE_SHIFT': PAGE_SHIFT,
-          'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER, 'KMALLOC_MAX_CACHE_SIZE': 8192,
-          'HPAGE_PMD_ORDER': 9, 'PMD_ORDER': 9, 'MAX_PAGE_ORDER': MAX_ORDER_SEEN,
-          'MAX_ORDER': MAX_ORDER_SEEN, 'PAGE_FRAG_CACHE_MAX_ORDER': 3,
-          'SKB_FRAG_PAGE_ORDER': 3}
+          'PAGE_ALLOC_COSTLY_ORDER': COSTLY_ORDER,
+          'KMALLOC_MAX_CACHE_SIZE': CONSTANTS['KMALLOC_MAX_CACHE_SIZE'] or 2 << PAGE_SHIFT,
+          'HPAGE_PMD_ORDER': CONSTANTS['HPAGE_PMD_ORDER'], 'PMD_ORDER': CONSTANTS['HPAGE_PMD_ORDER'],
+          'MAX_PAGE_ORDER': MAX_ORDER_SEEN,
+          'MAX_ORDER': MAX_ORDER_SEEN if CONSTANTS['MAX_ORDER'] is None else CONSTANTS['MAX_ORDER'],
+          'PAGE_FRAG_CACHE_MAX_ORDER': ((32768 - 1) >> PAGE_SHIFT).bit_length(),
+          'SKB_FRAG_PAGE_ORDER': ((32768 - 1) >> PAGE_SHIFT).bit_length()}
 _types = {'unsigned', 'signed', 'long', 'int', 'short', 'char', 'size_t',
           'u8', 'u16', 'u32', 'u64', 'gfp_t', 'const'}
 _tokre = re.compile(r'\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(<<|>>|&&|\|\||[-+*/%()|&~,?:!<>=.]))')
@@ -69,7 +88,7 @@ _helper_bits = {'readahead_gfp_mask': {'__GFP_NORETRY', '__GFP_NOWARN'}}
 
 # Allocation APIs.  Which ones, their kind and their argument roles are
 # analyzer/data/allocators.tbl, copied between the allocators.tbl lines below
-# by rules/sync-common.sh; _RULES_ONLY adds macros over them that the C
+# by rules/sync-common.py; _RULES_ONLY adds macros over them that the C
 # analyzer sees expanded and the rules (--no-includes) see as written.
 # _PARAMS is how each is written, for the roles' argument positions: its
 # parameters, the mask marked gfp_t (6.10+ wraps each in alloc_hooks() over
@@ -686,54 +705,6 @@ def retry_after(call, p):
                     return k
     return None
 
-_while_re = re.compile(r'\s*while\s*\(')
-
-def in_do_while(p, o):
-    """Is the call at p inside a do { } while (cond) whose condition lowers
-    the plain variable o?  Textual (brace matching from the call onwards):
-    SmPL cannot match do-while statements at all."""
-    o = str(o).strip()
-    if not re.match(r'^[A-Za-z_]\w*$', o):
-        return False
-    lines, n = [], int(p.line)
-    while len(lines) < 400:
-        l = linecache.getline(p.file, n)
-        if not l:
-            break
-        lines.append(l)
-        n += 1
-    text = ''.join(lines)[int(p.column):]
-    # comments and literals out (built with chr(): the SmPL lexer reads
-    # slashes, stars and quotes in this block too)
-    sl, st, q1, q2, bs = chr(47), chr(42), chr(39), chr(34), chr(92)
-    junk = (re.escape(sl + st) + '.*?' + re.escape(st + sl) + '|' + re.escape(sl + sl) + '[^\\n]*|'
-            + q2 + '(' + re.escape(bs) + '.|[^' + q2 + re.escape(bs) + '])*' + q2 + '|'
-            + q1 + '(' + re.escape(bs) + '.|[^' + q1 + re.escape(bs) + '])*' + q1)
-    text = re.sub(junk, ' ', text, flags=re.S)
-    depth = 0
-    dec = re.compile(r'(\b%s\s*(--|-=|>>=)|--\s*%s\b|\b%s\s*=[^=])' % ((re.escape(o),) * 3))
-    for i, ch in enumerate(text):
-        if ch == '{':
-            depth += 1
-        elif ch != '}':
-            continue
-        depth -= 1
-        if depth >= 0:
-            continue
-        if depth < -6:
-            return False
-        # a block we are in closes: "} while (cond);" ends a do-while
-        m = _while_re.match(text, i + 1)
-        if not m:
-            continue
-        level, j = 1, m.end()
-        while j < len(text) and level:
-            level += {'(': 1, ')': -1}.get(text[j], 0)
-            j += 1
-        if not level and text[j:].lstrip().startswith(';'):
-            return bool(dec.search(text[m.end():j - 1]))
-    return False
-
 def add_asg(v, op, rhs, p):
     k = (p.file, int(p.line), str(v).strip())
     _asg.setdefault((p.file, p.current_element, str(v).strip()), []).append(
@@ -744,28 +715,6 @@ def add_cond(v, c, p):
 
 def add_def(name, text, p):
     _defs.setdefault(p.file, {})[str(name).strip()] = str(text)
-
-def or_flags(g, flags):
-    """Text of mask g with flags or-ed in (those it lacks), parenthesised as needed."""
-    g = str(g).strip()
-    st = _eval_tokens(_tokens(g) or [], lambda n: None)
-    extra = [f for f in flags if not st.has(f)]
-    if not extra:
-        return g
-    if re.search(r'[?:=,]|&&|\|\|', g):
-        g = '(' + g + ')'
-    return g + ' | ' + ' | '.join(extra)
-
-def drop_flag(g, flag):
-    """Text of an or-chain mask without one flag; None unless g is an or-chain holding it."""
-    g = str(g).strip()
-    while g.startswith('(') and g.endswith(')') and _match_paren(_tokens(g) or [], 0) == len(_tokens(g) or []) - 1:
-        g = g[1:-1].strip()
-    parts = split_top(g, '|')
-    if flag not in parts or any(('&' in x or '?' in x) for x in parts):
-        return None
-    rest = [x for x in parts if x != flag]
-    return ' | '.join(rest) if rest else None
 
 def flag(p, rule, msg, **facts):
     """Record a finding at p (one per call); the report/org/gfpaudit rules print it."""
@@ -793,7 +742,6 @@ def emit(p):
     print('gfpaudit-cocci: ' + json.dumps(d, sort_keys=True))
 
 _patch = set()  # (file, line, col) of flagged calls the patch rules may edit
-_new = {}       # (file, line, col) -> replacement text for patch mode
 
 def patchable(p):
     return key(p) in _patch

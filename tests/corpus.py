@@ -78,11 +78,12 @@ CONTIGS = {"physical", "virtual", "unknown"}
 CONFIDENCES = {"proven", "likely", "possible", "none"}
 SOURCES = {"const", "config", "param", "user", "remote", "device", "runtime", "unknown"}
 ROLES = {"fallback", "last"}
-FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown", "caller-smaller", "caller-other-path", "caller-feature-off"}
-RULES = {"costly-no-noretry", "costly-no-fallback", "costly-noretry-compacts",
-         "nofail-high-order", "gfp-contradiction", "noretry-without-nowarn",
-         "gfp-derived-divergence", "stale-alloc-flags", "gfp-alloc-flags-mix",
-         "costly-retry-mayfail"}
+FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown", "caller-smaller", "caller-other-path", "caller-feature-off", "other-path"}
+# the rule ids, and those about a function's mask/alloc_flags bookkeeping
+# rather than an allocation site (their warn markers need no site on the
+# line): asked from the gfpaudit under test (`gfpaudit rules --format json`)
+RULES = set()
+FUNCTION_RULES = set()
 # the single-bit flags gfpaudit knows (include/gfpaudit/gfp.h GFP_FLAG_LIST)
 GFP_FLAGS = {"DMA", "HIGHMEM", "DMA32", "MOVABLE", "RECLAIMABLE", "HIGH", "IO", "FS",
              "ZERO", "UNUSED_BIT", "DIRECT_RECLAIM", "KSWAPD_RECLAIM", "WRITE", "NOWARN",
@@ -91,9 +92,19 @@ GFP_FLAGS = {"DMA", "HIGHMEM", "DMA32", "MOVABLE", "RECLAIMABLE", "HIGH", "IO", 
              "NOLOCKDEP", "NO_OBJ_EXT", "NOTRACK", "OTHER_NODE", "NOACCOUNT"}
 
 
-# rules about a function's mask/alloc_flags bookkeeping, not an allocation
-# site: their warn markers need no site on the line
-FUNCTION_RULES = {"gfp-derived-divergence", "stale-alloc-flags", "gfp-alloc-flags-mix"}
+def load_rules(gfpaudit):
+    """Fill RULES and FUNCTION_RULES from the binary; an error text or None."""
+    try:
+        p = subprocess.run([gfpaudit, "rules", "--format", "json"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+        rules = json.loads(p.stdout)["rules"] if p.returncode == 0 else None
+    except (OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
+        return "%s rules --format json: %s" % (gfpaudit, e)
+    if not rules:
+        return "%s rules --format json: exit %d, no rules" % (gfpaudit, p.returncode)
+    RULES.update(r["id"] for r in rules)
+    FUNCTION_RULES.update(r["id"] for r in rules if r.get("scope") == "function")
+    return None
 
 
 class CaseError(Exception):
@@ -538,6 +549,11 @@ def main():
     a = ap.parse_args()
     gfpaudit = os.path.abspath(a.gfpaudit) if os.path.sep in a.gfpaudit else a.gfpaudit
     paths = case_paths(a.files)
+    why = load_rules(gfpaudit)
+    if why:
+        print("corpus: " + why, file=sys.stderr)
+        print("0 passed, 1 failed")
+        return 1
     if not paths:
         print("corpus: no cases found", file=sys.stderr)
         print("0 passed, 1 failed")

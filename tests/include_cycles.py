@@ -19,6 +19,7 @@ import sys
 HOME = {
     "apply.h": "vcs",       # vcs/apply.c (fix/apply.c is declared in fix.h)
     "check.h": "checks",
+    "fixkind.h": "checks",  # the rules' fix plans; fix/ builds the edits
     "audit.h": "top",       # cmd_audit.c: the run audit and facts share
     "finding.h": "model",
     "frontend.h": "frontend",

@@ -4,18 +4,24 @@
 #      marker is reported and nothing else is (every rule runs over every
 #      input, so a rule that fires on another rule's case fails too);
 #      every mode (report, patch, context, org) runs without a script error;
-#      the shared python block in each rule equals rules/common.py, whose
-#      allocator table is analyzer/data/allocators.tbl (tests/rules_tables.py);
+#      the shared python block in each rule is what rules/sync-common.py
+#      cuts from rules/common.py, whose allocator table is
+#      analyzer/data/allocators.tbl (tests/rules_tables.py);
 #  (b) patch mode: the diff applies (git apply --check), the patched file
 #      parses (clang -fsyntax-only against include/kmodel/), and the rule
 #      no longer reports what it patched ("nopatch" markers stay);
 #  (c) cross-check with the C analyzer over corpus/: rule ids by line must
 #      agree except for the rows of the table in rules/README.md, and every
-#      row of that table must still disagree.
+#      row of that table must still disagree;
+#  (d) the header constants: gfpaudit audit --cocci hands spatch the ones
+#      the C analyzer evaluates (a miniature arm64 tree with 64 KiB pages
+#      changes a verdict); the rules' defaults are the C analyzer's.
 # Env: GFPAUDIT (binary), SPATCH (default spatch), CORPUS (default corpus/),
 # AUDIT_FLAGS (extra gfpaudit audit options for the cross-check, e.g. -p DB),
-# CROSS_TABLE (default rules/README.md).  Skips only without spatch; the
-# cross-check fails when the C analyzer analyzes no case or none agrees.
+# KDIR61 (a prepared pre-6.4 tree for (d); default build/linux-6.1),
+# CROSS_TABLE (default rules/README.md).  Skips only without spatch (and
+# (d)'s real-tree check without that tree); the cross-check fails when the C
+# analyzer analyzes no case or none agrees.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -35,19 +41,22 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rules=$(cd "$rules_dir" && ls *.cocci)
 spflags=(--very-quiet --no-includes --include-headers)
-ids="costly-no-noretry costly-no-fallback nofail-high-order gfp-contradiction"
-
-# --- the shared block ---
-for r in $rules; do
-	awk '/^# >>> gfpaudit common/{on=1; next} /^# <<< gfpaudit common/{on=0} on' "$rules_dir/$r" > "$tmp/block"
-	if cmp -s "$tmp/block" "$rules_dir/common.py"; then
-		ok "$r: python block equals rules/common.py"
-	else
-		fail "$r: python block differs from rules/common.py (run rules/sync-common.sh)"
-	fi
+# the rule ids the .cocci report under (each file's `RULE = '...'`): every
+# one must be a rule the C analyzer has (`gfpaudit rules --format json`)
+ids=$(sed -n "s/^RULE = '\(.*\)'\$/\1/p" "$rules_dir"/*.cocci | sort -u | tr '\n' ' ')
+ids=${ids% }
+known=$("$GFPAUDIT" rules --format json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(r["id"] for r in json.load(sys.stdin)["rules"]))')
+for id in $ids; do
+	case " $known " in
+	*" $id "*) ok "rule id $id of the .cocci is one gfpaudit rules lists" ;;
+	*) fail "rule id $id of the .cocci is one gfpaudit rules lists" "gfpaudit rules: $known" ;;
+	esac
 done
+check "the .cocci name their rule ids" test -n "$ids"
 
-# --- the allocator table: rules/common.py's is analyzer/data/allocators.tbl ---
+# --- the shared block and the allocator table (tests/rules_tables.py): each
+# rule's python block is the part of rules/common.py rules/sync-common.py
+# cuts for it; rules/common.py's table is analyzer/data/allocators.tbl ---
 python3 "$here/rules_tables.py" "$root" > "$tmp/tables" 2>&1
 while IFS= read -r l; do
 	case $l in
@@ -193,6 +202,103 @@ assert all(x["source"] == "cocci" for x in f if x["line"] not in alone)
 	fi
 else
 	fail "gfpaudit audit --cocci: $GFPAUDIT is not built"
+fi
+
+# --- (d) the header constants: gfpaudit audit --cocci hands the rules the
+# ones the C analyzer evaluates (GFPAUDIT_COCCI_CONSTANTS); without it the
+# rules judge with their x86-64 defaults, which are the C analyzer's ---
+if [ -x "$GFPAUDIT" ]; then
+	consts_of() { sed -n 's/^gfpaudit: --cocci: GFPAUDIT_COCCI_CONSTANTS="\(.*\)"$/\1/p' "$1"; }
+	(cd "$inputs" && env -u GFPAUDIT_COCCI_CONSTANTS "$GFPAUDIT" audit --cocci --cocci-rules "$rules_dir" -v --no-cache -j 1 \
+		kmalloc_large.c) \
+		> /dev/null 2> "$tmp/k.err"
+	kc=$(consts_of "$tmp/k.err")
+	if [ -n "$kc" ] && env -u GFPAUDIT_COCCI_CONSTANTS python3 -c '
+import sys
+ns = {}
+exec(open(sys.argv[1]).read().split("\nclass Call:")[0], ns)
+bad = [w for w in sys.argv[2].split() if ns["_known"][w.split("=")[0]] != int(w.split("=")[1])]
+assert not bad, "rules/common.py defaults differ: %s" % bad
+' "$rules_dir/common.py" "$kc" 2> "$tmp/py"; then
+		ok "constants: the C analyzer's for the model headers are the rules' defaults ($kc)"
+	else
+		fail "constants: model headers: '$kc' $(tail -1 "$tmp/py" 2>/dev/null) $(head -c 300 "$tmp/k.err")"
+	fi
+	. "$here/lib/minitree.sh"
+	for s in 12 16; do
+		T=$tmp/arm64-$s
+		mini_tree "$T" arm64 $s
+		arm64_makefile "$T"
+		printf '#include <linux/gfp.h>\n#define alloc_pages(...) alloc_pages_noprof(__VA_ARGS__)\n' > "$T/drivers/mini.h"
+		# 64 KiB: order 4 with 4 KiB pages, order 0 with 64 KiB pages
+		printf '#include "mini.h"\nstruct page *ring(void)\n{\n\treturn alloc_pages(GFP_KERNEL, get_order(65536));\n}\n' \
+			> "$T/drivers/ring.c"
+		# a stale value in the environment: the tree's replaces it
+		GFPAUDIT_DEBUG=1 GFPAUDIT_COCCI_CONSTANTS=PAGE_SHIFT=$((28 - s)) XDG_CACHE_HOME=$tmp/xdg \
+			"$GFPAUDIT" audit --cocci --cocci-rules "$rules_dir" -v --no-cache --format json -j 1 \
+			--tree "$T" "$T/drivers/ring.c" \
+			> "$tmp/t$s.json" 2> "$tmp/t$s.err"
+		c=$(consts_of "$tmp/t$s.err")
+		# every constant the C analyzer's probe found has the value handed to spatch
+		bad=$(grep -E '^debug: [A-Z_]+ = -?[0-9]+ \(found\)$' "$tmp/t$s.err" | sort -u |
+			while read -r _ n _ v _; do
+				case " $c " in *" $n="*) case " $c " in *" $n=$v "*) ;; *) echo "$n=$v";; esac;; esac
+			done)
+		if [ -n "$c" ] && [ -z "$bad" ] && [ "${c#PAGE_SHIFT=$s }" != "$c" ]; then
+			ok "constants: arm64 PAGE_SHIFT $s: spatch gets what the C analyzer probed ($c)"
+		else
+			fail "constants: arm64 PAGE_SHIFT $s: handed '$c', the C analyzer found: $bad" "$(grep -v '^debug' "$tmp/t$s.err" | head -5)"
+		fi
+		got=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted("%s:%s" % (f["line"], f["rule"]) for f in d["findings"])))' "$tmp/t$s.json" 2>&1)
+		# the rules alone with their defaults find the 64 KiB allocation
+		# costly in both trees; given PAGE_SHIFT=16 they do not
+		(cd "$T/drivers" && env -u GFPAUDIT_COCCI_CONSTANTS "$SPATCH" -D report --no-show-diff "${spflags[@]}" \
+			--cocci-file "$rules_dir/costly_no_fallback.cocci" ring.c) > "$tmp/d$s" 2>&1
+		(cd "$T/drivers" && GFPAUDIT_COCCI_CONSTANTS="PAGE_SHIFT=$s" "$SPATCH" -D report --no-show-diff "${spflags[@]}" \
+			--cocci-file "$rules_dir/costly_no_fallback.cocci" ring.c) > "$tmp/e$s" 2>&1
+		if [ $s = 12 ]; then
+			expect_grep "constants: 4K pages: gfpaudit audit --cocci finds the order-4 allocation" \
+				"^4:costly-no-fallback$" "$got"
+			expect_grep "constants: the rules alone, GFPAUDIT_COCCI_CONSTANTS=PAGE_SHIFT=12: order 4" \
+				"ring.c:4:.*\[costly-no-fallback\]" "$(cat "$tmp/e$s")"
+		else
+			if [ -z "$got" ]; then
+				ok "constants: 64K pages: order 0, neither engine reports it (the rules were handed PAGE_SHIFT=16)"
+			else
+				fail "constants: 64K pages: gfpaudit audit --cocci reports '$got'"
+			fi
+			if [ ! -s "$tmp/e$s" ]; then
+				ok "constants: the rules alone, GFPAUDIT_COCCI_CONSTANTS=PAGE_SHIFT=16: order 0, nothing to report"
+			else
+				fail "constants: the rules alone, GFPAUDIT_COCCI_CONSTANTS=PAGE_SHIFT=16" "$(cat "$tmp/e$s")"
+			fi
+		fi
+		expect_grep "constants: the rules alone, x86-64 defaults, on the PAGE_SHIFT $s tree: order 4" \
+			"ring.c:4:.*order-4 .*\[costly-no-fallback\]" "$(cat "$tmp/d$s")"
+	done
+	# a real prepared tree from before 6.4 (MAX_ORDER exclusive, 11): the
+	# values the C analyzer evaluates in one of its files, MAX_ORDER
+	# among them (spatch stands in: only the constants are compared)
+	K61=${KDIR61:-$root/build/linux-6.1}
+	if [ -f "$K61/mm/dmapool.c" ] && [ -f "$K61/include/generated/autoconf.h" ]; then
+		GFPAUDIT_DEBUG=1 SPATCH=true XDG_CACHE_HOME=$tmp/xdg "$GFPAUDIT" audit --cocci --cocci-rules "$rules_dir" \
+			-v --no-cache -j 1 --tree "$K61" "$K61/mm/dmapool.c" > /dev/null 2> "$tmp/k61.err"
+		c=$(consts_of "$tmp/k61.err")
+		found=$(sed -nE 's/^debug: (PAGE_SHIFT|PAGE_ALLOC_COSTLY_ORDER|MAX_ORDER|KMALLOC_MAX_CACHE_SIZE|HPAGE_PMD_ORDER) = (-?[0-9]+) \(found\)$/\1=\2/p' \
+			"$tmp/k61.err" | sort -u)
+		miss=$(for w in $found; do case " $c " in *" $w "*) ;; *) echo "$w";; esac; done)
+		if [ -n "$c" ] && [ -z "$miss" ] && [ "$(echo "$found" | grep -c .)" = 5 ] &&
+		   [ "${c#* MAX_PAGE_ORDER=10 }" != "$c" ]; then
+			ok "constants: ${K61#$root/}: spatch gets what the C analyzer evaluates ($c)"
+		else
+			fail "constants: ${K61#$root/}: handed '$c'; the C analyzer found: $(echo $found)" "$(grep -v '^debug' "$tmp/k61.err" | head -5)"
+		fi
+	else
+		skip "constants: a real pre-6.4 tree" "no prepared $K61"
+	fi
 fi
 
 # --- (b) patch mode ---

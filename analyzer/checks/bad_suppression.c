@@ -41,6 +41,7 @@ static void on_file(const struct check *c, const struct check_file *f, struct ch
 
 const struct check check_bad_suppression = {
 	.id = "bad-suppression",
+	.rank = 110,
 	.severity = SEV_ERROR,
 	.summary = "a 'gfpaudit: ignore RULE: reason' comment without a reason or naming no rule (not applied)",
 	.on_file = on_file,

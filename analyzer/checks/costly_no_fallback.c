@@ -55,8 +55,24 @@ static void mail(const struct check *c, const struct check_mail *m, struct strbu
 	words_confidence(out, s);
 }
 
+/* The candidate fixes, best first (fix/shapes.c builds them). */
+static const struct fix_step fixes[] = {
+	{ FIX_KVMALLOC, 0, FIXW_SLAB,
+	  "a slab size above KMALLOC_MAX_CACHE_SIZE: kvmalloc tries kmalloc with __GFP_NORETRY "
+	  "and falls back to vmalloc" },
+	{ FIX_FALLBACK_LOOP, 0, FIXW_NOT_SLAB,
+	  "the order is a variable the caller sizes by: retry at lower orders like the skb "
+	  "frag and folio loops" },
+	{ FIX_CAP_ORDER, FIX_CAP_COSTLY, FIXW_NOT_SLAB,
+	  "cap the request at PAGE_ALLOC_COSTLY_ORDER; measure it, capping made svcrdma slower" },
+	{ FIX_ORDER_ZERO, 0, FIXW_NOT_SLAB,
+	  "order-0 pages: what svcrdma went back to when NOWAIT and capping both failed" },
+	{ 0, 0, 0, NULL },
+};
+
 const struct check check_costly_no_fallback = {
 	.id = "costly-no-fallback",
+	.rank = 20,
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "costly-order allocation with no fallback to smaller orders",
@@ -70,4 +86,5 @@ const struct check check_costly_no_fallback = {
 	.mail = mail,
 	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(NORETRY_EXIT) | SPB(COSTLY_EXIT) |
 			  SPB(RECLAIM_RETRY) | SPB(COMPACT_RETRY) | SPB(RECLAIM_NEEDS_DR),
+	.fixes = fixes,
 };

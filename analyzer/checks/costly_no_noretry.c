@@ -46,8 +46,25 @@ static void mail(const struct check *c, const struct check_mail *m, struct strbu
 	words_confidence(out, s);
 }
 
+#define STRIP_WHY "a costly __GFP_NORETRY attempt still compacts once; clearing direct " \
+	"reclaim keeps only the kswapd wake-up (socket page-frag refill, mm/filemap 2026)"
+
+/* The candidate fixes, best first (fix/shapes.c builds them). */
+static const struct fix_step fixes[] = {
+	{ FIX_ADD_NORETRY, 0, FIXW_NORETRY_IDIOM,
+	  "the function already uses __GFP_NORETRY for its opportunistic attempts" },
+	{ FIX_STRIP_DIRECT_RECLAIM, 0, FIXW_NORETRY_IDIOM, STRIP_WHY },
+	{ FIX_STRIP_DIRECT_RECLAIM, 0, FIXW_NOT_NORETRY_IDIOM | FIXW_FN_STRIPS,
+	  "the function already clears __GFP_DIRECT_RECLAIM for opportunistic attempts" },
+	{ FIX_STRIP_DIRECT_RECLAIM, 0, FIXW_NOT_NORETRY_IDIOM | FIXW_NOT_FN_STRIPS, STRIP_WHY },
+	{ FIX_ADD_NORETRY, 0, FIXW_NOT_NORETRY_IDIOM,
+	  "the page-cache folio loop idiom: the attempt with a fallback gives up early and quietly" },
+	{ 0, 0, 0, NULL },
+};
+
 const struct check check_costly_no_noretry = {
 	.id = "costly-no-noretry",
+	.rank = 10,
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "costly-order attempt with a fallback may direct-reclaim without __GFP_NORETRY",
@@ -64,4 +81,5 @@ const struct check check_costly_no_noretry = {
 	.mail = mail,
 	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(DRAIN) | SPB(COMPACT_AFTER) | SPB(RECLAIM_RETRY) |
 			  SPB(COMPACT_RETRY) | SPB(COSTLY_EXIT),
+	.fixes = fixes,
 };

@@ -90,8 +90,17 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	sp_outcome_release(&o);
 }
 
+/* The candidate fixes, best first (fix/shapes.c builds them). */
+static const struct fix_step fixes[] = {
+	{ FIX_STRIP_DIRECT_RECLAIM, 0, 0,
+	  "__GFP_NORETRY does not stop the one direct compaction of a costly attempt; "
+	  "clearing direct reclaim does" },
+	{ 0, 0, 0, NULL },
+};
+
 const struct check check_costly_noretry_compacts = {
 	.id = "costly-noretry-compacts",
+	.rank = 60,
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "costly __GFP_NORETRY attempt that may direct-reclaim still enters direct compaction on this tree",
@@ -105,4 +114,5 @@ const struct check check_costly_noretry_compacts = {
 		    "with a fallback to smaller orders that stall buys nothing.",
 	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(COSTLY_NORETRY) | SPB(CN_BAIL_SKIPPED) | SPB(CN_BAIL_THISNODE) |
 			  SPB(CN_ASYNC) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(NORETRY_EXIT),
+	.fixes = fixes,
 };

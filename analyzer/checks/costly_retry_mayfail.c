@@ -36,6 +36,7 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 
 const struct check check_costly_retry_mayfail = {
 	.id = "costly-retry-mayfail",
+	.rank = 100,
 	.severity = SEV_WARNING,
 	.judged_by_size = true,
 	.summary = "__GFP_RETRY_MAYFAIL on a costly kvmalloc attempt: full retries before the vmalloc fallback",

@@ -33,6 +33,7 @@ static void mail(const struct check *c, const struct check_mail *m, struct strbu
 
 const struct check check_gfp_alloc_flags_mix = {
 	.id = "gfp-alloc-flags-mix",
+	.rank = 90,
 	.severity = SEV_WARNING,
 	.summary = "__GFP_* bits in alloc_flags or ALLOC_* bits in a gfp mask (outside the asserted aliases)",
 	.on_file = on_file,

@@ -44,6 +44,7 @@ static void mail(const struct check *c, const struct check_mail *m, struct strbu
 
 const struct check check_gfp_contradiction = {
 	.id = "gfp-contradiction",
+	.rank = 40,
 	.severity = SEV_ERROR,
 	.summary = "contradictory gfp flags (NORETRY with NOFAIL or RETRY_MAYFAIL; NOFAIL without direct reclaim)",
 	.headline = "contradictory gfp flags",

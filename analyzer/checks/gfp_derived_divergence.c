@@ -37,6 +37,7 @@ static void mail(const struct check *c, const struct check_mail *m, struct strbu
 
 const struct check check_gfp_derived_divergence = {
 	.id = "gfp-derived-divergence",
+	.rank = 70,
 	.severity = SEV_WARNING,
 	.summary = "a flag derived from the gfp mask is combined with a condition the mask does not carry",
 	.on_file = on_file,

@@ -21,8 +21,16 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	free(d);
 }
 
+/* The candidate fixes, best first (fix/shapes.c builds them). */
+static const struct fix_step fixes[] = {
+	{ FIX_CAP_ORDER, 1, 0, "the allocator only promises __GFP_NOFAIL up to order 1" },
+	{ FIX_DROP_NOFAIL, 0, 0, "a failure path exists: let the high-order request fail instead of looping" },
+	{ 0, 0, 0, NULL },
+};
+
 const struct check check_nofail_high_order = {
 	.id = "nofail-high-order",
+	.rank = 30,
 	.severity = SEV_ERROR,
 	.summary = "__GFP_NOFAIL with an order above 1",
 	.headline = "__GFP_NOFAIL above order 1",
@@ -33,4 +41,5 @@ const struct check check_nofail_high_order = {
 	.mail_text = "It asks for __GFP_NOFAIL above order 1, which the page allocator warns about "
 		    "and cannot promise without looping in reclaim for as long as memory stays fragmented.",
 	.slowpath_steps = SPB(NOFAIL_WARN) | SPB(NOFAIL_LOOP),
+	.fixes = fixes,
 };

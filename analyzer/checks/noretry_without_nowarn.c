@@ -26,8 +26,15 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 	}
 }
 
+/* The candidate fixes, best first (fix/shapes.c builds them). */
+static const struct fix_step fixes[] = {
+	{ FIX_ADD_NOWARN, 0, 0, "upstream pairs __GFP_NORETRY with __GFP_NOWARN" },
+	{ 0, 0, 0, NULL },
+};
+
 const struct check check_noretry_without_nowarn = {
 	.id = "noretry-without-nowarn",
+	.rank = 50,
 	.severity = SEV_NOTE,
 	.summary = "__GFP_NORETRY high-order attempt without __GFP_NOWARN",
 	.headline = "__GFP_NORETRY without __GFP_NOWARN",
@@ -38,4 +45,5 @@ const struct check check_noretry_without_nowarn = {
 	.mail_text = "The attempt has __GFP_NORETRY, so it is expected to fail, but not "
 		    "__GFP_NOWARN: each failure prints an allocation-failure warning with a stack dump.",
 	.slowpath_steps = SPB(COMPACT_FIRST) | SPB(RECLAIM) | SPB(COMPACT_AFTER) | SPB(NORETRY_EXIT),
+	.fixes = fixes,
 };

@@ -1,4 +1,6 @@
-/* The check table built from list.h, and the helpers every rule shares. */
+/* The check table built from the generated registration list (checks.inc:
+ * every rule file under analyzer/checks/, by rank; gen-list.sh), and the
+ * helpers every rule shares. */
 #include <stdarg.h>
 #include <string.h>
 #include "gfpaudit/check.h"
@@ -8,12 +10,12 @@
 /* each rule's symbol is declared here only: everything else reaches a
  * rule through check_table */
 #define CHECK(name) extern const struct check check_##name;
-#include "list.h"
+#include "checks.inc"
 #undef CHECK
 
 const struct check *const check_table[] = {
 #define CHECK(name) &check_##name,
-#include "list.h"
+#include "checks.inc"
 #undef CHECK
 	NULL
 };

@@ -33,6 +33,7 @@ static void mail(const struct check *c, const struct check_mail *m, struct strbu
 
 const struct check check_stale_alloc_flags = {
 	.id = "stale-alloc-flags",
+	.rank = 80,
 	.severity = SEV_WARNING,
 	.summary = "alloc_flags used after the gfp mask they were derived from changed",
 	.on_file = on_file,

@@ -23,6 +23,7 @@
 #include "gfpaudit/check.h"
 #include "gfpaudit/cocci.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/source.h"
 #include "gfpaudit/strbuf.h"
 
 extern char **environ;
@@ -127,7 +128,7 @@ static int list_rules(const char *dir, char ***out, size_t *nout)
 
 /* Run spatch to completion; its stdout lands in out, the tail of its stderr
  * in err.  GA_ETOOL when it cannot start or does not exit 0. */
-static int spawn_spatch(const char *spatch, char **argv, struct strbuf *out, struct strbuf *err)
+static int spawn_spatch(const char *spatch, char **argv, char **envp, struct strbuf *out, struct strbuf *err)
 {
 	int op[2] = { -1, -1 }, ep[2] = { -1, -1 }, rc = 0, status = 0;
 	posix_spawn_file_actions_t fa;
@@ -141,7 +142,7 @@ static int spawn_spatch(const char *spatch, char **argv, struct strbuf *out, str
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, op[1], 1);
 	posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
-	int sr = posix_spawnp(&pid, spatch, &fa, NULL, argv, environ);
+	int sr = posix_spawnp(&pid, spatch, &fa, NULL, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	close(op[1]);
 	close(ep[1]);
@@ -333,6 +334,37 @@ static int take_output(const struct cocci_opts *o, const struct alloc_table *at,
 	return 0;
 }
 
+char *cocci_constants(const struct tree_constants *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "PAGE_SHIFT=%d PAGE_ALLOC_COSTLY_ORDER=%d MAX_PAGE_ORDER=%d KMALLOC_MAX_CACHE_SIZE=%lld "
+		    "HPAGE_PMD_ORDER=%lld", c->page_shift, c->costly_order, c->max_order, c->kmalloc_max_cache_size,
+		    c->hpage_pmd_order);
+	if (c->max_order_macro >= 0)
+		strbuf_addf(&sb, " MAX_ORDER=%lld", c->max_order_macro);
+	return strbuf_detach(&sb);
+}
+
+/* environ, with COCCI_CONSTANTS_ENV set to `value` when there is one
+ * (the array is the caller's to free, the strings but the last are
+ * environ's). */
+static char **spatch_env(const char *value, char **own)
+{
+	size_t n = 0, k = 0;
+	while (environ[n])
+		n++;
+	char **v = xcalloc(n + 2, sizeof(*v));
+	size_t len = strlen(COCCI_CONSTANTS_ENV);
+	for (size_t i = 0; i < n; i++)
+		if (!value || strncmp(environ[i], COCCI_CONSTANTS_ENV, len) || environ[i][len] != '=')
+			v[k++] = environ[i];
+	*own = value ? xasprintf("%s=%s", COCCI_CONSTANTS_ENV, value) : NULL;
+	if (*own)
+		v[k++] = *own;
+	v[k] = NULL;
+	return v;
+}
+
 int cocci_run(const struct cocci_opts *o, char *const *files, size_t n, struct report *rep)
 {
 	const char *spatch = o->spatch ? o->spatch : getenv("SPATCH");
@@ -341,7 +373,7 @@ int cocci_run(const struct cocci_opts *o, char *const *files, size_t n, struct r
 	size_t npaths = 0;
 	struct alloc_table at = { 0 };
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
-	char **argv = NULL;
+	char **argv = NULL, **envp = NULL, *own_env = NULL, *consts = NULL;
 	int rc;
 
 	if (!spatch || !*spatch)
@@ -355,6 +387,9 @@ int cocci_run(const struct cocci_opts *o, char *const *files, size_t n, struct r
 	if (rc)
 		goto cleanup;
 	snprintf(jobs, sizeof(jobs), "%d", o->jobs);
+	if (o->constants)
+		consts = cocci_constants(o->constants);
+	envp = spatch_env(consts, &own_env);
 	argv = xcalloc(32 + (n < COCCI_BATCH ? n : COCCI_BATCH), sizeof(*argv));
 	for (size_t r = 0; r < npaths && !rc; r++) {
 		struct rule_file rf;
@@ -390,7 +425,7 @@ int cocci_run(const struct cocci_opts *o, char *const *files, size_t n, struct r
 				fprintf(stderr, "gfpaudit: %s ... (%zu files)\n", rf.path, m);
 			strbuf_reset(&out);
 			strbuf_reset(&err);
-			rc = spawn_spatch(spatch, argv, &out, &err);
+			rc = spawn_spatch(spatch, argv, envp, &out, &err);
 			if (rc) {
 				char *why = xstrdup(err_last()); /* err_set reuses its buffer */
 				rc = err_set(rc, "spatch with %s: %s", rf.path, why);
@@ -407,6 +442,9 @@ int cocci_run(const struct cocci_opts *o, char *const *files, size_t n, struct r
 			      cmp_finding);
 cleanup:
 	free(argv);
+	free(envp);
+	free(own_env);
+	free(consts);
 	for (size_t i = 0; i < npaths; i++)
 		free(paths[i]);
 	free(paths);

@@ -643,3 +643,33 @@ int engine_analyze_source(struct engine *e, const char *path,
 	free(rep);
 	return 0;
 }
+
+/* The headers that define the constants, each only when the tree has it
+ * (a miniature tree, an old one): no error for a missing one. */
+static const char constants_probe[] =
+	"#if __has_include(<linux/gfp.h>)\n#include <linux/gfp.h>\n#endif\n"
+	"#if __has_include(<linux/mm.h>)\n#include <linux/mm.h>\n#endif\n"
+	"#if __has_include(<linux/slab.h>)\n#include <linux/slab.h>\n#endif\n"
+	"#if __has_include(<linux/huge_mm.h>)\n#include <linux/huge_mm.h>\n#endif\n";
+
+int engine_probe_constants(struct engine *e, const char *path, struct tree_constants *out)
+{
+	int rc = engine_prepare(e);
+	if (rc)
+		return rc;
+	struct flags_ctx fc = { .tree = e->tree_real, .kmodel_dir = e->o.kmodel_dir, .pch = e->pch,
+				.pch_module = e->pch_module, .compdb = e->compdb };
+	struct unsaved_file uf = { path, constants_probe, sizeof(constants_probe) - 1 };
+	struct tu t;
+	rc = tu_parse(&t, &fc, path, &uf, 1, NULL, 0);
+	if (rc == GA_EPARSE && (fc.pch || fc.pch_module)) { /* a stale PCH: as engine_analyze_source */
+		err_clear();
+		tu_release(&t);
+		fc.pch = fc.pch_module = NULL;
+		rc = tu_parse(&t, &fc, path, &uf, 1, NULL, 0);
+	}
+	if (!rc)
+		tu_constants(&t, out);
+	tu_release(&t);
+	return rc;
+}

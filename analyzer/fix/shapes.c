@@ -17,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 #include "gfpaudit/fix.h"
+#include "gfpaudit/check.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/facts.h"
 #include "gfpaudit/frees.h"
@@ -494,14 +495,11 @@ static bool args_mention(const struct shape *sh, size_t lp, const struct ptr_key
 	return false;
 }
 
-/* The key of the site's result, or false when it is not stored. */
-static bool result_key(const struct shape *sh, struct ptr_key *key)
+/* The key of an lvalue's text: its tokens, and the member it ends in. */
+static bool key_from_text(struct ptr_key *key, const char *lv, size_t n)
 {
-	const char *lv = sh->s->result_lvalue;
 	memset(key, 0, sizeof(*key));
-	if (!lv || !*lv)
-		return false;
-	toks_scan(&key->t, lv, strlen(lv));
+	toks_scan(&key->t, lv, n);
 	if (!key->t.n) {
 		toks_release(&key->t);
 		return false;
@@ -510,6 +508,17 @@ static bool result_key(const struct shape *sh, struct ptr_key *key)
 	    (tok_is(&key->t, key->t.n - 2, "->") || tok_is(&key->t, key->t.n - 2, ".")))
 		key->member = tok_str(&key->t, key->t.n - 1);
 	return true;
+}
+
+/* The key of the site's result, or false when it is not stored. */
+static bool result_key(const struct shape *sh, struct ptr_key *key)
+{
+	const char *lv = sh->s->result_lvalue;
+	if (!lv || !*lv) {
+		memset(key, 0, sizeof(*key));
+		return false;
+	}
+	return key_from_text(key, lv, strlen(lv));
 }
 
 static void key_release(struct ptr_key *key)
@@ -1420,19 +1429,6 @@ static const char *const unconvertible_frees[] = { "kfree_rcu", "kfree_const", "
 
 #define MAX_KEYS 4
 
-static bool key_from_text(struct ptr_key *key, const char *lv, size_t n)
-{
-	memset(key, 0, sizeof(*key));
-	toks_scan(&key->t, lv, n);
-	if (!key->t.n) {
-		toks_release(&key->t);
-		return false;
-	}
-	if (key->t.n >= 3 && key->t.v[key->t.n - 1].kind == TK_IDENT &&
-	    (tok_is(&key->t, key->t.n - 2, "->") || tok_is(&key->t, key->t.n - 2, ".")))
-		key->member = tok_str(&key->t, key->t.n - 1);
-	return true;
-}
 
 /* "X = KEY;" in the function: the pointer is kept under another name too
  * (a struct field, another local); that name's frees are the pointer's. */
@@ -1924,52 +1920,34 @@ static void plan(struct fix_plan *out, size_t max, size_t *n, enum fix_kind k, i
 	(*n)++;
 }
 
-size_t fix_rank(const char *rule, const struct fix_ctx *c, struct fix_plan *out, size_t max)
+/* Which FIXW_* conditions hold at c->site.  The function's text is read
+ * only when a step asks about it. */
+static unsigned fix_conditions(const struct fix_ctx *c, unsigned asked)
 {
 	const struct site *s = c->site;
-	int costly = c->costly_order;
-	size_t n = 0;
-	if (!strcmp(rule, "costly-no-noretry")) {
-		const char *strip = "a costly __GFP_NORETRY attempt still compacts once; clearing direct "
-				    "reclaim keeps only the kswapd wake-up (socket page-frag refill, mm/filemap 2026)";
-		const char *noretry = "the page-cache folio loop idiom: the attempt with a fallback gives up "
-				      "early and quietly";
+	unsigned w = s->kind == API_SLAB ? FIXW_SLAB : FIXW_NOT_SLAB;
+	if (asked & (FIXW_NORETRY_IDIOM | FIXW_NOT_NORETRY_IDIOM | FIXW_FN_STRIPS | FIXW_NOT_FN_STRIPS)) {
 		bool own_strip = fn_mentions(c, "__GFP_DIRECT_RECLAIM");
 		bool own_noretry = fn_mentions(c, "__GFP_NORETRY");
-		if (own_noretry && !own_strip && !(s->order.known && s->order.lo > costly)) {
-			plan(out, max, &n, FIX_ADD_NORETRY, 0,
-			     "the function already uses __GFP_NORETRY for its opportunistic attempts");
-			plan(out, max, &n, FIX_STRIP_DIRECT_RECLAIM, 0, strip);
-		} else {
-			plan(out, max, &n, FIX_STRIP_DIRECT_RECLAIM, 0,
-			     own_strip ? "the function already clears __GFP_DIRECT_RECLAIM for opportunistic attempts"
-				       : strip);
-			plan(out, max, &n, FIX_ADD_NORETRY, 0, noretry);
-		}
-	} else if (!strcmp(rule, "costly-noretry-compacts")) {
-		plan(out, max, &n, FIX_STRIP_DIRECT_RECLAIM, 0,
-		     "__GFP_NORETRY does not stop the one direct compaction of a costly attempt; "
-		     "clearing direct reclaim does");
-	} else if (!strcmp(rule, "costly-no-fallback")) {
-		if (s->kind == API_SLAB) {
-			plan(out, max, &n, FIX_KVMALLOC, 0,
-			     "a slab size above KMALLOC_MAX_CACHE_SIZE: kvmalloc tries kmalloc with __GFP_NORETRY "
-			     "and falls back to vmalloc");
-		} else {
-			plan(out, max, &n, FIX_FALLBACK_LOOP, 0,
-			     "the order is a variable the caller sizes by: retry at lower orders like the skb "
-			     "frag and folio loops");
-			plan(out, max, &n, FIX_CAP_ORDER, costly,
-			     "cap the request at PAGE_ALLOC_COSTLY_ORDER; measure it, capping made svcrdma slower");
-			plan(out, max, &n, FIX_ORDER_ZERO, 0,
-			     "order-0 pages: what svcrdma went back to when NOWAIT and capping both failed");
-		}
-	} else if (!strcmp(rule, "nofail-high-order")) {
-		plan(out, max, &n, FIX_CAP_ORDER, 1, "the allocator only promises __GFP_NOFAIL up to order 1");
-		plan(out, max, &n, FIX_DROP_NOFAIL, 0,
-		     "a failure path exists: let the high-order request fail instead of looping");
-	} else if (!strcmp(rule, "noretry-without-nowarn")) {
-		plan(out, max, &n, FIX_ADD_NOWARN, 0, "upstream pairs __GFP_NORETRY with __GFP_NOWARN");
+		w |= own_strip ? FIXW_FN_STRIPS : FIXW_NOT_FN_STRIPS;
+		w |= own_noretry && !own_strip && !(s->order.known && s->order.lo > c->costly_order)
+			     ? FIXW_NORETRY_IDIOM : FIXW_NOT_NORETRY_IDIOM;
 	}
+	return w;
+}
+
+size_t fix_rank(const char *rule, const struct fix_ctx *c, struct fix_plan *out, size_t max)
+{
+	const struct check *chk = check_find(rule);
+	if (!chk || !chk->fixes)
+		return 0;
+	unsigned asked = 0;
+	for (const struct fix_step *st = chk->fixes; st->reason; st++)
+		asked |= st->when;
+	unsigned holds = fix_conditions(c, asked);
+	size_t n = 0;
+	for (const struct fix_step *st = chk->fixes; st->reason; st++)
+		if ((st->when & holds) == st->when)
+			plan(out, max, &n, st->kind, st->cap == FIX_CAP_COSTLY ? c->costly_order : st->cap, st->reason);
 	return n;
 }

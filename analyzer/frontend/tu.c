@@ -162,6 +162,7 @@ static void eval_probes(struct tu *t, size_t nextra)
 	t->facts.page_shift = w.have[P_SHIFT] ? (int)w.k[P_SHIFT] : 12;
 	t->kmalloc_max_cache_size = w.have[P_KMCS] ? w.k[P_KMCS] : 2LL << t->facts.page_shift;
 	t->hpage_pmd_order = w.have[P_HPMD] ? w.k[P_HPMD] : 9;
+	t->max_order_macro = w.have[P_MAXORDER] ? w.k[P_MAXORDER] : -1;
 	t->facts.nr_cpus = w.have[P_NRCPUS] ? w.k[P_NRCPUS] : 0;
 	t->facts.max_numnodes = w.have[P_NUMNODES] ? w.k[P_NUMNODES] : 0;
 	t->facts.xattr_size_max = w.have[P_XATTR] ? w.k[P_XATTR] : 0;
@@ -173,6 +174,15 @@ static void eval_probes(struct tu *t, size_t nextra)
 		t->facts.pagecache_max_order = w.have[P_XAS] && w.k[P_XAS] < w.k[P_PCPREF] ? w.k[P_XAS] : w.k[P_PCPREF];
 	if (t->facts.pagecache_max_order > t->facts.max_order)
 		t->facts.pagecache_max_order = t->facts.max_order;
+}
+
+void tu_constants(const struct tu *t, struct tree_constants *out)
+{
+	*out = (struct tree_constants){
+		.page_shift = t->facts.page_shift, .costly_order = t->facts.costly_order,
+		.max_order = t->facts.max_order, .max_order_macro = t->max_order_macro,
+		.kmalloc_max_cache_size = t->kmalloc_max_cache_size, .hpage_pmd_order = t->hpage_pmd_order,
+	};
 }
 
 int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,

@@ -237,6 +237,7 @@ static enum attempt_role role_of(const struct attempt_plan *p, const struct site
 	case FB_CALLER_SMALLER:
 	case FB_CALLER_PATH:
 	case FB_CALLER_OFF:
+	case FB_OTHER_PATH:
 		return ROLE_FALLBACK;
 	default:
 		return ROLE_LAST;

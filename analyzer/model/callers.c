@@ -100,9 +100,15 @@ static int failure_when_true(const char *cond, const char *lv, enum ret_type rt)
 	/* `!IS_ERR(lv)` tests for success: seen before `IS_ERR(lv` inside it */
 	if (has_pat(cond, "!IS_ERR(", lv, "") || has_pat(cond, "!IS_ERR_OR_NULL(", lv, ""))
 		return 0;
-	if (has_pat(cond, "IS_ERR(", lv, "") || has_pat(cond, "IS_ERR_OR_NULL(", lv, "") ||
-	    has_pat(cond, "", lv, " == NULL") || has_pat(cond, "", lv, " < 0") || has_pat(cond, "", lv, " == -E") ||
-	    has_pat(cond, "", lv, " <= 0"))
+	bool fails = has_pat(cond, "IS_ERR(", lv, "") || has_pat(cond, "IS_ERR_OR_NULL(", lv, "") ||
+		     has_pat(cond, "", lv, " == NULL") || has_pat(cond, "", lv, " < 0") || has_pat(cond, "", lv, " <= 0");
+	/* `r == -EFOO` holds for that one code: a failed allocation's -ENOMEM
+	 * takes the branch only when it names -ENOMEM (ioctl_private_call's
+	 * `if (ret == -EIWCOMMIT) ret = call_commit_handler(dev);` is no
+	 * failure branch) */
+	if (!fails && has_pat(cond, "", lv, " == -E"))
+		return has_pat(cond, "", lv, " == -ENOMEM") ? 1 : -1;
+	if (fails)
 		return 1;
 	bool negated = has_pat(cond, "!", lv, "") || has_pat(cond, "!(", lv, ")") || has_pat(cond, "", lv, " == 0");
 	if (negated)
@@ -701,8 +707,11 @@ bool callers_failure_returns(const struct tu *t, const struct node *call, const 
 	find_use(t, (struct node *)call, &u);
 	bool r = u.returned;
 	if (!r && u.test) {
+		/* an int-returning wrapper fails with an error code (`if (err) break;`) */
+		CXCursor callee = callee_of(call);
+		enum ret_type rt = clang_Cursor_isNull(callee) ? RT_POINTER : result_type(callee);
 		char *cond = node_text(t, u.test->kids[0]);
-		int fw = failure_when_true(cond, u.lv, RT_POINTER);
+		int fw = failure_when_true(cond, u.lv, rt == RT_SIGNED ? RT_SIGNED : RT_POINTER);
 		free(cond);
 		const struct node *fail = fw == 1 ? u.test->kids[1] : fw == 0 && u.test->nkids >= 3 ? u.test->kids[2] : NULL;
 		r = fail && (find_kind(fail, CXCursor_ReturnStmt) || find_kind(fail, CXCursor_GotoStmt));

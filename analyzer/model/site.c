@@ -8,7 +8,7 @@ static const char *const fb_names[] = {
 	[FB_NONE] = "none", [FB_ORDER_LOOP] = "order-loop", [FB_LOWER_ORDER] = "lower-order",
 	[FB_VMALLOC] = "vmalloc", [FB_KVMALLOC] = "kvmalloc", [FB_UNKNOWN] = "unknown",
 	[FB_CALLER_SMALLER] = "caller-smaller", [FB_CALLER_PATH] = "caller-other-path",
-	[FB_CALLER_OFF] = "caller-feature-off",
+	[FB_CALLER_OFF] = "caller-feature-off", [FB_OTHER_PATH] = "other-path",
 };
 
 const char *fallback_name(enum fallback_kind k)
@@ -153,6 +153,7 @@ void site_default_attempts(struct site *s)
 	case FB_CALLER_SMALLER:
 	case FB_CALLER_PATH:
 	case FB_CALLER_OFF:
+	case FB_OTHER_PATH:
 		site_add_attempt(s, r, ROLE_FALLBACK, s->gfp, NULL);
 		break;
 	default:

@@ -261,6 +261,46 @@ static void on_call(struct eval_ctx *cx, struct node *call, const struct aval *a
 
 /* ---- syntax helpers for fallbacks ---- */
 
+static bool has_alloc_call(const struct node *n, const struct alloc_table *tab);
+
+/* A copy of s without blanks (C text compared as written, spacing aside). */
+static char *no_blanks(const char *s)
+{
+	char *out = xmalloc(strlen(s) + 1), *w = out;
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			*w++ = *s;
+	*w = 0;
+	return out;
+}
+
+/* The text of a call's argument for a role, blanks dropped ("" when the
+ * call has no such argument).  Caller frees. */
+static char *role_text(const struct tu *t, const struct node *call, const struct arg_ref *r)
+{
+	int i = role_index(call, r, false);
+	const struct node *a = i >= 0 ? node_arg(call, (unsigned)i) : NULL;
+	char *s = a ? node_text(t, a) : NULL;
+	char *bare = no_blanks(s ? s : "");
+	free(s);
+	return bare;
+}
+
+/* Does `b` ask for what `a` asked for again (the same size and count
+ * written the same way: `p = kzalloc(size); if (!p) p = kzalloc(size);`)?
+ * Such a retry is no smaller, so it is no fallback. */
+static bool same_request(const struct tu *t, const struct call_rec *a, const struct call_rec *b)
+{
+	char *sa = role_text(t, a->call, &a->ent->size), *sb = role_text(t, b->call, &b->ent->size);
+	char *ca = role_text(t, a->call, &a->ent->count), *cb = role_text(t, b->call, &b->ent->count);
+	bool same = *sa && !strcmp(sa, sb) && !strcmp(ca, cb);
+	free(sa);
+	free(sb);
+	free(ca);
+	free(cb);
+	return same;
+}
+
 /* Collect local variables referenced in a subtree. */
 static void vars_in(const struct node *n, int *vars, int *nv, int max)
 {
@@ -455,17 +495,7 @@ static bool tests_null(const struct tu *t, struct node *cond, const char *lv, bo
 	if (!lv || !*lv)
 		return false;
 	char *txt = node_text(t, cond);
-	char *nb = xmalloc(strlen(txt) + 1), *o = nb;
-	for (const char *q = txt; *q; q++)
-		if (!isspace((unsigned char)*q))
-			*o++ = *q;
-	*o = 0;
-	char *lvn = xmalloc(strlen(lv) + 1);
-	o = lvn;
-	for (const char *q = lv; *q; q++)
-		if (!isspace((unsigned char)*q))
-			*o++ = *q;
-	*o = 0;
+	char *nb = no_blanks(txt), *lvn = no_blanks(lv);
 	bool r = false;
 	char *e = strip_wrappers(nb);
 	char *whole = xstrdup(e);
@@ -895,16 +925,23 @@ static void site_attempts(struct fn_scan *s, struct call_rec *r, struct site *st
 	scan_reset(&s2);
 }
 
-static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result *out)
+/* What one call's arguments are: the positions and nodes the site's parts
+ * read, and the variable an order loop would step (or -1). */
+struct site_args {
+	int oi, si;
+	struct node *oa;
+	int order_var;
+};
+
+/* A new site for the call: where it is, its API and mask, the texts and
+ * spelling ranges of its arguments (for fingerprints and fixes). */
+static struct site *site_start(struct fn_scan *s, struct call_rec *r, struct file_result *out,
+			       struct site_args *a)
 {
 	const struct tu *t = s->tu;
-	const char *file = s->o->report_path;
 	const struct alloc_entry *e = r->ent;
-	const struct tree_facts *tf = &t->facts;
-	if (e->kind == API_VMALLOC)
-		return;
 	struct site *st = file_result_add_site(out);
-	st->file = xstrdup(file);
+	st->file = xstrdup(s->o->report_path);
 	st->line = (int)r->call->line;
 	st->col = (int)r->call->col;
 	st->function = xstrdup(s->fn->name ? s->fn->name : "");
@@ -915,19 +952,20 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	st->gfp.must |= e->adds;
 	st->gfp.may |= st->gfp.must;
 
-	/* argument texts and spelling ranges, for fingerprints and fixes */
 	int gi = role_index(r->call, &e->gfp, true);
-	int oi = role_index(r->call, &e->order, false);
-	int si = role_index(r->call, &e->size, false);
+	a->oi = role_index(r->call, &e->order, false);
+	a->si = role_index(r->call, &e->size, false);
+	a->order_var = -1;
 	struct node *ga = gi >= 0 ? node_arg(r->call, (unsigned)gi) : NULL;
-	struct node *oa = oi >= 0 ? node_arg(r->call, (unsigned)oi) : (si >= 0 ? node_arg(r->call, (unsigned)si) : NULL);
+	a->oa = a->oi >= 0 ? node_arg(r->call, (unsigned)a->oi)
+			   : (a->si >= 0 ? node_arg(r->call, (unsigned)a->si) : NULL);
 	if (ga) {
 		st->gfp_expr = node_text(t, ga);
 		tu_main_range(t, ga->cur, &st->gfp_begin, &st->gfp_end);
 	}
-	if (oa) {
-		st->order_expr = node_text(t, oa);
-		tu_main_range(t, oa->cur, &st->order_begin, &st->order_end);
+	if (a->oa) {
+		st->order_expr = node_text(t, a->oa);
+		tu_main_range(t, a->oa->cur, &st->order_begin, &st->order_end);
 	}
 	tu_main_range(t, r->call->cur, &st->call_begin, &st->call_end);
 	/* with alloc_hooks the call's range is the macro invocation */
@@ -938,233 +976,366 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 			st->call_begin = b;
 			st->call_end = en;
 		}
+	return st;
+}
 
-	/* order */
-	int order_var = -1;
-	if (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) {
-		if (r->has_order) {
-			st->order = aval_order(&r->order, tf->max_order);
-			site_set_source(st, r->order.src | (r->order.top_user ? SRC_TOP_USER : 0), r->order.src_why,
-					(int)r->order.src_line);
-			if (!st->order.known && (r->order.src & (SRC_CONTROLLED | SRCB(RUNTIME)))) {
-				/* someone outside controls it: any order the allocator takes */
-				st->order = (struct order_range){ 0, tf->max_order, true };
-				site_add_evidence(st, file, (int)r->call->line,
-						  "call (order): not bounded here; the allocator refuses above MAX_PAGE_ORDER");
-			} else if (!st->order.known) {
-				st->unknown_why = xstrdup("the order is not bounded in this file");
-			}
-
-			if (oa) {
-				int vars[4], nv = 0;
-				vars_in(oa, vars, &nv, 4);
-				if (nv == 1)
-					order_var = vars[0];
-			}
-		}
-	} else if (r->has_size) {
-		struct aval sz = r->size;
-		if (r->has_count) {
-			sz.iv = iv_norm(iv_mul(sz.iv, r->count.iv));
-			sz.pdep |= r->count.pdep;
-			aval_src_merge(&sz, &r->count);
-		}
-		st->size = sz.iv;
-		site_set_source(st, sz.src | (sz.top_user && !r->has_count ? SRC_TOP_USER : 0), sz.src_why,
-				(int)sz.src_line);
-		/* someone outside controls it, or the machine it runs on does */
-		bool controlled = (sz.src & (SRC_CONTROLLED | SRCB(RUNTIME))) && !s->kv_def;
-		const char *unknown_why = NULL;
-		if (sz.pdep && sz.iv.known && !s->kv_def && !controlled &&
-		    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order) {
-			sz.iv = iv_unknown(); /* the callers decide the size */
-			unknown_why = "the callers decide the size";
-		}
-		/* a bound of 1 GiB or more only says "an int": not a bound */
-		if (sz.iv.known && sz.iv.hi >= (1LL << 30))
-			sz.iv = iv_unknown();
-		if (!sz.iv.known && controlled) {
-			/* up to KMALLOC_MAX_SIZE */
-			sz.iv = iv_range(sz.iv.lo > 0 ? sz.iv.lo : 0,
-					 (int64_t)1 << (tf->max_order + tf->page_shift));
-			site_add_evidence(st, file, (int)r->call->line,
-					  "call (size): not bounded here; bounded only by KMALLOC_MAX_SIZE");
-		}
-		if (s->kv_def)
-			site_add_evidence(st, file, (int)r->call->line,
-					  "call (size): the kvmalloc helper's attempt, for callers passing GFP_KERNEL "
-					  "and a costly size");
-		if (sz.iv.known && sz.iv.lo >= 0) {
-			long long kmcs = t->kmalloc_max_cache_size;
-			if (e->kind == API_EXACT) {
-				struct interval o = iv_get_order(sz.iv, tf->page_shift);
-				st->order = (struct order_range){ (int)o.lo, (int)(o.hi > tf->max_order ? tf->max_order : o.hi), true };
-			} else if (sz.iv.hi > kmcs) {
-				int lo = sz.iv.lo > kmcs ? (int)get_order_of(sz.iv.lo, tf->page_shift) : 0;
-				int64_t hi = get_order_of(sz.iv.hi, tf->page_shift);
-				st->order = (struct order_range){ lo, (int)(hi > tf->max_order ? tf->max_order : hi), true };
-			} else {
-				/* served by slab caches, never by the page allocator directly */
-				site_release(st);
-				out->nsites--;
-				return;
-			}
-		} else {
-			/* unbounded size: listed, with the reason, never judged */
-			st->order = (struct order_range){ 0, 0, false };
-			st->unknown_why = xstrdup(unknown_why ? unknown_why : "the size is not bounded in this file");
-		}
-		if (e->kind == API_KV && sz.iv.hi > (1LL << tf->page_shift)) {
-			/* kvmalloc's kmalloc attempt above PAGE_SIZE (mm/util.c) */
-			st->gfp.must |= GFPB(NOWARN);
-			if (!gfp_may(st->gfp, GFPB(RETRY_MAYFAIL)))
-				st->gfp.must |= GFPB(NORETRY);
-			st->gfp.must &= ~GFPB(NOFAIL);
-			st->gfp.may = (st->gfp.may | st->gfp.must) & ~GFPB(NOFAIL);
-		}
+/* A page API's (or an order wrapper's) order, and the variable it is read from. */
+static void site_order_of_pages(struct fn_scan *s, struct call_rec *r, struct site *st, struct site_args *a)
+{
+	const struct tree_facts *tf = &s->tu->facts;
+	if (!r->has_order)
+		return;
+	st->order = aval_order(&r->order, tf->max_order);
+	site_set_source(st, r->order.src | (r->order.top_user ? SRC_TOP_USER : 0), r->order.src_why,
+			(int)r->order.src_line);
+	if (!st->order.known && (r->order.src & (SRC_CONTROLLED | SRCB(RUNTIME)))) {
+		/* someone outside controls it: any order the allocator takes */
+		st->order = (struct order_range){ 0, tf->max_order, true };
+		site_add_evidence(st, s->o->report_path, (int)r->call->line,
+				  "call (order): not bounded here; the allocator refuses above MAX_PAGE_ORDER");
+	} else if (!st->order.known) {
+		st->unknown_why = xstrdup("the order is not bounded in this file");
 	}
-	{
-		char *note = xasprintf("call: gfp '%s', %s '%s'", st->gfp_expr ? st->gfp_expr : "?",
-				       oi >= 0 ? "order" : "size", st->order_expr ? st->order_expr : "?");
-		site_add_evidence(st, file, (int)r->call->line, note);
-		free(note);
-	}
-
-	/* fallback */
-	char *lv = NULL;
-	struct node *target = result_target(r->call, &lv, t);
-	st->result_lvalue = lv;
-	struct floor_info fl = { .rhs_var = -1 };
-	st->fallback = FB_NONE;
-	if (e->kind == API_KV) {
-		st->fallback = gfp_may(st->gfp, GFPB(DIRECT_RECLAIM)) ? FB_KVMALLOC : FB_NONE;
-	} else if (e->wrapper && e->fallback >= 0) {
-		st->fallback = (enum fallback_kind)e->fallback;
-	}
-	if (st->fallback == FB_NONE && order_var >= 0) {
-		for (struct node *p = r->call->parent; p; p = p->parent) {
-			if (!node_is_loop(p))
-				continue;
-			const struct node *m = loop_step_after(p, order_var, r->call);
-			if (!m || !lowers(m))
-				m = loop_mask_step(p, order_var, r->call);
-			if (m) {
-				st->fallback = FB_ORDER_LOOP;
-				st->fallback_line = (int)m->line;
-				add_ev(st, t, file, m->line, "fallback: the loop lowers the order");
-				loop_floor(t, p, order_var, &fl, s->fn, r);
-				break;
-			}
-		}
-		if (st->fallback == FB_NONE) {
-			const struct node *g = find_goto_back(s->fn->body, r->call);
-			const struct node *lab = g ? find_label(s->fn->body, g->name) : NULL;
-			if (g && lab && lab->line <= r->call->line) {
-				const struct node *m = modifies(s->fn->body, order_var);
-				if (m && lowers(m) && m->line > r->call->line && m->line <= g->line) {
-					st->fallback = FB_ORDER_LOOP;
-					st->fallback_line = (int)m->line;
-					add_ev(st, t, file, m->line, "fallback: retried at a lower order via goto");
-				}
-			}
-		}
-	}
-	if (st->fallback == FB_NONE && order_var < 0 && r->has_size && lv && si >= 0) {
-		/* a slab size retried smaller: if (!p) { n >>= 1; if (n >= min) goto again; } */
+	if (a->oa) {
 		int vars[4], nv = 0;
-		vars_in(node_arg(r->call, (unsigned)si), vars, &nv, 4);
-		const struct node *m = nv == 1 ? size_goto_retry(t, s->fn->body, s->fn->body, r->call, lv, vars[0]) : NULL;
+		vars_in(a->oa, vars, &nv, 4);
+		if (nv == 1)
+			a->order_var = vars[0];
+	}
+}
+
+/* A sized API's order from its size (and count).  False when slab caches
+ * serve every size it can ask for: then it is no page-allocator site. */
+static bool site_order_of_size(struct fn_scan *s, struct call_rec *r, struct site *st)
+{
+	const struct tu *t = s->tu;
+	const char *file = s->o->report_path;
+	const struct alloc_entry *e = r->ent;
+	const struct tree_facts *tf = &t->facts;
+	struct aval sz = r->size;
+	if (r->has_count) {
+		sz.iv = iv_norm(iv_mul(sz.iv, r->count.iv));
+		sz.pdep |= r->count.pdep;
+		aval_src_merge(&sz, &r->count);
+	}
+	st->size = sz.iv;
+	site_set_source(st, sz.src | (sz.top_user && !r->has_count ? SRC_TOP_USER : 0), sz.src_why,
+			(int)sz.src_line);
+	/* someone outside controls it, or the machine it runs on does */
+	bool controlled = (sz.src & (SRC_CONTROLLED | SRCB(RUNTIME))) && !s->kv_def;
+	const char *unknown_why = NULL;
+	if (sz.pdep && sz.iv.known && !s->kv_def && !controlled &&
+	    get_order_of(sz.iv.hi, tf->page_shift) > tf->max_order) {
+		sz.iv = iv_unknown(); /* the callers decide the size */
+		unknown_why = "the callers decide the size";
+	}
+	/* a bound of 1 GiB or more only says "an int": not a bound */
+	if (sz.iv.known && sz.iv.hi >= (1LL << 30))
+		sz.iv = iv_unknown();
+	if (!sz.iv.known && controlled) {
+		/* up to KMALLOC_MAX_SIZE */
+		sz.iv = iv_range(sz.iv.lo > 0 ? sz.iv.lo : 0,
+				 (int64_t)1 << (tf->max_order + tf->page_shift));
+		site_add_evidence(st, file, (int)r->call->line,
+				  "call (size): not bounded here; bounded only by KMALLOC_MAX_SIZE");
+	}
+	if (s->kv_def)
+		site_add_evidence(st, file, (int)r->call->line,
+				  "call (size): the kvmalloc helper's attempt, for callers passing GFP_KERNEL "
+				  "and a costly size");
+	if (sz.iv.known && sz.iv.lo >= 0) {
+		long long kmcs = t->kmalloc_max_cache_size;
+		if (e->kind == API_EXACT) {
+			struct interval o = iv_get_order(sz.iv, tf->page_shift);
+			st->order = (struct order_range){ (int)o.lo, (int)(o.hi > tf->max_order ? tf->max_order : o.hi), true };
+		} else if (sz.iv.hi > kmcs) {
+			int lo = sz.iv.lo > kmcs ? (int)get_order_of(sz.iv.lo, tf->page_shift) : 0;
+			int64_t hi = get_order_of(sz.iv.hi, tf->page_shift);
+			st->order = (struct order_range){ lo, (int)(hi > tf->max_order ? tf->max_order : hi), true };
+		} else {
+			/* served by slab caches, never by the page allocator directly */
+			return false;
+		}
+	} else {
+		/* unbounded size: listed, with the reason, never judged */
+		st->order = (struct order_range){ 0, 0, false };
+		st->unknown_why = xstrdup(unknown_why ? unknown_why : "the size is not bounded in this file");
+	}
+	if (e->kind == API_KV && sz.iv.hi > (1LL << tf->page_shift)) {
+		/* kvmalloc's kmalloc attempt above PAGE_SIZE (mm/util.c) */
+		st->gfp.must |= GFPB(NOWARN);
+		if (!gfp_may(st->gfp, GFPB(RETRY_MAYFAIL)))
+			st->gfp.must |= GFPB(NORETRY);
+		st->gfp.must &= ~GFPB(NOFAIL);
+		st->gfp.may = (st->gfp.may | st->gfp.must) & ~GFPB(NOFAIL);
+	}
+	return true;
+}
+
+/* An order loop around the call, or a goto back to it, that lowers the order. */
+static void fallback_order_loop(struct fn_scan *s, struct call_rec *r, struct site *st, int order_var,
+				struct floor_info *fl)
+{
+	const struct tu *t = s->tu;
+	const char *file = s->o->report_path;
+	for (struct node *p = r->call->parent; p; p = p->parent) {
+		if (!node_is_loop(p))
+			continue;
+		const struct node *m = loop_step_after(p, order_var, r->call);
+		if (!m || !lowers(m))
+			m = loop_mask_step(p, order_var, r->call);
 		if (m) {
 			st->fallback = FB_ORDER_LOOP;
 			st->fallback_line = (int)m->line;
-			add_ev(st, t, file, m->line, "fallback: the failure branch lowers the size and retries via goto");
+			add_ev(st, t, file, m->line, "fallback: the loop lowers the order");
+			loop_floor(t, p, order_var, fl, s->fn, r);
+			return;
 		}
 	}
-	if (st->fallback == FB_NONE) {
-		/* a later allocation into the same place, or in the failure branch */
-		for (size_t i = 0; i < s->n; i++) {
-			struct call_rec *o2 = &s->recs[i];
-			if (o2 == r || o2->call->line < r->call->line ||
-			    (o2->call->line == r->call->line && o2->call->col <= r->call->col))
-				continue;
-			if (exclusive(r->call, o2->call) || unreachable_after(t, r->call, o2->call, lv))
-				continue;
-			char *lv2 = NULL;
-			result_target(o2->call, &lv2, t);
-			bool same = lv && lv2 && !strcmp(lv, lv2);
-			bool in_fail = false;
-			for (struct node *p = o2->call->parent; p && !in_fail; p = p->parent) {
-				if (p->kind != CXCursor_IfStmt || p->nkids < 2 || node_contains(p, r->call))
-					continue;
-				bool when_true;
-				if (tests_null(t, p->kids[0], lv, &when_true)) {
-					struct node *then_s = p->kids[1];
-					in_fail = when_true ? node_contains(then_s, o2->call)
-							    : (p->nkids >= 3 && node_contains(p->kids[2], o2->call));
-				}
-			}
-			free(lv2);
-			if (!in_fail && !after_exit(t, r->call, o2->call, lv, false) &&
-			    (!same || after_exit(t, r->call, o2->call, lv, true)))
-				continue;
-			if (o2->ent->kind == API_VMALLOC || o2->ent->kind == API_KV) {
-				st->fallback = FB_VMALLOC;
-				st->fallback_line = (int)o2->call->line;
-				add_ev(st, t, file, o2->call->line, "fallback: vmalloc after a failure");
-				break;
-			}
-			struct order_range o2r = o2->has_order ? aval_order(&o2->order, tf->max_order)
-							       : (struct order_range){ 0, 0, false };
-			if ((o2->ent->kind == API_PAGES || o2->ent->wrapper) && o2r.known &&
-			    (!st->order.known || o2r.hi < st->order.hi)) {
-				st->fallback = FB_LOWER_ORDER;
-				st->fallback_line = (int)o2->call->line;
-				add_ev(st, t, file, o2->call->line, "fallback: retried at a lower order");
-				break;
-			}
-			if (o2->ent->kind == API_SLAB) {
-				st->fallback = FB_LOWER_ORDER;
-				st->fallback_line = (int)o2->call->line;
-				add_ev(st, t, file, o2->call->line, "fallback: a smaller allocation after a failure");
-				break;
-			}
+	const struct node *g = find_goto_back(s->fn->body, r->call);
+	const struct node *lab = g ? find_label(s->fn->body, g->name) : NULL;
+	if (g && lab && lab->line <= r->call->line) {
+		const struct node *m = modifies(s->fn->body, order_var);
+		if (m && lowers(m) && m->line > r->call->line && m->line <= g->line) {
+			st->fallback = FB_ORDER_LOOP;
+			st->fallback_line = (int)m->line;
+			add_ev(st, t, file, m->line, "fallback: retried at a lower order via goto");
 		}
 	}
-	if (st->fallback == FB_NONE && lv) {
-		/* THP: a failed huge allocation returns *_FALLBACK, the fault is retried with base pages */
-		for (struct node *p = r->call; p && p->parent; p = p->parent) {
-			struct node *blk = p->parent;
-			if (blk->kind != CXCursor_CompoundStmt)
-				continue;
-			for (unsigned i = 0; i < blk->nkids; i++) {
-				struct node *k = blk->kids[i];
-				bool when_true;
-				if (k->line < r->call->line || k->kind != CXCursor_IfStmt || k->nkids < 2)
-					continue;
-				if (tests_null(t, k->kids[0], lv, &when_true) && when_true &&
-				    name_has(k->kids[1], "FALLBACK")) {
-					st->fallback = FB_LOWER_ORDER;
-					st->fallback_line = (int)k->line;
-					add_ev(st, t, file, k->line, "fallback: the caller retries with base pages");
-					break;
-				}
-			}
-			if (st->fallback != FB_NONE)
-				break;
-		}
-	}
+}
 
+/* A slab size retried smaller: if (!p) { n >>= 1; if (n >= min) goto again; } */
+static void fallback_size_goto(struct fn_scan *s, struct call_rec *r, struct site *st, const char *lv, int si)
+{
+	int vars[4], nv = 0;
+	vars_in(node_arg(r->call, (unsigned)si), vars, &nv, 4);
+	const struct node *m = nv == 1 ? size_goto_retry(s->tu, s->fn->body, s->fn->body, r->call, lv, vars[0]) : NULL;
+	if (m) {
+		st->fallback = FB_ORDER_LOOP;
+		st->fallback_line = (int)m->line;
+		add_ev(st, s->tu, s->o->report_path, m->line, "fallback: the failure branch lowers the size and retries via goto");
+	}
+}
+
+/* Is `later` in the branch a failed `lv` takes (if (!lv) later; or the else of if (lv))? */
+static bool in_failure_branch(const struct tu *t, const struct node *site, const struct node *later, const char *lv)
+{
+	for (struct node *p = later->parent; p; p = p->parent) {
+		if (p->kind != CXCursor_IfStmt || p->nkids < 2 || node_contains(p, site))
+			continue;
+		bool when_true;
+		if (tests_null(t, p->kids[0], lv, &when_true)) {
+			if (when_true ? node_contains(p->kids[1], later)
+				      : (p->nkids >= 3 && node_contains(p->kids[2], later)))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* A later allocation into the same place, or in the failure branch: a
+ * vmalloc, a page API at a lower order, or a smaller slab request. */
+static void fallback_later_alloc(struct fn_scan *s, struct call_rec *r, struct site *st, const char *lv)
+{
+	const struct tu *t = s->tu;
+	const char *file = s->o->report_path;
+	const struct tree_facts *tf = &t->facts;
+	for (size_t i = 0; i < s->n; i++) {
+		struct call_rec *o2 = &s->recs[i];
+		if (o2 == r || o2->call->line < r->call->line ||
+		    (o2->call->line == r->call->line && o2->call->col <= r->call->col))
+			continue;
+		if (exclusive(r->call, o2->call) || unreachable_after(t, r->call, o2->call, lv))
+			continue;
+		char *lv2 = NULL;
+		result_target(o2->call, &lv2, t);
+		bool same = lv && lv2 && !strcmp(lv, lv2);
+		free(lv2);
+		bool in_fail = in_failure_branch(t, r->call, o2->call, lv);
+		if (!in_fail && !after_exit(t, r->call, o2->call, lv, false) &&
+		    (!same || after_exit(t, r->call, o2->call, lv, true)))
+			continue;
+		if (o2->ent->kind == API_VMALLOC || o2->ent->kind == API_KV) {
+			st->fallback = FB_VMALLOC;
+			st->fallback_line = (int)o2->call->line;
+			add_ev(st, t, file, o2->call->line, "fallback: vmalloc after a failure");
+			return;
+		}
+		struct order_range o2r = o2->has_order ? aval_order(&o2->order, tf->max_order)
+						       : (struct order_range){ 0, 0, false };
+		if ((o2->ent->kind == API_PAGES || o2->ent->wrapper) && o2r.known &&
+		    (!st->order.known || o2r.hi < st->order.hi)) {
+			st->fallback = FB_LOWER_ORDER;
+			st->fallback_line = (int)o2->call->line;
+			add_ev(st, t, file, o2->call->line, "fallback: retried at a lower order");
+			return;
+		}
+		if (o2->ent->kind == API_SLAB && r->ent->kind == API_SLAB && same_request(t, r, o2))
+			continue;
+		if (o2->ent->kind == API_SLAB) {
+			st->fallback = FB_LOWER_ORDER;
+			st->fallback_line = (int)o2->call->line;
+			add_ev(st, t, file, o2->call->line, "fallback: a smaller allocation after a failure");
+			return;
+		}
+	}
+}
+
+/* THP: a failed huge allocation returns *_FALLBACK, the fault is retried with base pages */
+static void fallback_thp(struct fn_scan *s, struct call_rec *r, struct site *st, const char *lv)
+{
+	for (struct node *p = r->call; p && p->parent; p = p->parent) {
+		struct node *blk = p->parent;
+		if (blk->kind != CXCursor_CompoundStmt)
+			continue;
+		for (unsigned i = 0; i < blk->nkids; i++) {
+			struct node *k = blk->kids[i];
+			bool when_true;
+			if (k->line < r->call->line || k->kind != CXCursor_IfStmt || k->nkids < 2)
+				continue;
+			if (tests_null(s->tu, k->kids[0], lv, &when_true) && when_true &&
+			    name_has(k->kids[1], "FALLBACK")) {
+				st->fallback = FB_LOWER_ORDER;
+				st->fallback_line = (int)k->line;
+				add_ev(st, s->tu, s->o->report_path, k->line, "fallback: the caller retries with base pages");
+				return;
+			}
+		}
+	}
+}
+
+static const struct node *calls_reaching_alloc(const struct fn_scan *s, const struct node *n, int depth);
+
+/* Does function `name` of this file reach an allocator call, itself or
+ * through the file's functions it calls (depth calls deep)? */
+static bool reaches_alloc(const struct fn_scan *s, const char *name, int depth)
+{
+	if (!name || !s->scope || depth < 0)
+		return false;
+	for (size_t i = 0; i < s->scope->n; i++) {
+		const struct fn_model *f = s->scope->fns[i];
+		if (!f->name || strcmp(f->name, name) || !f->body)
+			continue;
+		if (has_alloc_call(f->body, s->o->table))
+			return true;
+		return calls_reaching_alloc(s, f->body, depth - 1) != NULL;
+	}
+	return false;
+}
+
+/* The first call below n into a function of this file that reaches an allocator. */
+static const struct node *calls_reaching_alloc(const struct fn_scan *s, const struct node *n, int depth)
+{
+	if (n->kind == CXCursor_CallExpr && n->name && reaches_alloc(s, n->name, depth))
+		return n;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *c = calls_reaching_alloc(s, n->kids[i], depth);
+		if (c)
+			return c;
+	}
+	return NULL;
+}
+
+/* Is statement b a return, or a block that ends in one? */
+static bool ends_in_return(const struct node *b)
+{
+	if (b && b->kind == CXCursor_CompoundStmt)
+		b = b->nkids ? b->kids[b->nkids - 1] : NULL;
+	return b && b->kind == CXCursor_ReturnStmt;
+}
+
+/* The first `if (success of lv) return ...;` (no else) after the call. */
+static const struct node *success_return_after(const struct tu *t, const struct node *n, const struct node *call,
+					       const char *lv, bool pointer)
+{
+	bool when_null;
+	if (n->kind == CXCursor_IfStmt && n->nkids == 2 && n->off > call->off &&
+	    tests_null(t, n->kids[0], lv, &when_null) && when_null != pointer && ends_in_return(n->kids[1]))
+		return n;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *k = success_return_after(t, n->kids[i], call, lv, pointer);
+		if (k)
+			return k;
+	}
+	return NULL;
+}
+
+/* The function's own other path: the failure is not handed back (no
+ * return or goto on it), a later test returns on success, and the
+ * statements after that test call a function of this file that
+ * allocates: `err = alloc_big(order); if (err) break; ... if (!err)
+ * return; fallback: alloc_small(...);` (mm/readahead.c). */
+static void fallback_other_path(struct fn_scan *s, struct call_rec *r, struct site *st, const char *lv)
+{
+	const struct tu *t = s->tu;
+	if (callers_failure_returns(t, r->call, lv))
+		return;
+	CXType ty = clang_getCanonicalType(clang_getCursorType(r->call->cur));
+	bool pointer = ty.kind == CXType_Pointer;
+	if (!pointer && ty.kind != CXType_Int && ty.kind != CXType_Long && ty.kind != CXType_Bool)
+		return;
+	const struct node *k = success_return_after(t, s->fn->body, r->call, lv, pointer);
+	const struct node *blk = k ? k->parent : NULL;
+	if (!blk || blk->kind != CXCursor_CompoundStmt)
+		return;
+	for (unsigned i = 0; i < blk->nkids; i++) {
+		const struct node *stmt = blk->kids[i];
+		if (stmt->off <= k->off)
+			continue;
+		const struct node *c = calls_reaching_alloc(s, stmt, 3);
+		if (c) {
+			st->fallback = FB_OTHER_PATH;
+			st->fallback_line = (int)c->line;
+			add_ev(st, t, s->o->report_path, c->line,
+			       "fallback: past the success test, the function calls another allocation path");
+			return;
+		}
+		if (stmt->kind == CXCursor_ReturnStmt)
+			return;
+	}
+}
+
+/* The site's fallback, tried shape by shape until one is found.  Returns
+ * the node the result is stored to (for the contiguity of its uses). */
+static struct node *site_fallback(struct fn_scan *s, struct call_rec *r, struct site *st,
+				  const struct site_args *a, struct floor_info *fl)
+{
+	const struct alloc_entry *e = r->ent;
+	char *lv = NULL;
+	struct node *target = result_target(r->call, &lv, s->tu);
+	st->result_lvalue = lv;
+	st->fallback = FB_NONE;
+	if (e->kind == API_KV)
+		st->fallback = gfp_may(st->gfp, GFPB(DIRECT_RECLAIM)) ? FB_KVMALLOC : FB_NONE;
+	else if (e->wrapper && e->fallback >= 0)
+		st->fallback = (enum fallback_kind)e->fallback;
+	if (st->fallback == FB_NONE && a->order_var >= 0)
+		fallback_order_loop(s, r, st, a->order_var, fl);
+	if (st->fallback == FB_NONE && a->order_var < 0 && r->has_size && lv && a->si >= 0)
+		fallback_size_goto(s, r, st, lv, a->si);
+	if (st->fallback == FB_NONE)
+		fallback_later_alloc(s, r, st, lv);
+	if (st->fallback == FB_NONE && lv)
+		fallback_thp(s, r, st, lv);
+	if (st->fallback == FB_NONE && lv)
+		fallback_other_path(s, r, st, lv);
 	if (st->fallback == FB_NONE)
 		caller_fallback(s, r, st);
-
 	/* Handed straight back (`return alloc_pages(...)`) is the same as
 	 * `if (!p) return NULL;`: an error return, so "none".  (A parameter
 	 * order would have made the function a wrapper instead.) */
+	return target;
+}
 
-	/* the mask of each attempt class */
-	site_attempts(s, r, st, order_var, oa, &fl);
-	free(fl.text);
-	int costly = tf->costly_order ? tf->costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
+/* The mask of each attempt class, whether it can stall, what its memory
+ * must be, and the lines its mask, order and size come from. */
+static void site_finish(struct fn_scan *s, struct call_rec *r, struct site *st, const struct site_args *a,
+			struct floor_info *fl, struct node *target)
+{
+	const struct tu *t = s->tu;
+	const char *file = s->o->report_path;
+	site_attempts(s, r, st, a->order_var, a->oa, fl);
+	int costly = t->facts.costly_order ? t->facts.costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
 	st->stall = site_stall_of(st, costly);
 	if (s->scope && site_can_be_costly(st, costly))
 		st->contig = usage_contiguity(s->scope, s->fn, target, &st->contig_line, &st->contig_why);
@@ -1178,6 +1349,31 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 	if (r->has_size)
 		for (int i = 0; i < r->size.nev; i++)
 			add_value_ev(st, t, file, r->size.evl[i], r->call->line, s->fn, "size");
+}
+
+static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result *out)
+{
+	const struct alloc_entry *e = r->ent;
+	if (e->kind == API_VMALLOC)
+		return;
+	struct site_args a;
+	struct site *st = site_start(s, r, out, &a);
+	if (e->kind == API_PAGES || (e->wrapper && e->order.how != ARG_NONE)) {
+		site_order_of_pages(s, r, st, &a);
+	} else if (r->has_size && !site_order_of_size(s, r, st)) {
+		site_release(st);
+		out->nsites--;
+		return;
+	}
+	char *note = xasprintf("call: gfp '%s', %s '%s'", st->gfp_expr ? st->gfp_expr : "?",
+			       a.oi >= 0 ? "order" : "size", st->order_expr ? st->order_expr : "?");
+	site_add_evidence(st, s->o->report_path, (int)r->call->line, note);
+	free(note);
+
+	struct floor_info fl = { .rhs_var = -1 };
+	struct node *target = site_fallback(s, r, st, &a, &fl);
+	site_finish(s, r, st, &a, &fl, target);
+	free(fl.text);
 }
 
 /* ---- wrappers ---- */
@@ -1517,24 +1713,16 @@ static int cmp_site(const void *a, const void *b)
 	return x->line != y->line ? x->line - y->line : x->col - y->col;
 }
 
-int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out)
+/* What callers in the file pass to static functions with sites: two
+ * rounds, so that a chain of static helpers gets what round one learned. */
+static void bind_rounds(const struct tu *t, struct sites_opts *o, const struct fn_list *fns,
+			struct summary_cache *cache, struct binding *bind, size_t nbind)
 {
-	struct fn_list fns = { 0 };
-	struct collect_ctx cc = { t, &fns };
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), collect_fns, &cc);
-	o->nfunctions = (int)fns.n;
-	struct summary_cache *cache = summary_cache_new();
-	size_t first_site = out->nsites;
-	struct usage_scope scope = { fns.f, fns.n };
-
-	/* what callers in the file pass to static functions with sites */
-	struct binding *bind = NULL;
-	size_t nbind = find_bindable(t, fns.f, fns.n, o->table, &bind);
 	for (int round = 0; nbind && round < 2; round++) {
 		for (size_t b = 0; b < nbind; b++)
 			bind[b].seen = false;
-		for (size_t i = 0; i < fns.n; i++) {
-			struct fn_model *f = fns.f[i];
+		for (size_t i = 0; i < fns->n; i++) {
+			struct fn_model *f = fns->f[i];
 			if (!calls_any(f->body, bind, nbind))
 				continue;
 			struct fn_scan s = { .tu = t, .o = o, .fn = f, .bind = bind, .nbind = nbind };
@@ -1545,7 +1733,6 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 			for (size_t b = 0; b < nbind; b++)
 				if (!strcmp(bind[b].name, f->name ? f->name : ""))
 					mine = &bind[b];
-			/* a chain of static helpers: use what round one learned */
 			if (mine && round && mine->seen)
 				eval_function(&cx, mine->args, mine->nargs);
 			else
@@ -1553,75 +1740,85 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 			free(s.recs);
 		}
 	}
+}
 
-	bool *wrapper_done = xcalloc(fns.n + 1, sizeof(bool));
-	for (int pass = 0; pass < MAX_WRAPPER_PASSES; pass++) {
-		bool new_wrappers = false;
-		/* drop sites of the previous pass: the table changed */
-		while (out->nsites > first_site)
-			site_release(&out->sites[--out->nsites]);
-		for (size_t i = 0; i < fns.n; i++) {
-			struct fn_model *f = fns.f[i];
-			if (debug_on())
-				fprintf(stderr, "debug: function %s (%d nodes)%s\n", f->name, f->nnodes,
-					has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
-			if (!has_alloc_call(f->body, o->table))
-				continue;
-			struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache,
-					     .facts_out = o->collect_facts && pass == 0 ? out : NULL, .scope = &scope };
-			struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
-					       .cache = cache, .is_allocator = is_alloc_name,
-					       .on_fact = o->collect_facts && pass == 0 ? on_fact : NULL,
-					       .facts = o->facts, .file = o->report_path };
-			const struct binding *mine = NULL;
-			for (size_t b = 0; b < nbind; b++)
-				if (bind[b].seen && !strcmp(bind[b].name, f->name ? f->name : ""))
-					mine = &bind[b];
-			s.args = mine ? mine->args : NULL;
-			s.nargs = mine ? mine->nargs : 0;
-			struct aval *kvargs = NULL;
-			if (kv_definition_args(t, o->table, f, &kvargs)) {
-				s.kv_def = true;
-				s.args = kvargs;
-				s.nargs = (unsigned)f->nparams;
-			}
-			eval_function(&cx, s.args, s.nargs);
-			if (!wrapper_done[i] && promote_wrapper(&s)) {
-				wrapper_done[i] = true;
-				new_wrappers = true;
-			}
-			for (size_t k = 0; k < s.n; k++) {
-				build_site(&s, &s.recs[k], out);
-			}
-			free(kvargs);
-			/* a wrapper's (or an allocator API's) own site has its order
-			 * from the caller: unknown here */
-			if (wrapper_done[i] || (f->name && alloc_table_find(o->table, f->name)))
-				for (size_t k = first_site; k < out->nsites; k++)
-					if (!strcmp(out->sites[k].function, f->name ? f->name : "") &&
-					    out->sites[k].kind != API_WRAPPER) {
-						bool param_order = false;
-						for (size_t m = 0; m < s.n; m++)
-							if ((int)s.recs[m].call->line == out->sites[k].line &&
-							    ((s.recs[m].has_order && (s.recs[m].order.param >= 0 ||
-										      s.recs[m].order.gparam >= 0)) ||
-							     (s.recs[m].has_size && s.recs[m].size.param >= 0)))
-								param_order = true;
-						if (param_order && !s.kv_def)
-							out->sites[k].order.known = false;
-					}
-			free(s.recs);
+/* A wrapper's (or an allocator API's) own site has its order from the
+ * caller: unknown here, unless it is a kvmalloc helper's definition. */
+static void unknown_wrapper_orders(const struct fn_scan *s, struct file_result *out, size_t first_site)
+{
+	const char *name = s->fn->name ? s->fn->name : "";
+	for (size_t k = first_site; k < out->nsites; k++) {
+		if (strcmp(out->sites[k].function, name) || out->sites[k].kind == API_WRAPPER)
+			continue;
+		bool param_order = false;
+		for (size_t m = 0; m < s->n; m++)
+			if ((int)s->recs[m].call->line == out->sites[k].line &&
+			    ((s->recs[m].has_order && (s->recs[m].order.param >= 0 || s->recs[m].order.gparam >= 0)) ||
+			     (s->recs[m].has_size && s->recs[m].size.param >= 0)))
+				param_order = true;
+		if (param_order && !s->kv_def)
+			out->sites[k].order.known = false;
+	}
+}
+
+/* One pass over the functions with allocator calls: their sites.  True
+ * when a function became a wrapper (the table changed: another pass). */
+static bool sites_pass(const struct tu *t, struct sites_opts *o, const struct fn_list *fns,
+		       struct summary_cache *cache, const struct binding *bind, size_t nbind,
+		       const struct usage_scope *scope, bool *wrapper_done, int pass,
+		       struct file_result *out, size_t first_site)
+{
+	bool new_wrappers = false;
+	for (size_t i = 0; i < fns->n; i++) {
+		struct fn_model *f = fns->f[i];
+		if (debug_on())
+			fprintf(stderr, "debug: function %s (%d nodes)%s\n", f->name, f->nnodes,
+				has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
+		if (!has_alloc_call(f->body, o->table))
+			continue;
+		struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache,
+				     .facts_out = o->collect_facts && pass == 0 ? out : NULL, .scope = scope };
+		struct eval_ctx cx = { .tu = t, .fn = f, .on_call = on_call, .data = &s,
+				       .cache = cache, .is_allocator = is_alloc_name,
+				       .on_fact = o->collect_facts && pass == 0 ? on_fact : NULL,
+				       .facts = o->facts, .file = o->report_path };
+		const struct binding *mine = NULL;
+		for (size_t b = 0; b < nbind; b++)
+			if (bind[b].seen && !strcmp(bind[b].name, f->name ? f->name : ""))
+				mine = &bind[b];
+		s.args = mine ? mine->args : NULL;
+		s.nargs = mine ? mine->nargs : 0;
+		struct aval *kvargs = NULL;
+		if (kv_definition_args(t, o->table, f, &kvargs)) {
+			s.kv_def = true;
+			s.args = kvargs;
+			s.nargs = (unsigned)f->nparams;
 		}
-		if (!new_wrappers)
-			break;
+		eval_function(&cx, s.args, s.nargs);
+		if (!wrapper_done[i] && promote_wrapper(&s)) {
+			wrapper_done[i] = true;
+			new_wrappers = true;
+		}
+		for (size_t k = 0; k < s.n; k++)
+			build_site(&s, &s.recs[k], out);
+		free(kvargs);
+		if (wrapper_done[i] || (f->name && alloc_table_find(o->table, f->name)))
+			unknown_wrapper_orders(&s, out, first_site);
+		free(s.recs);
 	}
-	if (o->collect_facts) {
-		struct init_walk w = { t, o, out };
-		clang_visitChildren(clang_getTranslationUnitCursor(t->tu), global_inits, &w);
-	}
-	/* the fact base: what the functions without allocations store and pass */
-	for (size_t i = 0; o->collect_facts && i < fns.n; i++) {
-		struct fn_model *f = fns.f[i];
+	return new_wrappers;
+}
+
+/* The fact base: what the functions without allocations store and pass,
+ * the globals' initializers, and how each function handles the failures
+ * of those it calls and frees what they return. */
+static void publish_facts(const struct tu *t, struct sites_opts *o, const struct fn_list *fns,
+			  struct summary_cache *cache, struct file_result *out)
+{
+	struct init_walk w = { t, o, out };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), global_inits, &w);
+	for (size_t i = 0; i < fns->n; i++) {
+		struct fn_model *f = fns->f[i];
 		if (!f->in_main || has_alloc_call(f->body, o->table))
 			continue;
 		struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache, .facts_out = out };
@@ -1631,12 +1828,16 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		eval_function(&cx, NULL, 0);
 		free(s.recs);
 	}
-	/* the fact base: how each function handles the failures of those it calls */
-	for (size_t i = 0; o->collect_facts && i < fns.n; i++) {
-		callers_publish(t, fns.f[i], o->report_path, o->table, out);
-		frees_publish(fns.f[i], out);
+	for (size_t i = 0; i < fns->n; i++) {
+		callers_publish(t, fns->f[i], o->report_path, o->table, out);
+		frees_publish(fns->f[i], out);
 	}
-	/* one site per written call (alloc_hooks can expand a call twice) */
+}
+
+/* One site per written call (alloc_hooks can expand a call twice), in
+ * order, each with its confidence. */
+static void sites_settle(const struct tu *t, struct file_result *out, size_t first_site)
+{
 	if (out->nsites > first_site)
 		qsort(out->sites + first_site, out->nsites - first_site, sizeof(*out->sites), cmp_site);
 	size_t w = first_site;
@@ -1660,6 +1861,34 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		p->conf = site_confidence(p, t->facts.costly_order ? t->facts.costly_order
 								  : PAGE_ALLOC_COSTLY_ORDER_DEFAULT);
 	}
+}
+
+int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out)
+{
+	struct fn_list fns = { 0 };
+	struct collect_ctx cc = { t, &fns };
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), collect_fns, &cc);
+	o->nfunctions = (int)fns.n;
+	struct summary_cache *cache = summary_cache_new();
+	size_t first_site = out->nsites;
+	struct usage_scope scope = { fns.f, fns.n };
+
+	struct binding *bind = NULL;
+	size_t nbind = find_bindable(t, fns.f, fns.n, o->table, &bind);
+	bind_rounds(t, o, &fns, cache, bind, nbind);
+
+	bool *wrapper_done = xcalloc(fns.n + 1, sizeof(bool));
+	for (int pass = 0; pass < MAX_WRAPPER_PASSES; pass++) {
+		/* drop sites of the previous pass: the table changed */
+		while (out->nsites > first_site)
+			site_release(&out->sites[--out->nsites]);
+		if (!sites_pass(t, o, &fns, cache, bind, nbind, &scope, wrapper_done, pass, out, first_site))
+			break;
+	}
+	if (o->collect_facts)
+		publish_facts(t, o, &fns, cache, out);
+	sites_settle(t, out, first_site);
+
 	free(wrapper_done);
 	for (size_t b = 0; b < nbind; b++)
 		free(bind[b].args);

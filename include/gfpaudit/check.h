@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "gfpaudit/finding.h"
+#include "gfpaudit/fixkind.h"
 #include "gfpaudit/result.h"
 #include "gfpaudit/source.h"
 
@@ -41,6 +42,10 @@ struct check_mail {
 
 struct check {
 	const char *id;
+	/* Report order: findings at one place are listed by it, and the
+	 * registration list (generated from the rules' files by
+	 * analyzer/checks/gen-list.sh) is sorted by it.  Unique. */
+	int rank;
 	enum severity severity;
 	const char *summary; /* one line, for --help, README, SARIF */
 	/* For a finding at an allocation site: what is wrong, after "'API' can
@@ -66,9 +71,12 @@ struct check {
 	/* The slow-path steps (bits of enum sp_fact_id, slowpath.h) that say
 	 * why the finding matters on the analyzed tree; 0: none apply. */
 	uint64_t slowpath_steps;
+	/* The candidate fixes to try, best first (fixkind.h), ending with a
+	 * NULL reason; NULL: the rule offers none. */
+	const struct fix_step *fixes;
 };
 
-/* The registration list, in analyzer/checks/list.h order; NULL-terminated.
+/* The registration list, in rank order; NULL-terminated.
  * A rule is reached through it (check_find()), never by its symbol. */
 extern const struct check *const check_table[];
 size_t check_count(void);

@@ -24,7 +24,18 @@ struct cocci_opts {
 	char *(*report_path)(void *data, const char *path);
 	void *data;
 	int verbose;           /* > 0: print each spatch command on stderr */
+	/* The tree's header constants (engine_probe_constants), handed to the
+	 * rules in $GFPAUDIT_COCCI_CONSTANTS; NULL: spatch gets the environment
+	 * as it is (without the variable the rules judge x86-64 6.12 values). */
+	const struct tree_constants *constants;
 };
+
+/* The environment variable rules/common.py reads its constants from, and
+ * its value for c: "PAGE_SHIFT=12 PAGE_ALLOC_COSTLY_ORDER=3 ..." (owned by
+ * the caller). */
+#define COCCI_CONSTANTS_ENV "GFPAUDIT_COCCI_CONSTANTS"
+struct tree_constants;
+char *cocci_constants(const struct tree_constants *c);
 
 /* The rules directory used when opts->rules_dir is NULL: the data
  * directory's rules/ (datadir.h), or "rules" when there is none.  Lent. */

@@ -72,16 +72,5 @@ int consistency_check(const char *path, const char *contents, size_t len,
 		      const struct cons_opts *o, struct cons_result *out);
 void cons_result_release(struct cons_result *r);
 
-/* One sparse warning. */
-struct sparse_warning {
-	int line, col;
-	char *text; /* the warning and its continuation lines, joined by "; " */
-};
-/* Run sparse on `path` with the tree's kbuild-like flags (its arch) or, without
- * a tree, with `include_dir`; keep the warnings about restricted gfp_t.
- * 0, or GA_ETOOL when sparse cannot be run (message says why). */
-int consistency_sparse(const char *path, const char *tree, const char *include_dir,
-		       struct sparse_warning **out, size_t *nout);
-void sparse_warnings_free(struct sparse_warning *w, size_t n);
 
 #endif

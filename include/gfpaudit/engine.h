@@ -114,6 +114,14 @@ const char *engine_pch_identity(const struct engine *e);
 enum config_state { CONFIG_UNKNOWN, CONFIG_BUILT, CONFIG_NOT_BUILT, CONFIG_OTHER_ARCH };
 enum config_state engine_config_state(const struct engine *e, const char *path);
 
+/* The header constants the file `path` is judged with (source.h): its
+ * flags, and in place of its text the headers that define them, through
+ * the probes of every parse (frontend/tu.c).  For the Coccinelle rules
+ * (cocci.h), which cannot read headers.  0, or the parse's error
+ * (GA_EPARSE, GA_EIO, GA_ETREE). */
+struct tree_constants;
+int engine_probe_constants(struct engine *e, const char *path, struct tree_constants *out);
+
 /* The path as reported: relative to the tree root when under it. */
 char *engine_report_path(const struct engine *e, const char *path);
 const struct engine_opts *engine_opts(const struct engine *e);

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include "gfpaudit/result.h"
 #include "gfpaudit/strbuf.h"
+#include "gfpaudit/fixkind.h"
 
 /* ---- edits ---------------------------------------------------------- */
 
@@ -63,22 +64,6 @@ int fix_patch_apply(const char *diff, size_t difflen, const char *path,
 
 /* ---- shapes --------------------------------------------------------- */
 
-#define FIX_KIND_LIST(X) \
-	X(ADD_NORETRY, "add-noretry") \
-	X(STRIP_DIRECT_RECLAIM, "strip-direct-reclaim") \
-	X(CAP_ORDER, "cap-order") \
-	X(KVMALLOC, "kvmalloc") \
-	X(FALLBACK_LOOP, "fallback-loop") \
-	X(ORDER_ZERO, "order-zero") \
-	X(ADD_NOWARN, "add-nowarn") \
-	X(DROP_NOFAIL, "drop-nofail")
-
-enum fix_kind {
-#define X(e, s) FIX_##e,
-	FIX_KIND_LIST(X)
-#undef X
-	FIX__COUNT
-};
 const char *fix_kind_name(enum fix_kind k);
 
 /* What a shape reads.  `site` byte ranges index `text`. */
@@ -100,8 +85,9 @@ struct fix_ctx {
 int fix_shape(enum fix_kind k, const struct fix_ctx *c, struct fix_edits *out, struct strbuf *note);
 
 /* The shapes worth trying for a finding of `rule` at `c->site`, best
- * first, each with a one-line reason why it ranks there.  Returns how many
- * were written (at most max); 0 for rules without a fix shape. */
+ * first, each with a one-line reason why it ranks there: the steps of the
+ * rule's plan (struct check.fixes) whose conditions hold here.  Returns how
+ * many were written (at most max); 0 for rules without a fix shape. */
 struct fix_plan {
 	enum fix_kind kind;
 	int cap;

@@ -145,6 +145,7 @@ struct tu {
 	struct tree_facts facts;
 	long long kmalloc_max_cache_size;
 	long long hpage_pmd_order;
+	long long max_order_macro; /* MAX_ORDER as defined; -1: not defined */
 	long long *xval;        /* extra probe values */
 	bool *xhave;
 	size_t nx;
@@ -157,6 +158,8 @@ int tu_parse(struct tu *t, const struct flags_ctx *fc, const char *path,
 	     const struct unsaved_file *unsaved, size_t nunsaved,
 	     const char *const *extra_probes, size_t nextra);
 void tu_release(struct tu *t);
+/* The constants the TU's probes found (tree_constants, source.h). */
+void tu_constants(const struct tu *t, struct tree_constants *out);
 /* Evaluate a probe added via extra_probes (index), as an integer. */
 bool tu_probe_value(const struct tu *t, size_t extra_index, long long *out);
 

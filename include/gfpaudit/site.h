@@ -22,6 +22,10 @@ enum fallback_kind {
 	FB_CALLER_SMALLER, /* it calls again with a smaller size or order */
 	FB_CALLER_PATH,    /* it gets the same thing another way (another allocator) */
 	FB_CALLER_OFF,     /* it goes on without it: a feature off */
+	/* The function itself: the failure goes on past a test that returns
+	 * on success, into a call of this file's that allocates (readahead's
+	 * `if (!err) return; fallback: do_page_cache_ra(...)`). */
+	FB_OTHER_PATH,
 };
 /* A fallback in the callers (FB_CALLER_*). */
 #define FB_IS_CALLER(k) ((k) >= FB_CALLER_SMALLER && (k) <= FB_CALLER_OFF)

@@ -30,4 +30,17 @@ struct tree_facts {
 	const struct slowpath_model *model;
 };
 
+/* The header constants orders and sizes are judged with, as the probes of
+ * frontend/tu.c evaluate them (their x86-64 defaults when the headers do
+ * not define one): what the Coccinelle rules are handed (cocci.h), since
+ * spatch --no-includes cannot read them. */
+struct tree_constants {
+	int page_shift;            /* PAGE_SHIFT (12) */
+	int costly_order;          /* PAGE_ALLOC_COSTLY_ORDER (3) */
+	int max_order;             /* MAX_PAGE_ORDER, or MAX_ORDER - 1 before 6.4 (10) */
+	long long max_order_macro; /* MAX_ORDER as defined (11 before 6.4); -1: not defined */
+	long long kmalloc_max_cache_size; /* KMALLOC_MAX_CACHE_SIZE (2 << PAGE_SHIFT) */
+	long long hpage_pmd_order; /* HPAGE_PMD_ORDER (9) */
+};
+
 #endif

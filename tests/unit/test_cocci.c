@@ -8,6 +8,7 @@
 #include "harness.h"
 #include "gfpaudit/cocci.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/source.h"
 #include "gfpaudit/strbuf.h"
 
 #define LINE1 "gfpaudit-cocci: {\"api\": \"alloc_pages\", \"column\": 9, \"file\": \"drivers/x.c\", " \
@@ -205,4 +206,62 @@ TEST(cocci_run_spawns_and_merges)
 	free(rules);
 	free(log);
 	strbuf_release(&body);
+}
+
+/* The tree's header constants reach spatch in GFPAUDIT_COCCI_CONSTANTS,
+ * replacing a value the environment has; without them spatch gets the
+ * environment as it is. */
+TEST(cocci_run_hands_constants)
+{
+	struct tree_constants c = { .page_shift = 16, .costly_order = 3, .max_order = 13, .max_order_macro = -1,
+				    .kmalloc_max_cache_size = 131072, .hpage_pmd_order = 13 };
+	char *s = cocci_constants(&c);
+	CHECK_EQ_STR(s, "PAGE_SHIFT=16 PAGE_ALLOC_COSTLY_ORDER=3 MAX_PAGE_ORDER=13 KMALLOC_MAX_CACHE_SIZE=131072 "
+		     "HPAGE_PMD_ORDER=13");
+	free(s);
+	c.max_order_macro = 11;
+	s = cocci_constants(&c);
+	CHECK(strstr(s, " MAX_ORDER=11") != NULL);
+	free(s);
+	c.max_order_macro = -1;
+
+	char tmpl[] = "/tmp/gfpaudit-cocci-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	REQUIRE(dir != NULL);
+	char *log = xasprintf("%s/env", dir);
+	char *body = xasprintf("printf '%%s|' \"$GFPAUDIT_COCCI_CONSTANTS\" >> %s; env | grep -c '^GFPAUDIT_COCCI_CONSTANTS=' >> %s",
+			       log, log);
+	char *spatch = fake_spatch(dir, body);
+	char *rules = fake_rules(dir);
+	char *files[] = { "x.c" };
+	char *old = getenv(COCCI_CONSTANTS_ENV) ? xstrdup(getenv(COCCI_CONSTANTS_ENV)) : NULL;
+	setenv(COCCI_CONSTANTS_ENV, "PAGE_SHIFT=12", 1);
+	struct report rep;
+	report_init(&rep);
+	struct cocci_opts o = { .spatch = spatch, .rules_dir = rules, .constants = &c };
+	CHECK_EQ_INT(cocci_run(&o, files, 1, &rep), 0);
+	o.constants = NULL;
+	CHECK_EQ_INT(cocci_run(&o, files, 1, &rep), 0);
+	report_release(&rep);
+	if (old)
+		setenv(COCCI_CONSTANTS_ENV, old, 1);
+	else
+		unsetenv(COCCI_CONSTANTS_ENV);
+	free(old);
+	struct strbuf got = STRBUF_INIT;
+	CHECK_EQ_INT(strbuf_read_file(&got, log, 1 << 20), 0);
+	/* once in each spatch's environment (two rule files): the probed
+	 * values, then the environment's */
+#define PROBED "PAGE_SHIFT=16 PAGE_ALLOC_COSTLY_ORDER=3 MAX_PAGE_ORDER=13 KMALLOC_MAX_CACHE_SIZE=131072 HPAGE_PMD_ORDER=13"
+	CHECK_EQ_STR(got.buf, PROBED "|1\n" PROBED "|1\nPAGE_SHIFT=12|1\nPAGE_SHIFT=12|1\n");
+#undef PROBED
+	strbuf_release(&got);
+
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	CHECK_EQ_INT(system(cmd), 0);
+	free(cmd);
+	free(spatch);
+	free(rules);
+	free(body);
+	free(log);
 }
