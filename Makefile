@@ -122,11 +122,12 @@ corpus: all
 realtree: all
 	KDIR=$(KDIR) tests/realtree.sh ./gfpaudit
 
-# make kernel [KVER=6.12] [ARCH=arm64|s390|powerpc|riscv [PAGES=16K|64K]]:
+# make kernel [KVER=6.12] [ARCH=arm64|s390|powerpc|riscv [PAGES=16K|64K]] [KCONFIG=allmodconfig]:
 # build/linux-KVER (Debian's amd64 config) or build/linux-KVER-ARCH[-PAGES]
-# (the arch's defconfig, LLVM=1)
+# (the arch's defconfig, LLVM=1); KCONFIG: that kbuild config target instead,
+# suffix -KCONFIG
 kernel: all
-	tests/prepare-kernel.sh $(if $(ARCH),--arch $(ARCH)) $(if $(PAGES),--pages $(PAGES)) $(KVER)
+	tests/prepare-kernel.sh $(if $(ARCH),--arch $(ARCH)) $(if $(PAGES),--pages $(PAGES)) $(if $(KCONFIG),--config $(KCONFIG)) $(KVER)
 
 asan:
 	$(MAKE) BUILD=build/asan DEVELOPER=1 OPT="-O1 -g" \

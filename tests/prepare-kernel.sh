@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepare a real kernel tree for libclang from Debian's packages:
 # linux-source-VER (tarball under /usr/src) + linux-config-VER (Debian's configs).
-# Usage: tests/prepare-kernel.sh [--arch ARCH] [--pages 4K|16K|64K] [VERSION] [DESTDIR]
+# Usage: tests/prepare-kernel.sh [--arch ARCH] [--pages 4K|16K|64K] [--config TARGET] [VERSION] [DESTDIR]
 #   x86 (the default): Debian's amd64 config, `make olddefconfig prepare`.
 #   arm64, powerpc, riscv: the tree's own defconfig with clang's cross
 #   target (`make ARCH=A LLVM=1 defconfig prepare`: no cross binutils needed);
@@ -11,18 +11,24 @@
 #   tree is then configured for gcc, as Debian's amd64 config is);
 #   --pages (arm64 4K/16K/64K, powerpc 4K/64K) switches the page size with
 #   scripts/config and olddefconfig.
+#   --config TARGET: a kbuild config target (allmodconfig, allyesconfig,
+#   tinyconfig, ...) instead of Debian's config or the arch's defconfig;
+#   the tree gets the suffix -TARGET (build/linux-6.12-allmodconfig).
 # The tree lands in DESTDIR (default build/linux-VERSION, or
 # build/linux-VERSION-ARCH[-PAGES] for another arch or page size) and is
 # reused when it is already prepared.  Never commit what this produces.
 set -euo pipefail
 arch=x86
 pages=
+kconfig=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arch=${2:?--arch needs a value}; shift 2;;
 	--arch=*) arch=${1#--arch=}; shift;;
 	--pages) pages=${2:?--pages needs a value}; shift 2;;
 	--pages=*) pages=${1#--pages=}; shift;;
+	--config) kconfig=${2:?--config needs a value}; shift 2;;
+	--config=*) kconfig=${1#--config=}; shift;;
 	--) shift; break;;
 	-*) echo "prepare-kernel: unknown option $1" >&2; exit 2;;
 	*) break;;
@@ -41,6 +47,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 suffix=
 [ "$arch" != x86 ] && suffix=-$arch
 [ -n "$pages" ] && suffix=$suffix-$(echo "$pages" | tr A-Z a-z)
+[ -n "$kconfig" ] && suffix=$suffix-$kconfig
 dest=${2:-$top/build/linux-$ver$suffix}
 stamp=$dest/.gfpaudit-prepared
 
@@ -158,7 +165,12 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 echo "prepare-kernel: extracting $tarball" >&2
 tar -C "$tmp" --strip-components=1 -xf "$tarball"
-if [ "$arch" = x86 ]; then
+if [ "$arch" = x86 ] && [ -n "$kconfig" ]; then
+	echo "prepare-kernel: make $kconfig prepare" >&2
+	make -C "$tmp" -s "$kconfig" >&2
+	make -C "$tmp" -s -j"$(nproc)" prepare >&2
+	generated_headers "$tmp" make -C "$tmp" -s
+elif [ "$arch" = x86 ]; then
 	xz -dc "$cfgdir/config.amd64_none_amd64.xz" > "$tmp/.config"
 	echo "prepare-kernel: make olddefconfig prepare" >&2
 	make -C "$tmp" -s olddefconfig >&2
@@ -174,7 +186,7 @@ else
 		kmake=(make -C "$tmp" -s ARCH="$arch" LLVM=-"$v")
 	fi
 	echo "prepare-kernel: ${kmake[*]:3} defconfig" >&2
-	"${kmake[@]}" defconfig >&2
+	"${kmake[@]}" "${kconfig:-defconfig}" >&2
 	if [ -n "$pages" ]; then
 		case $arch/$pages in
 		arm64/16K) opts=(-d ARM64_4K_PAGES -e ARM64_16K_PAGES -d ARM64_64K_PAGES);;

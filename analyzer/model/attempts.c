@@ -231,16 +231,8 @@ static enum attempt_role role_of(const struct attempt_plan *p, const struct site
 		if (p->has_floor_k)
 			return k->orders.lo > p->floor_k ? ROLE_FALLBACK : ROLE_LAST;
 		return k->orders.lo > s->order.lo ? ROLE_FALLBACK : ROLE_LAST;
-	case FB_LOWER_ORDER:
-	case FB_VMALLOC:
-	case FB_KVMALLOC:
-	case FB_CALLER_SMALLER:
-	case FB_CALLER_PATH:
-	case FB_CALLER_OFF:
-	case FB_OTHER_PATH:
-		return ROLE_FALLBACK;
 	default:
-		return ROLE_LAST;
+		return fallback_catches(s->fallback) ? ROLE_FALLBACK : ROLE_LAST;
 	}
 }
 

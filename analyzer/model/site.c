@@ -16,6 +16,22 @@ const char *fallback_name(enum fallback_kind k)
 	return (unsigned)k < sizeof(fb_names) / sizeof(fb_names[0]) ? fb_names[k] : "unknown";
 }
 
+bool fallback_catches(enum fallback_kind k)
+{
+	switch (k) {
+	case FB_LOWER_ORDER:
+	case FB_VMALLOC:
+	case FB_KVMALLOC:
+	case FB_CALLER_SMALLER:
+	case FB_CALLER_PATH:
+	case FB_CALLER_OFF:
+	case FB_OTHER_PATH:
+		return true;
+	default:
+		return false;
+	}
+}
+
 int fallback_lookup(const char *name)
 {
 	for (size_t i = 0; i < sizeof(fb_names) / sizeof(fb_names[0]); i++)
@@ -147,17 +163,8 @@ void site_default_attempts(struct site *s)
 		}
 		site_add_attempt(s, r, r.known ? ROLE_LAST : ROLE_FALLBACK, s->gfp, NULL);
 		break;
-	case FB_LOWER_ORDER:
-	case FB_VMALLOC:
-	case FB_KVMALLOC:
-	case FB_CALLER_SMALLER:
-	case FB_CALLER_PATH:
-	case FB_CALLER_OFF:
-	case FB_OTHER_PATH:
-		site_add_attempt(s, r, ROLE_FALLBACK, s->gfp, NULL);
-		break;
 	default:
-		site_add_attempt(s, r, ROLE_LAST, s->gfp, NULL);
+		site_add_attempt(s, r, fallback_catches(s->fallback) ? ROLE_FALLBACK : ROLE_LAST, s->gfp, NULL);
 		break;
 	}
 }

@@ -29,6 +29,10 @@ enum fallback_kind {
 };
 /* A fallback in the callers (FB_CALLER_*). */
 #define FB_IS_CALLER(k) ((k) >= FB_CALLER_SMALLER && (k) <= FB_CALLER_OFF)
+/* Something other than the order loop itself catches a failed attempt
+ * (an explicit retry, another allocator or path, a caller that copes):
+ * every attempt at the site is then a fallback attempt. */
+bool fallback_catches(enum fallback_kind k);
 const char *fallback_name(enum fallback_kind k);
 int fallback_lookup(const char *name); /* -1 if unknown */
 
