@@ -900,7 +900,13 @@ static char *arg_base(const struct eval_ctx *cx, struct node *call, unsigned a, 
 		arg = node_strip(arg->kids[0]);
 		*sep = ".";
 	}
-	return node_text(cx->tu, arg);
+	return fn_path_text(cx->fn, arg);
+}
+
+/* Is tracked path `key` under `base` (base->x, base.x, base[3].x)? */
+static bool key_under(const char *key, const char *base, size_t bl)
+{
+	return !strncmp(key, base, bl) && (key[bl] == '-' || key[bl] == '.' || key[bl] == '[' || !key[bl]);
 }
 
 /* A call may write the fields it can reach through the pointers it is
@@ -918,8 +924,7 @@ static void forget_members(struct eval_ctx *cx, struct node *call, struct state 
 		size_t bl = base ? strlen(base) : 0;
 		for (int i = 0; bl && i < st->n; i++) {
 			const struct fn_var *v = &cx->fn->vars[i];
-			if (!v->is_member || strncmp(v->key, base, bl) ||
-			    (v->key[bl] != '-' && v->key[bl] != '.' && v->key[bl] != 0))
+			if (!v->is_member || !key_under(v->key, base, bl))
 				continue;
 			st->v[i] = var_initial(cx, cx->fn, i);
 		}
@@ -1726,14 +1731,14 @@ static void out_param_source(struct eval_ctx *cx, struct state *st, struct node 
 			free(rec);
 		}
 	}
-	char *base = node_text(cx->tu, x);
+	char *base = fn_path_text(cx->fn, x);
+	if (!base)
+		return;
 	char *w = xasprintf("%s '%s'", why, base);
 	size_t bl = strlen(base);
 	for (int i = 0; bl && i < st->n; i++) {
 		const struct fn_var *v = &cx->fn->vars[i];
-		bool hit = i == local_of(x) ||
-			   (v->is_member && !strncmp(v->key, base, bl) &&
-			    (v->key[bl] == '-' || v->key[bl] == '.'));
+		bool hit = i == local_of(x) || (v->is_member && key_under(v->key, base, bl) && v->key[bl]);
 		if (!hit)
 			continue;
 		struct aval a = aval_source(k, w, line);
