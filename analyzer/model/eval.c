@@ -1964,6 +1964,26 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 	return r;
 }
 
+/* What an untracked pointer points to: user, device or network memory
+ * stays that, but the pointer's constants are not the pointee's (a
+ * buffer kmalloc(2) returned, filled by a device query, then read). */
+static void deref_source(struct aval *r, const struct node *p)
+{
+	r->src &= ~(SRCB(CONST) | SRCB(CONFIG));
+	if (r->src_why_kind == SRC_CONST || r->src_why_kind == SRC_CONFIG) {
+		r->src_why = NULL;
+		r->src_why_kind = -1;
+	}
+	if (r->src & SRC_ALL)
+		return;
+	r->src |= SRCB(UNKNOWN);
+	if (!r->src_why) {
+		r->src_why = str_intern("memory read through a pointer");
+		r->src_why_kind = SRC_UNKNOWN;
+		r->src_line = p->line;
+	}
+}
+
 static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (!n->op || n->nkids != 1)
@@ -1997,6 +2017,9 @@ static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state 
 		r.iv = iv_norm(iv_sub(iv_const(0), a.iv));
 	} else if (!strcmp(n->op, "+")) {
 		return a;
+	} else if (!strcmp(n->op, "*")) {
+		deref_source(&r, k);
+		return r;
 	}
 	if (iv_is_const(r.iv) && strcmp(n->op, "~"))
 		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
