@@ -735,8 +735,11 @@ char *eval_fact_text(const struct fact_value *v)
 /* A read of field `fld` nothing in the function stored: what the field is
  * (device, wire, a known kernel field), else what its base pointer is, else
  * unknown. */
-static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const struct aval *base, unsigned line)
+static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const struct aval *base, unsigned line,
+				bool *joined)
 {
+	if (joined)
+		*joined = false;
 	if (clang_Cursor_isNull(fld) || clang_getCursorKind(fld) != CXCursor_FieldDecl)
 		return base && (base->src & SRC_CONTROLLED) ? *base : aval_source(SRC_UNKNOWN, "a field", line);
 	if (cx && cx->facts) {
@@ -744,8 +747,11 @@ static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const st
 		struct aval fv;
 		bool have = fact_value(cx, key, &fv);
 		free(key);
-		if (have)
+		if (have) {
+			if (joined)
+				*joined = true;
 			return fv;
+		}
 	}
 	CXCursor par = clang_getCursorSemanticParent(fld);
 	char *rec = cursor_spelling(par), *name = cursor_spelling(fld);
@@ -802,7 +808,7 @@ static struct aval var_initial(const struct eval_ctx *cx, const struct fn_model 
 	if (have) {
 		a = fv;
 	} else if (v->is_member) {
-		a = field_value(cx, v->field, NULL, 0);
+		a = field_value(cx, v->field, NULL, 0, NULL);
 	} else if (v->param >= 0 && !v->user_ptr && is_size_t(v->decl) && takes_user_buffer(f)) {
 		char *why = xasprintf("the count of a user buffer, '%s'", v->name);
 		a = aval_source(SRC_USER, why, 0);
@@ -2244,11 +2250,17 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 			return v;
 		}
 		CXCursor fld = clang_getCursorReferenced(n->cur);
-		struct aval r = field_value(cx, fld, n->nkids ? &base : NULL, n->line);
-		r.iv = iv_top();
-		r.g = gfp_unknown();
+		bool joined;
+		struct aval r = field_value(cx, fld, n->nkids ? &base : NULL, n->line, &joined);
+		if (!joined) {
+			/* the tree's joined stores bound a path read untracked as
+			 * they bound a tracked one (their kind without their
+			 * range said "constant" of a type-wide value) */
+			r.iv = iv_top();
+			r.g = gfp_unknown();
+		}
 		int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);
-		if (w > 0 && w < 32)
+		if (w > 0 && w < 32 && !joined)
 			r.iv = iv_norm(iv_range(0, ((int64_t)1 << w) - 1)); /* bit-field */
 		return type_bounded(n, r);
 	}
