@@ -735,8 +735,11 @@ char *eval_fact_text(const struct fact_value *v)
 /* A read of field `fld` nothing in the function stored: what the field is
  * (device, wire, a known kernel field), else what its base pointer is, else
  * unknown. */
-static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const struct aval *base, unsigned line)
+static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const struct aval *base, unsigned line,
+				bool *joined)
 {
+	if (joined)
+		*joined = false;
 	if (clang_Cursor_isNull(fld) || clang_getCursorKind(fld) != CXCursor_FieldDecl)
 		return base && (base->src & SRC_CONTROLLED) ? *base : aval_source(SRC_UNKNOWN, "a field", line);
 	if (cx && cx->facts) {
@@ -744,8 +747,11 @@ static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const st
 		struct aval fv;
 		bool have = fact_value(cx, key, &fv);
 		free(key);
-		if (have)
+		if (have) {
+			if (joined)
+				*joined = true;
 			return fv;
+		}
 	}
 	CXCursor par = clang_getCursorSemanticParent(fld);
 	char *rec = cursor_spelling(par), *name = cursor_spelling(fld);
@@ -802,7 +808,7 @@ static struct aval var_initial(const struct eval_ctx *cx, const struct fn_model 
 	if (have) {
 		a = fv;
 	} else if (v->is_member) {
-		a = field_value(cx, v->field, NULL, 0);
+		a = field_value(cx, v->field, NULL, 0, NULL);
 	} else if (v->param >= 0 && !v->user_ptr && is_size_t(v->decl) && takes_user_buffer(f)) {
 		char *why = xasprintf("the count of a user buffer, '%s'", v->name);
 		a = aval_source(SRC_USER, why, 0);
@@ -900,7 +906,13 @@ static char *arg_base(const struct eval_ctx *cx, struct node *call, unsigned a, 
 		arg = node_strip(arg->kids[0]);
 		*sep = ".";
 	}
-	return node_text(cx->tu, arg);
+	return fn_path_text(cx->fn, arg);
+}
+
+/* Is tracked path `key` under `base` (base->x, base.x, base[3].x)? */
+static bool key_under(const char *key, const char *base, size_t bl)
+{
+	return !strncmp(key, base, bl) && (key[bl] == '-' || key[bl] == '.' || key[bl] == '[' || !key[bl]);
 }
 
 /* A call may write the fields it can reach through the pointers it is
@@ -918,8 +930,7 @@ static void forget_members(struct eval_ctx *cx, struct node *call, struct state 
 		size_t bl = base ? strlen(base) : 0;
 		for (int i = 0; bl && i < st->n; i++) {
 			const struct fn_var *v = &cx->fn->vars[i];
-			if (!v->is_member || strncmp(v->key, base, bl) ||
-			    (v->key[bl] != '-' && v->key[bl] != '.' && v->key[bl] != 0))
+			if (!v->is_member || !key_under(v->key, base, bl))
 				continue;
 			st->v[i] = var_initial(cx, cx->fn, i);
 		}
@@ -1726,14 +1737,14 @@ static void out_param_source(struct eval_ctx *cx, struct state *st, struct node 
 			free(rec);
 		}
 	}
-	char *base = node_text(cx->tu, x);
+	char *base = fn_path_text(cx->fn, x);
+	if (!base)
+		return;
 	char *w = xasprintf("%s '%s'", why, base);
 	size_t bl = strlen(base);
 	for (int i = 0; bl && i < st->n; i++) {
 		const struct fn_var *v = &cx->fn->vars[i];
-		bool hit = i == local_of(x) ||
-			   (v->is_member && !strncmp(v->key, base, bl) &&
-			    (v->key[bl] == '-' || v->key[bl] == '.'));
+		bool hit = i == local_of(x) || (v->is_member && key_under(v->key, base, bl) && v->key[bl]);
 		if (!hit)
 			continue;
 		struct aval a = aval_source(k, w, line);
@@ -1959,6 +1970,26 @@ static struct aval eval_assign(struct eval_ctx *cx, struct node *n, struct state
 	return r;
 }
 
+/* What an untracked pointer points to: user, device or network memory
+ * stays that, but the pointer's constants are not the pointee's (a
+ * buffer kmalloc(2) returned, filled by a device query, then read). */
+static void deref_source(struct aval *r, const struct node *p)
+{
+	r->src &= ~(SRCB(CONST) | SRCB(CONFIG));
+	if (r->src_why_kind == SRC_CONST || r->src_why_kind == SRC_CONFIG) {
+		r->src_why = NULL;
+		r->src_why_kind = -1;
+	}
+	if (r->src & SRC_ALL)
+		return;
+	r->src |= SRCB(UNKNOWN);
+	if (!r->src_why) {
+		r->src_why = str_intern("memory read through a pointer");
+		r->src_why_kind = SRC_UNKNOWN;
+		r->src_line = p->line;
+	}
+}
+
 static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (!n->op || n->nkids != 1)
@@ -1992,6 +2023,9 @@ static struct aval eval_unary(struct eval_ctx *cx, struct node *n, struct state 
 		r.iv = iv_norm(iv_sub(iv_const(0), a.iv));
 	} else if (!strcmp(n->op, "+")) {
 		return a;
+	} else if (!strcmp(n->op, "*")) {
+		deref_source(&r, k);
+		return r;
 	}
 	if (iv_is_const(r.iv) && strcmp(n->op, "~"))
 		r.g = gfp_const(aval_canon(cx->tu, r.iv.lo));
@@ -2216,11 +2250,17 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 			return v;
 		}
 		CXCursor fld = clang_getCursorReferenced(n->cur);
-		struct aval r = field_value(cx, fld, n->nkids ? &base : NULL, n->line);
-		r.iv = iv_top();
-		r.g = gfp_unknown();
+		bool joined;
+		struct aval r = field_value(cx, fld, n->nkids ? &base : NULL, n->line, &joined);
+		if (!joined) {
+			/* the tree's joined stores bound a path read untracked as
+			 * they bound a tracked one (their kind without their
+			 * range said "constant" of a type-wide value) */
+			r.iv = iv_top();
+			r.g = gfp_unknown();
+		}
 		int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);
-		if (w > 0 && w < 32)
+		if (w > 0 && w < 32 && !joined)
 			r.iv = iv_norm(iv_range(0, ((int64_t)1 << w) - 1)); /* bit-field */
 		return type_bounded(n, r);
 	}

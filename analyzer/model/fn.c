@@ -251,6 +251,96 @@ static char *param_member_key(const struct fn_model *f, struct node *n)
 	return key;
 }
 
+static struct node *strip_implicit(struct node *n)
+{
+	while (n && (n->kind == CXCursor_ParenExpr || n->kind == CXCursor_UnexposedExpr) && n->nkids >= 1)
+		n = n->kids[n->nkids - 1];
+	return n;
+}
+
+/* A constant subscript: a literal or an enumerator (however a macro
+ * spells it), as its value. */
+static bool const_subscript(struct node *i, long long *v)
+{
+	i = strip_implicit(i);
+	if (!i)
+		return false;
+	if (i->kind == CXCursor_DeclRefExpr &&
+	    clang_getCursorKind(clang_getCursorReferenced(i->cur)) != CXCursor_EnumConstantDecl)
+		return false;
+	if (i->kind != CXCursor_IntegerLiteral && i->kind != CXCursor_DeclRefExpr)
+		return false;
+	return tu_eval_int(i->cur, v);
+}
+
+/* A field path as the AST has it, spelled as code writes it: "t->a.b",
+ * "tables[3].size" (a constant subscript by its value).  False when the
+ * path holds anything but a named root, fields and constant subscripts. */
+static bool path_key(struct node *n, struct strbuf *sb)
+{
+	long long v;
+	struct node *s = strip_implicit(n);
+	if (!s)
+		return false;
+	switch (s->kind) {
+	case CXCursor_DeclRefExpr:
+		if (!s->name)
+			return false;
+		strbuf_adds(sb, s->name);
+		return true;
+	case CXCursor_MemberRefExpr: {
+		if (!s->name || s->nkids < 1 || !path_key(s->kids[0], sb))
+			return false;
+		CXType bt = clang_getCanonicalType(clang_getCursorType(s->kids[0]->cur));
+		strbuf_addf(sb, "%s%s", bt.kind == CXType_Pointer ? "->" : ".", s->name);
+		return true;
+	}
+	case CXCursor_ArraySubscriptExpr:
+		if (s->nkids != 2 || !path_key(s->kids[0], sb) || !const_subscript(s->kids[1], &v))
+			return false;
+		strbuf_addf(sb, "[%lld]", v);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool has_subscript(const struct node *n)
+{
+	for (; n && n->nkids >= 1; n = n->kids[0])
+		if (n->kind == CXCursor_ArraySubscriptExpr)
+			return true;
+	return false;
+}
+
+/* Is member expression `n` spelled by a macro's body rather than written
+ * at its place (SET(t, id, s) storing t[id].size)?  Its name is not the
+ * word at its expansion location. */
+static bool member_in_macro(const struct fn_model *f, const struct node *n)
+{
+	char *w = tu_expansion_name(f->tu, n->cur);
+	bool r = !w || !n->name || strcmp(w, n->name);
+	free(w);
+	return r;
+}
+
+char *fn_path_text(const struct fn_model *f, struct node *n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool macro = n->kind == CXCursor_MemberRefExpr && member_in_macro(f, n);
+	if ((macro || has_subscript(n)) && path_key(n, &sb))
+		return strbuf_detach(&sb);
+	strbuf_release(&sb);
+	char *t = node_text(f->tu, n);
+	size_t tl = strlen(t), nl = n->name ? strlen(n->name) : 0;
+	if (macro && (!nl || tl < nl || strcmp(t + tl - nl, n->name))) {
+		/* the text is the macro's invocation, not this path */
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
 /* Field paths written in the function (rq->order, p.len) become pseudo
  * variables, keyed by their text: a value stored there and read back
  * before any call keeps its bounds.  In a header's helper (no text), the
@@ -266,8 +356,10 @@ static void track_members(struct fn_model *f, struct node *n)
 	if (n->line) {
 		unsigned b, e;
 		if (!tu_main_range(f->tu, n->cur, &b, &e) || e <= b || e - b > 120)
+			if (!member_in_macro(f, n))
+				return;
+		if (!(key = fn_path_text(f, n)))
 			return;
-		key = node_text(f->tu, n);
 	} else if (f->in_main || !(key = param_member_key(f, n))) {
 		return;
 	}

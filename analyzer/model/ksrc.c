@@ -113,6 +113,13 @@ static const struct named_src returns[] = {
 	{ "be16_to_cpup", SRC_DEVICE, "a big-endian on-disk or wire field", KB_NONE },
 	{ "le32_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
 	{ "le16_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
+	/* the functions behind those macros in the kernel's byteorder headers */
+	{ "__be64_to_cpup", SRC_DEVICE, "a big-endian on-disk or wire field", KB_NONE },
+	{ "__be32_to_cpup", SRC_DEVICE, "a big-endian on-disk or wire field", KB_NONE },
+	{ "__be16_to_cpup", SRC_DEVICE, "a big-endian on-disk or wire field", KB_NONE },
+	{ "__le64_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
+	{ "__le32_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
+	{ "__le16_to_cpup", SRC_DEVICE, "a little-endian device field", KB_NONE },
 	{ "i_size_read", SRC_USER, "a file's size", KB_NONE },
 	/* the size of an extended attribute's value (a size query with a NULL
 	 * buffer): users set them, setxattr() refuses more than XATTR_SIZE_MAX */

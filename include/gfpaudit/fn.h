@@ -68,6 +68,11 @@ bool node_contains(const struct node *n, const struct node *x);
 /* Normalized source text of a node (whitespace collapsed; expansion text
  * for macro-expanded nodes), owned. */
 char *node_text(const struct tu *t, const struct node *n);
+/* The key of a field path, as tracked field paths are keyed: its text,
+ * or, for a path with constant subscripts or one a macro's body spells,
+ * the path from the AST ("tables[3].size" for tables[TABLE_ECC].size
+ * however written).  NULL for a macro's path the AST cannot spell. */
+char *fn_path_text(const struct fn_model *f, struct node *n);
 /* Is `n` itself a write of local v: v--, v++, v op= x, v = x (not a decl)? */
 bool node_modifies(const struct node *n, int v);
 /* Local variables referenced in a subtree (with `members`, tracked field

@@ -12,6 +12,19 @@
 #define __be16_to_cpu(x)	__builtin_bswap16((__force __u16)(__be16)(x))
 #define __be32_to_cpu(x)	__builtin_bswap32((__force __u32)(__be32)(x))
 
+/* the pointer forms are inline functions over the value forms */
+static __always_inline __u16 __le16_to_cpup(const __le16 *p)
+{
+	return __le16_to_cpu(*p);
+}
+
+static __always_inline __u32 __le32_to_cpup(const __le32 *p)
+{
+	return __le32_to_cpu(*p);
+}
+
+#define le16_to_cpup	__le16_to_cpup
+#define le32_to_cpup	__le32_to_cpup
 #define le16_to_cpu	__le16_to_cpu
 #define le32_to_cpu	__le32_to_cpu
 #define le64_to_cpu	__le64_to_cpu
