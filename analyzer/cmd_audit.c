@@ -183,7 +183,8 @@ int cmd_audit(int argc, char **argv)
 			"give up on one file after SEC seconds (default 300; also\n"
 			"the worker's CPU limit for the file)"),
 		CLI_INT(0, "memory-limit", &a.mem_mb, "MIB", 64, 1 << 24,
-			"address-space limit of each worker (default 4096)"),
+			"address-space limit of each worker, on top of what it\n"
+			"inherits from the parent (default 4096)"),
 		CLI_STRING(0, "enable", &c->enable, "RULE,..",
 			"run only these rules (with --disable: add them back)"),
 		CLI_STRING(0, "disable", &c->disable, "RULE,..", "do not run these rules"),

@@ -300,7 +300,8 @@ int cmd_facts(int argc, char **argv)
 		CLI_INT(0, "timeout", &a.timeout, "SEC", 1, CLI_TIMEOUT_MAX,
 			"give up on one file after SEC seconds (default 300)"),
 		CLI_INT(0, "memory-limit", &a.mem_mb, "MIB", 64, 1 << 24,
-			"address-space limit of each worker (default 4096)"),
+			"address-space limit of each worker, on top of what it\n"
+			"inherits from the parent (default 4096)"),
 		CLI_SET(0, "no-pch", &a.want_pch, 0, "parse without the precompiled kernel headers"),
 		CLI_SET(0, "all-files", &a.all_files, 1,
 			"also the files the configuration does not build"),

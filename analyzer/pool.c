@@ -372,8 +372,23 @@ static int collect(struct run *r)
 	return 0;
 }
 
+/* GFPAUDIT_TEST_BALLAST_MB=N: the parent maps and touches N MiB before it
+ * forks workers, as a whole tree's first-pass results do before the facts
+ * passes (a test of the workers' address-space limit). */
+static void test_ballast(void)
+{
+	static char *ballast;
+	const char *mb = getenv("GFPAUDIT_TEST_BALLAST_MB");
+	if (ballast || !mb || atol(mb) <= 0)
+		return;
+	size_t len = (size_t)atol(mb) << 20;
+	ballast = xmalloc(len);
+	memset(ballast, 1, len);
+}
+
 int pool_run(struct engine *e, char *const *paths, size_t n, const struct pool_opts *o)
 {
+	test_ballast();
 	struct run r = { .e = e, .paths = paths, .n = n, .o = o, .jobs = o->jobs < 1 ? 1 : o->jobs,
 			 .prog = { .on = !o->quiet && (isatty(2) || o->progress_lines), .lines = !isatty(2) } };
 	r.slots = xcalloc((size_t)r.jobs, sizeof(*r.slots));

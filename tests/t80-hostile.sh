@@ -124,7 +124,14 @@ sec_workers() {
 	*)
 		GFPAUDIT_TEST_HOG=hog.c timeout 60 "$G" audit --no-cache -q --memory-limit 256 "$T/hog.c" >"$T/out" 2>"$T/err"; rc=$?
 		if [ $rc = 3 ] && grep -q "hog.c: failed: analyzer crashed" "$T/err"; then ok "--memory-limit: a worker past its limit costs its file (exit 3)"
-		else fail "--memory-limit: a worker past its limit costs its file (exit 3)" "exit $rc $(cat "$T/err")"; fi ;;
+		else fail "--memory-limit: a worker past its limit costs its file (exit 3)" "exit $rc $(cat "$T/err")"; fi
+		# the limit is on top of what a worker inherits: a parent holding
+		# more than the limit (a whole tree's results before the facts
+		# passes) still gets its files parsed
+		bad_c > "$T/big-parent.c"
+		GFPAUDIT_TEST_BALLAST_MB=400 timeout 60 "$G" audit --no-cache -q --memory-limit 256 "$T/big-parent.c" >"$T/out" 2>"$T/err"; rc=$?
+		if [ $rc = 1 ] && grep -q "costly-no-fallback" "$T/out" && ! grep -q "failed" "$T/err"; then ok "--memory-limit counts from what the worker inherits (a 400 MiB parent, a 256 MiB limit)"
+		else fail "--memory-limit counts from what the worker inherits (a 400 MiB parent, a 256 MiB limit)" "exit $rc $(cat "$T/err")"; fi ;;
 	esac
 	# a worker burning CPU while its parent cannot act (stopped): RLIMIT_CPU
 	# (--timeout plus 2 s of CPU) ends it

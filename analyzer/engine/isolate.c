@@ -30,12 +30,29 @@
 #endif
 #endif
 
-/* In the worker: the address-space limit, once. */
+/* The address space this process maps now, in bytes (0 if unknown). */
+static unsigned long long mapped_bytes(void)
+{
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
+/* In the worker: the address-space limit, once, on top of what the fork
+ * inherited: a worker forked for the facts passes shares the parent's
+ * heap (every file's first-pass result, gigabytes on a whole tree), and
+ * a limit counted from zero left it no room to parse anything. */
 static void limit_memory(long mb)
 {
 #ifndef ISOLATE_NO_AS_LIMIT
 	if (mb > 0) {
-		struct rlimit rl = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
+		rlim_t lim = ((rlim_t)mb << 20) + (rlim_t)mapped_bytes();
+		struct rlimit rl = { lim, lim };
 		setrlimit(RLIMIT_AS, &rl);
 	}
 #else

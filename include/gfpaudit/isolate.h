@@ -38,8 +38,9 @@ void isolate_cancel(struct isolate_child *c);
 /* Defaults for check and review (audit: --timeout, 300 s). */
 #define ISOLATE_TIMEOUT_SEC 300
 
-/* Default address-space limit of a child or worker in MiB: the largest
- * 6.12 file needs about 450 MiB resident, libclang maps more than it touches. */
+/* Default address-space limit of a child or worker in MiB, on top of the
+ * address space it inherits from its parent at the fork: the largest 6.12
+ * file needs about 450 MiB resident, libclang maps more than it touches. */
 #define ISOLATE_MEM_LIMIT_MB 4096
 
 /* The pieces the pool's workers share.  In a new child: die with the
