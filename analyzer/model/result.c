@@ -49,8 +49,14 @@ void file_result_add_fact(struct file_result *r, const char *key, struct interva
 {
 	/* the same function is run more than once (callers' rounds, loops):
 	 * one observation per key and line */
-	if (!r->fact_index)
+	if (!r->fact_index) {
+		/* (re)built from what the result holds: a result read back
+		 * drops its index (file_result_from_json) */
 		r->fact_index = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+		for (size_t i = 0; i < r->nfacts; i++)
+			g_hash_table_insert(r->fact_index, xasprintf("%d %s", r->facts[i].line, r->facts[i].key),
+					    (void *)(uintptr_t)(i + 1));
+	}
 	char *k = xasprintf("%d %s", line, key);
 	size_t at = (size_t)(uintptr_t)g_hash_table_lookup(r->fact_index, k);
 	if (at) {
@@ -517,6 +523,13 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			? iv_range(json_integer_value(lo), json_integer_value(hi)) : iv_unknown();
 		file_result_add_fact(r, key, iv, (unsigned)json_integer_value(json_array_get(v, 3)),
 				     (int)json_integer_value(json_array_get(v, 4)));
+	}
+	/* the index only merges a worker's repeated observations; the parent
+	 * holds thousands of results read back (a fifth of its heap was
+	 * these indexes) */
+	if (r->fact_index) {
+		g_hash_table_destroy(r->fact_index);
+		r->fact_index = NULL;
 	}
 	r->facts_digest = get_str(j, "facts_digest");
 	const json_t *ca = json_object_get(j, "consulted");
