@@ -36,6 +36,7 @@
 #include <glib.h>
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/kmake.h"
+#include "gfpaudit/kmapcache.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -247,6 +248,7 @@ struct kmap {
 	GHashTable *config;
 	GHashTable *objs; /* tree-relative object path -> struct kobj_ent */
 	GHashTable *dirs; /* tree-relative directory -> state visited with */
+	GPtrArray *files, *globs; /* what it was read from (kmapcache.h); NULL: not kept */
 };
 
 static void ent_free(gpointer p)
@@ -427,6 +429,8 @@ static void visit_lists(struct kmap *k, struct kmake *m, const char *dir, const 
 	g_hash_table_destroy(in_y);
 }
 
+static void kmap_inputs(struct kmap *k, const struct kmake *m, const char *absdir);
+
 /* The top-level Kbuild lists $(ARCH_CORE) $(ARCH_LIB) $(ARCH_DRIVERS),
  * which the top Makefile takes from the arch Makefile. */
 static void arch_lists(struct kmap *k, struct kmake *top)
@@ -445,6 +449,7 @@ static void arch_lists(struct kmap *k, struct kmake *top)
 	kmake_set(top, "ARCH_CORE", core);
 	kmake_set(top, "ARCH_LIB", libdirs ? libdirs : libs);
 	kmake_set(top, "ARCH_DRIVERS", drv);
+	kmap_inputs(k, &m, NULL);
 	free(core);
 	free(libs);
 	free(libdirs);
@@ -454,6 +459,26 @@ static void arch_lists(struct kmap *k, struct kmake *top)
 	free(f);
 	free(arch);
 	kmake_release(&m);
+}
+
+/* What a Makefile's reading depended on, for the map's cache: the files
+ * it read, the absent Kbuild of `absdir` (NULL: none looked for), its
+ * $(wildcard)s. */
+static void kmap_inputs(struct kmap *k, const struct kmake *m, const char *absdir)
+{
+	if (!k->files)
+		return;
+	for (guint i = 0; i < m->files->len; i++)
+		g_ptr_array_add(k->files, xstrdup(g_ptr_array_index(m->files, i)));
+	if (absdir) {
+		char *kb = xasprintf("%s/Kbuild", absdir);
+		struct stat st;
+		if (stat(kb, &st) != 0)
+			g_ptr_array_add(k->files, xasprintf("-%s", kb));
+		free(kb);
+	}
+	for (guint i = 0; i < m->globs->len; i++)
+		g_ptr_array_add(k->globs, xstrdup(g_ptr_array_index(m->globs, i)));
 }
 
 static void visit(struct kmap *k, const char *dir, char state, int depth)
@@ -473,6 +498,7 @@ static void visit(struct kmap *k, const char *dir, char state, int depth)
 		arch_lists(k, &m);
 	kmake_read(&m, file, *dir ? dir : ".");
 	visit_lists(k, &m, dir, absdir, *dir ? dir : ".", state, depth);
+	kmap_inputs(k, &m, *dir ? absdir : NULL);
 	kmake_release(&m);
 	free(file);
 	free(absdir);
@@ -489,8 +515,38 @@ static void kmap_free(struct kmap *k)
 	free(k);
 }
 
+static void kmap_row_add(void *data, const struct kmap_row *r)
+{
+	struct kmap *k = data;
+	struct kobj_ent *e = xcalloc(1, sizeof(*e));
+	e->state = r->state;
+	e->modname = xstrdup(r->modname);
+	e->modfile = xstrdup(r->modfile);
+	e->builder = xstrdup(r->builder);
+	e->objrel = xstrdup(r->objrel);
+	g_hash_table_insert(k->objs, xstrdup(r->path), e);
+}
+
+/* The map just read from the Makefiles, onto disk (kmapcache.h). */
+static void kmap_store(struct kmap *k)
+{
+	GPtrArray *rows = g_ptr_array_new_with_free_func(free);
+	GHashTableIter it;
+	gpointer key, val;
+	g_hash_table_iter_init(&it, k->objs);
+	while (g_hash_table_iter_next(&it, &key, &val)) {
+		const struct kobj_ent *e = val;
+		struct kmap_row *r = xcalloc(1, sizeof(*r));
+		*r = (struct kmap_row){ key, e->state, e->modname, e->modfile, e->builder, e->objrel };
+		g_ptr_array_add(rows, r);
+	}
+	kmap_cache_save(k->tree, rows, k->files, k->globs);
+	g_ptr_array_free(rows, TRUE);
+}
+
 /* The map of `tree` (a real path): built once per process and kept while
- * the configuration's stamp holds (kmake_config). */
+ * the configuration's stamp holds (kmake_config); from the disk cache
+ * when what it was read from still holds (kmapcache.h). */
 static struct kmap *kmap_get(const char *tree)
 {
 	static struct kmap *memo;
@@ -505,7 +561,17 @@ static struct kmap *kmap_get(const char *tree)
 	k->config = config;
 	k->objs = g_hash_table_new_full(g_str_hash, g_str_equal, free, ent_free);
 	k->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
-	visit(k, "", 'y', 0);
+	if (kmap_cache_load(tree, kmap_row_add, k)) {
+		k->files = g_ptr_array_new_with_free_func(free);
+		k->globs = g_ptr_array_new_with_free_func(free);
+		char *conf = xasprintf("%s/include/config/auto.conf", tree);
+		g_ptr_array_add(k->files, conf); /* the configuration: absent is "-" */
+		visit(k, "", 'y', 0);
+		kmap_store(k);
+		g_ptr_array_free(k->files, TRUE);
+		g_ptr_array_free(k->globs, TRUE);
+		k->files = k->globs = NULL;
+	}
 	memo = k;
 	return k;
 }
