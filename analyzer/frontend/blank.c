@@ -220,20 +220,35 @@ static void lines_add(struct lines *l, const char *s, size_t len, int d)
 		}
 }
 
+/* The file-scope code of a side (outside every function, comments
+ * left out), line by line: each line's tokens joined by spaces. */
 static void outside_lines(const struct bside *sd, struct lines *l, int d)
 {
-	size_t p = 0, f = 0;
-	while (p < sd->len) {
-		while (f < sd->fx.n && sd->f[f].line_e <= p)
+	struct strbuf line = STRBUF_INIT;
+	size_t f = 0, pos = 0;
+	int at = 1, cur = 0;
+	for (size_t i = 0; i < sd->t.n; i++) {
+		while (f < sd->fx.n && sd->f[f].te < i)
 			f++;
-		if (f < sd->fx.n && p >= sd->f[f].line_b) {
-			p = sd->f[f].line_e;
+		if (f < sd->fx.n && i >= sd->f[f].sig) {
+			i = sd->f[f].te; /* the function, to its closing brace */
 			continue;
 		}
-		size_t e = line_end(sd->text, sd->len, p);
-		lines_add(l, sd->text + p, e > p && sd->text[e - 1] == '\n' ? e - p - 1 : e - p, d);
-		p = e > p ? e : p + 1;
+		for (; pos < sd->t.v[i].begin; pos++)
+			if (sd->text[pos] == '\n')
+				at++;
+		if (at != cur && line.len) {
+			lines_add(l, line.buf, line.len, d);
+			strbuf_reset(&line);
+		}
+		cur = at;
+		if (line.len)
+			strbuf_addc(&line, ' ');
+		strbuf_add(&line, sd->text + sd->t.v[i].begin, sd->t.v[i].end - sd->t.v[i].begin);
 	}
+	if (line.len)
+		lines_add(l, line.buf, line.len, d);
+	strbuf_release(&line);
 }
 
 static bool is_keyword(const char *s, size_t n)

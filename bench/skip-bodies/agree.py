@@ -194,10 +194,16 @@ def synth_cases(kdir):
     return cases
 
 
-def run(g, kdir, repo, extra):
+BLANKED = re.compile(r'^profile: \S+ blanked (\d+) bodies, kept (\d+) functions', re.M)
+
+
+def run(g, kdir, repo, extra, stats=None):
     r = subprocess.run([g, "check", "--staged", "--tree", kdir, "--no-cache", "-j1", "--color=never"] + extra,
                        cwd=repo, capture_output=True, text=True, errors='replace',
-                       env=dict(os.environ, GFPAUDIT_NO_CACHE="1"))
+                       env=dict(os.environ, GFPAUDIT_NO_CACHE="1", GFPAUDIT_PROFILE="1"))
+    if stats is not None:
+        m = BLANKED.search(r.stderr)
+        stats.extend([int(m.group(1)), int(m.group(2))] if m else [0, 0])
     return r.returncode, r.stdout
 
 
@@ -221,9 +227,9 @@ def one(case, g, kdir, tmp):
     with open(fp, "w", errors='surrogateescape') as fh:
         fh.write(new)
     subprocess.run(["git", "add", "-A"], cwd=repo, env=env, check=True)
-    res = {}
+    res, stats = {}, []
     for mode, extra in (("skip", []), ("full", ["--no-skip-bodies"])):
-        res[mode + "-text"] = run(g, kdir, repo, extra)
+        res[mode + "-text"] = run(g, kdir, repo, extra, stats if mode == "skip" else None)
         rc, out = run(g, kdir, repo, extra + ["--format", "json"])
         try:
             j = json.loads(out)
@@ -235,6 +241,7 @@ def one(case, g, kdir, tmp):
     sj, fj = res["skip-json"], res["full-json"]
     agree = st == ft and sj[:3] == fj[:3]
     return dict(name=name, agree=agree, exit=ft[0], new=len(fj[1]), fixed=len(fj[2]),
+                blanked=stats[0], kept=stats[1],
                 indirect_full=len(fj[3]), indirect_skip=len(sj[3]), indirect_same=sj[3] == fj[3],
                 diff=None if agree else {"skip": [st, sj], "full": [ft, fj]})
 
@@ -257,9 +264,9 @@ def main():
         with cf.ThreadPoolExecutor(a.j) as ex:
             for r in ex.map(lambda c: one(c, a.gfpaudit, kdir, tmp), cases):
                 results.append(r)
-                print("%-4s %-60s exit %d new %d fixed %d indirect %d/%d" % (
+                print("%-4s %-56s exit %d new %d fixed %d indirect %d/%d blanked %d kept %d" % (
                     "ok" if r["agree"] else "DIFF", r["name"], r["exit"], r["new"], r["fixed"],
-                    r["indirect_skip"], r["indirect_full"]), flush=True)
+                    r["indirect_skip"], r["indirect_full"], r["blanked"], r["kept"]), flush=True)
                 if not r["agree"]:
                     print("     " + json.dumps(r["diff"])[:2000], flush=True)
     finally:
@@ -271,6 +278,9 @@ def main():
     bad = sum(not r["agree"] for r in results)
     ind = sum(not r["indirect_same"] for r in results)
     err = sum(r["exit"] >= 2 for r in results)
+    bl, kp = sum(r["blanked"] for r in results), sum(r["kept"] for r in results)
+    print("bodies blanked on the new side: %d, functions kept: %d (%.0f%% blanked)" % (
+        bl, kp, 100.0 * bl / max(1, bl + kp)))
     print("%d cases: %d agree, %d differ; with findings: %d new, %d fixed (cases); exit 2 or 3: %d; "
           "JSON indirect lists differ in %d" % (n, n - bad, bad, sum(r["new"] > 0 for r in results),
                                                 sum(r["fixed"] > 0 for r in results), err, ind))
