@@ -296,16 +296,49 @@ static void seed_outside(const struct bside *a, const struct bside *b, struct bl
 	blank_names_release(&l.set);
 }
 
-/* Functions that name what seed_outside() found, or hold BUILD_BUG_ON. */
+/* Functions that name what seed_outside() found. */
 static void seed_mentions(const struct bside *sd, const struct blank_names *ids, struct blank_names *keep)
 {
-	struct blank_names bb;
-	blank_names_init(&bb);
-	blank_names_add(&bb, "BUILD_BUG_ON", 12);
 	for (size_t i = 0; i < sd->fx.n; i++)
-		if (!kept(keep, &sd->f[i]) && (mentions(sd, &sd->f[i], ids, false) || mentions(sd, &sd->f[i], &bb, false)))
+		if (!kept(keep, &sd->f[i]) && mentions(sd, &sd->f[i], ids, false))
 			blank_names_add(keep, sd->f[i].name, strlen(sd->f[i].name));
-	blank_names_release(&bb);
+}
+
+static bool tok_starts(const struct bside *sd, size_t i, const char *prefix)
+{
+	size_t n, k = strlen(prefix);
+	const char *s = tok_text(sd, i, &n);
+	return sd->t.v[i].kind == TK_IDENT && n > k && !memcmp(s, prefix, k);
+}
+
+/* Does the function assert an alias of the two bit spaces,
+ * BUILD_BUG_ON(... __GFP_X ... ALLOC_Y ...)?  The consistency rules read
+ * those from the file's text (model/consistency.c). */
+static bool asserts_alias(const struct bside *sd, const struct bfn *f)
+{
+	for (size_t i = f->tb; i + 1 < f->te; i++) {
+		if (!tok_is(&sd->t, i, "BUILD_BUG_ON") || !tok_is(&sd->t, i + 1, "("))
+			continue;
+		bool g = false, a = false;
+		int depth = 0;
+		for (size_t k = i + 1; k < f->te; k++) {
+			depth += tok_is(&sd->t, k, "(") - tok_is(&sd->t, k, ")");
+			if (!depth)
+				break;
+			g |= tok_starts(sd, k, "__GFP_");
+			a |= tok_starts(sd, k, "ALLOC_");
+		}
+		if (g && a)
+			return true;
+	}
+	return false;
+}
+
+static void keep_aliases(const struct bside *sd, struct blank_names *keep)
+{
+	for (size_t i = 0; i < sd->fx.n; i++)
+		if (!kept(keep, &sd->f[i]) && asserts_alias(sd, &sd->f[i]))
+			blank_names_add(keep, sd->f[i].name, strlen(sd->f[i].name));
 }
 
 /* ---- closure ---- */
@@ -466,6 +499,9 @@ void blank_plan(const char *old, size_t olen, const char *new_, size_t nlen, con
 	/* and everything the kept functions call */
 	while (!keep->all && (add_callees(&s[0], keep) | add_callees(&s[1], keep)))
 		;
+	/* read as text: their callees do not matter */
+	for (int k = 0; k < 2 && !keep->all; k++)
+		keep_aliases(&s[k], keep);
 	side_close(&s[0]);
 	side_close(&s[1]);
 }

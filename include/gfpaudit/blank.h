@@ -10,8 +10,7 @@
  *   - seeds: a function whose text differs between the two sides or that
  *     is on one side only; a function that mentions an identifier of a
  *     file-scope line the change adds or removes (a macro, a global, a
- *     type); a function holding BUILD_BUG_ON (the aliases the consistency
- *     rules read);
+ *     type);
  *   - the functions that read or write a field a seed stores into (`->f
  *     =`, `.f =`: where the memory goes, model/usage.c); of the static
  *     seeds that name an allocator of the table, every function that names them
@@ -20,7 +19,9 @@
  *     all, the callers of those callers that are static and allocate too;
  *   - then, over both sides, every function of the file a kept body names,
  *     to a fixed point (callees: summaries, wrappers, inline helpers, the
- *     values callers pass).
+ *     values callers pass);
+ *   - and, read as text only, a function asserting an alias of the two bit
+ *     spaces, BUILD_BUG_ON(... __GFP_X ... ALLOC_Y ...) (model/consistency.c).
  * Findings outside the changed functions are then not all found: `check`
  * reports only new ones inside them (-v parses everything).
  * A change to a file-scope #if/#include line keeps everything.

@@ -153,7 +153,8 @@ static const char chain_old[] =
 	"static int user(struct st *s) { return virt_to_phys(s->buf) != 0; }\n"
 	"static int unrelated(int a) { return a + 1; }\n"
 	"int exported(void) { return unrelated(2); }\n"
-	"static void check_aliases(void) { BUILD_BUG_ON(1 != 1); }\n";
+	"static void check_aliases(void) { BUILD_BUG_ON(__GFP_HIGH != (__force gfp_t)ALLOC_HIGH); }\n"
+	"static void check_sizes(void) { BUILD_BUG_ON(sizeof(struct st) != 16); leaf(1); }\n";
 
 TEST(blank_plan_keeps_what_the_model_reads)
 {
@@ -172,6 +173,7 @@ TEST(blank_plan_keeps_what_the_model_reads)
 	CHECK(!HAS(&k, "toptop"));       /* top allocates nothing: its callers bind nothing */
 	CHECK(HAS(&k, "user"));          /* reads the field alloc_it stores into */
 	CHECK(HAS(&k, "check_aliases")); /* BUILD_BUG_ON: the aliases */
+	CHECK(!HAS(&k, "check_sizes"));  /* another assertion, and its callee's callers do not matter */
 	CHECK(!HAS(&k, "unrelated"));
 	CHECK(!HAS(&k, "exported"));
 	blank_names_release(&k);
