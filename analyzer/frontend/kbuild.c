@@ -249,6 +249,7 @@ struct kmap {
 	GHashTable *objs; /* tree-relative object path -> struct kobj_ent */
 	GHashTable *dirs; /* tree-relative directory -> state visited with */
 	GPtrArray *files, *globs; /* what it was read from (kmapcache.h); NULL: not kept */
+	char *disk;       /* the map on disk, looked up object by object (kmapcache.h) */
 };
 
 static void ent_free(gpointer p)
@@ -512,19 +513,28 @@ static void kmap_free(struct kmap *k)
 	g_hash_table_unref(k->config);
 	g_hash_table_destroy(k->objs);
 	g_hash_table_destroy(k->dirs);
+	free(k->disk);
 	free(k);
 }
 
-static void kmap_row_add(void *data, const struct kmap_row *r)
+/* The entry of object `rel`: read from the Makefiles, or from the map on
+ * disk the first time it is asked for (a check asks for one or two). */
+static struct kobj_ent *kmap_lookup(struct kmap *k, const char *rel)
 {
-	struct kmap *k = data;
-	struct kobj_ent *e = xcalloc(1, sizeof(*e));
-	e->state = r->state;
-	e->modname = xstrdup(r->modname);
-	e->modfile = xstrdup(r->modfile);
-	e->builder = xstrdup(r->builder);
-	e->objrel = xstrdup(r->objrel);
-	g_hash_table_insert(k->objs, xstrdup(r->path), e);
+	struct kobj_ent *e = g_hash_table_lookup(k->objs, rel);
+	struct kmap_row r;
+	char *buf;
+	if (e || !k->disk || kmap_cache_find(k->disk, rel, &r, &buf))
+		return e;
+	e = xcalloc(1, sizeof(*e));
+	e->state = r.state;
+	e->modname = xstrdup(r.modname);
+	e->modfile = xstrdup(r.modfile);
+	e->builder = xstrdup(r.builder);
+	e->objrel = xstrdup(r.objrel);
+	g_hash_table_insert(k->objs, xstrdup(rel), e);
+	free(buf);
+	return e;
 }
 
 /* The map just read from the Makefiles, onto disk (kmapcache.h). */
@@ -561,7 +571,7 @@ static struct kmap *kmap_get(const char *tree)
 	k->config = config;
 	k->objs = g_hash_table_new_full(g_str_hash, g_str_equal, free, ent_free);
 	k->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
-	if (kmap_cache_load(tree, kmap_row_add, k)) {
+	if (!(k->disk = kmap_cache_open(tree))) {
 		k->files = g_ptr_array_new_with_free_func(free);
 		k->globs = g_ptr_array_new_with_free_func(free);
 		char *conf = xasprintf("%s/include/config/auto.conf", tree);
@@ -679,7 +689,7 @@ int kbuild_object(const char *tree, const char *path, struct kbuild_obj *out)
 	struct kmap *k = kmap_get(treal);
 	char *rel = *reldir ? xasprintf("%s/%s", reldir, obj) : xstrdup(obj);
 	out->arch = xstrdup(config_arch(k->config));
-	struct kobj_ent *e = g_hash_table_lookup(k->objs, rel);
+	struct kobj_ent *e = kmap_lookup(k, rel);
 	if (e) {
 		out->state = e->state;
 		out->modname = xstrdup(e->modname);

@@ -119,8 +119,8 @@ static bool input_holds(char *l, bool is_glob)
 	return same;
 }
 
-/* The stored map's lines, split, when its header and every input hold. */
-static char **valid_lines(const char *tree)
+/* The stored map's text, when its header and every input hold. */
+char *kmap_cache_open(const char *tree)
 {
 	char *path = cache_path(tree, false);
 	struct strbuf sb = STRBUF_INIT;
@@ -130,40 +130,49 @@ static char **valid_lines(const char *tree)
 		strbuf_release(&sb);
 		return NULL;
 	}
-	char **l = g_strsplit(sb.buf, "\n", -1);
-	strbuf_release(&sb);
-	char *head = xasprintf("%s %s", KMAP_MAGIC, gfpaudit_version), *t = xasprintf("tree\t%s", tree);
-	bool ok = l[0] && l[1] && !strcmp(l[0], head) && !strcmp(l[1], t);
+	char *head = xasprintf("%s %s\ntree\t%s\n", KMAP_MAGIC, gfpaudit_version, tree);
+	bool ok = !strncmp(sb.buf, head, strlen(head));
+	char *p = sb.buf + (ok ? strlen(head) : 0);
 	free(head);
-	free(t);
-	for (size_t i = 2; ok && l[i]; i++) {
-		if (!strncmp(l[i], "in\t", 3))
-			ok = input_holds(l[i] + 3, false);
-		else if (!strncmp(l[i], "glob\t", 5))
-			ok = input_holds(l[i] + 5, true);
+	/* the inputs come first, then the rows */
+	while (ok && (!strncmp(p, "in\t", 3) || !strncmp(p, "glob\t", 5))) {
+		char *nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		*nl = 0;
+		ok = *p == 'i' ? input_holds(p + 3, false) : input_holds(p + 5, true);
+		*nl = '\n';
+		p = nl + 1;
 	}
 	if (!ok) {
-		g_strfreev(l);
+		strbuf_release(&sb);
 		return NULL;
 	}
-	return l;
+	return strbuf_detach(&sb);
 }
 
-int kmap_cache_load(const char *tree, void (*add)(void *data, const struct kmap_row *row), void *data)
+int kmap_cache_find(const char *text, const char *path, struct kmap_row *row, char **buf)
 {
-	char **l = valid_lines(tree);
-	if (!l)
+	char *needle = xasprintf("\nobj\t%s\t", path);
+	const char *hit = strstr(text, needle);
+	free(needle);
+	*buf = NULL;
+	if (!hit)
 		return -1;
-	for (size_t i = 2; l[i]; i++) {
-		if (strncmp(l[i], "obj\t", 4))
-			continue;
-		char **f = g_strsplit(l[i] + 4, "\t", 6);
-		if (g_strv_length(f) == 6 && f[1][0]) {
-			struct kmap_row r = { f[0], f[1][0], f[2], f[3], f[4], f[5] };
-			add(data, &r);
+	const char *end = strchr(hit + 1, '\n');
+	*buf = end ? xstrndup(hit + 5, (size_t)(end - hit - 5)) : xstrdup(hit + 5);
+	char *f[6] = { *buf };
+	int n = 1;
+	for (char *c = *buf; *c && n < 6; c++)
+		if (*c == '\t') {
+			*c = 0;
+			f[n++] = c + 1;
 		}
-		g_strfreev(f);
+	if (n < 6 || !f[1][0]) {
+		free(*buf);
+		*buf = NULL;
+		return -1;
 	}
-	g_strfreev(l);
+	*row = (struct kmap_row){ f[0], f[1][0], f[2], f[3], f[4], f[5] };
 	return 0;
 }

@@ -22,9 +22,11 @@ struct kmap_row {
  * (a path starting with '-' was looked for and absent) and `globs`
  * ("PATTERN\tRESULT", kmake.h).  Best effort: nothing is said on failure. */
 void kmap_cache_save(const char *tree, GPtrArray *rows, GPtrArray *files, GPtrArray *globs);
-/* Calls add(data, row) for each row of the stored map of `tree` and
- * returns 0 when one is stored and every input still holds; else -1 (no
- * call made). */
-int kmap_cache_load(const char *tree, void (*add)(void *data, const struct kmap_row *row), void *data);
+/* The stored map of `tree` (owned text), or NULL when none is stored or
+ * an input changed. */
+char *kmap_cache_open(const char *tree);
+/* The row of object `path` in that text: 0 with *row pointing into *buf
+ * (caller frees), or -1 when the map has none. */
+int kmap_cache_find(const char *text, const char *path, struct kmap_row *row, char **buf);
 
 #endif
