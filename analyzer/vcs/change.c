@@ -15,7 +15,6 @@
 #include "gfpaudit/alloc_table.h"
 #include "gfpaudit/blank.h"
 #include "gfpaudit/change.h"
-#include "gfpaudit/clex.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/version.h"
