@@ -18,6 +18,8 @@ Cases:
            `| __GFP_NORETRY` added to a mask, a size made 64 times larger,
            a new allocating function, __GFP_NOWARN dropped, and a callee's
            mask changed under a static caller
+  whole    the files of history.tsv up to 3,000 lines: 6.1's file as HEAD,
+           6.12's staged (whole-file diffs)
 
 Usage: bench/skip-bodies/agree.py [--kdir K] [--old D] [--only REGEX] [-j N]
 """
@@ -117,6 +119,27 @@ def history_cases(kdir, old):
         head = new[:a[1]] + o[b[1]:b[2]] + new[a[2]:]
         if head != new:
             cases.append(("history-%s-%s" % (r[0], f612), p612, head, new))
+    return cases
+
+
+def whole_file_cases(kdir, old, max_lines=3000):
+    """The files of history.tsv below max_lines lines: 6.1's file as HEAD,
+    6.12's staged (every upstream change between them at once)."""
+    cases, seen = [], set()
+    with open(os.path.join(ROOT, "bench/accuracy/history.tsv")) as fh:
+        rows = [l.rstrip('\n').split('\t') for l in fh][1:]
+    for r in rows:
+        p61, p612 = (r[2].split('>') + [r[2]])[:2]
+        if p612 in seen:
+            continue
+        seen.add(p612)
+        try:
+            new = open(os.path.join(kdir, p612), errors='surrogateescape').read()
+            o = open(os.path.join(old, p61), errors='surrogateescape').read()
+        except OSError:
+            continue
+        if new != o and new.count('\n') <= max_lines and o.count('\n') <= max_lines:
+            cases.append(("whole-%s" % p612.replace('/', '_'), p612, o, new))
     return cases
 
 
@@ -256,7 +279,7 @@ def main():
     ap.add_argument("--json", help="write the per-case results here")
     a = ap.parse_args()
     kdir = os.path.realpath(a.kdir)
-    cases = history_cases(kdir, a.old) + synth_cases(kdir)
+    cases = history_cases(kdir, a.old) + synth_cases(kdir) + whole_file_cases(kdir, a.old)
     cases = [c for c in cases if re.search(a.only, c[0])]
     tmp = tempfile.mkdtemp(prefix="gfpaudit-agree.")
     results = []
