@@ -80,6 +80,12 @@ struct bside {
 	struct fn_extents fx;
 	struct bfn *f;
 	struct blank_names defined; /* the names of the file's functions */
+	/* #define NAME ...: the identifiers each macro of the file brings in,
+	 * through the macros it uses (a call hidden in a macro is a call) */
+	struct blank_names macros;
+	char **mname;
+	struct blank_names *mids;
+	size_t nm;
 };
 
 /* The offset of line `line`, counting on from (*pos, *at): lines only grow. */
@@ -93,6 +99,79 @@ static size_t line_offset(const char *s, size_t len, int line, size_t *pos, int 
 		if (s[*pos] == '\n')
 			(*at)++;
 	return *pos;
+}
+
+static const char *tok_text(const struct bside *sd, size_t i, size_t *len);
+
+static bool starts_directive(const struct toks *t, size_t i)
+{
+	return t->v[i].pp && t->v[i].bol && tok_is(t, i, "#");
+}
+
+/* The directive word after the '#' at token i ("if", "endif", ...). */
+static bool directive_is(const struct toks *t, size_t i, const char *w)
+{
+	return i + 1 < t->n && t->v[i + 1].pp && tok_is(t, i + 1, w);
+}
+
+/* The set of macro `s` (NULL: not a macro of the file). */
+static struct blank_names *macro_ids(const struct bside *sd, const char *s, size_t n)
+{
+	if (!blank_names_has(&sd->macros, s, n))
+		return NULL;
+	for (size_t i = 0; i < sd->nm; i++)
+		if (strlen(sd->mname[i]) == n && !memcmp(sd->mname[i], s, n))
+			return &sd->mids[i];
+	return NULL;
+}
+
+/* Each macro's set takes in the sets of the macros it names (a few rounds). */
+static void macros_close(struct bside *sd)
+{
+	for (int round = 0; round < 4; round++) {
+		bool more = false;
+		for (size_t i = 0; i < sd->nm; i++) {
+			struct blank_names *m = &sd->mids[i];
+			for (size_t k = 0; k < m->cap; k++) {
+				const char *id = m->slot[k];
+				const struct blank_names *o = id && m != macro_ids(sd, id, strlen(id))
+					? macro_ids(sd, id, strlen(id)) : NULL;
+				for (size_t j = 0; o && j < o->cap; j++)
+					if (o->slot[j] && blank_names_add(m, o->slot[j], strlen(o->slot[j])))
+						more = true;
+			}
+		}
+		if (!more)
+			break;
+	}
+}
+
+/* The file's #defines: the identifiers of each one's replacement. */
+static void macros_read(struct bside *sd)
+{
+	const struct toks *t = &sd->t;
+	for (size_t i = 0; i + 2 < t->n; i++) {
+		if (!starts_directive(t, i) || !directive_is(t, i, "define") || !t->v[i + 2].pp ||
+		    t->v[i + 2].kind != TK_IDENT)
+			continue;
+		size_t n;
+		const char *name = tok_text(sd, i + 2, &n);
+		struct blank_names *m = macro_ids(sd, name, n);
+		if (!m) {
+			blank_names_add(&sd->macros, name, n);
+			sd->mname = xrealloc(sd->mname, (sd->nm + 1) * sizeof(*sd->mname));
+			sd->mids = xrealloc(sd->mids, (sd->nm + 1) * sizeof(*sd->mids));
+			sd->mname[sd->nm] = xstrndup(name, n);
+			blank_names_init(&sd->mids[sd->nm]);
+			m = &sd->mids[sd->nm++];
+		}
+		for (size_t k = i + 3; k < t->n && t->v[k].pp && !starts_directive(t, k); k++)
+			if (t->v[k].kind == TK_IDENT) {
+				const char *id = tok_text(sd, k, &n);
+				blank_names_add(m, id, n);
+			}
+	}
+	macros_close(sd);
 }
 
 static void side_open(struct bside *sd, const char *text, size_t len)
@@ -119,6 +198,7 @@ static void side_open(struct bside *sd, const char *text, size_t len)
 		if (x->name)
 			blank_names_add(&sd->defined, x->name, strlen(x->name));
 	}
+	macros_read(sd);
 }
 
 static void side_close(struct bside *sd)
@@ -127,6 +207,13 @@ static void side_close(struct bside *sd)
 	fn_extents_release(&sd->fx);
 	free(sd->f);
 	blank_names_release(&sd->defined);
+	blank_names_release(&sd->macros);
+	for (size_t i = 0; i < sd->nm; i++) {
+		free(sd->mname[i]);
+		blank_names_release(&sd->mids[i]);
+	}
+	free(sd->mname);
+	free(sd->mids);
 }
 
 static const char *tok_text(const struct bside *sd, size_t i, size_t *len)
@@ -155,6 +242,10 @@ static bool mentions(const struct bside *sd, const struct bfn *f, const struct b
 		const char *s = tok_text(sd, i, &n);
 		if (blank_names_has(names, s, n))
 			return true;
+		const struct blank_names *m = fields ? NULL : macro_ids(sd, s, n);
+		for (size_t k = 0; m && k < m->cap; k++)
+			if (m->slot[k] && blank_names_has(names, m->slot[k], strlen(m->slot[k])))
+				return true;
 	}
 	return false;
 }
@@ -355,9 +446,15 @@ static bool add_callees(const struct bside *sd, struct blank_names *keep)
 			for (size_t i = sd->f[f].tb; i <= sd->f[f].te && i < sd->t.n; i++) {
 				size_t n;
 				const char *s = tok_text(sd, i, &n);
-				if (sd->t.v[i].kind == TK_IDENT && blank_names_has(&sd->defined, s, n) &&
-				    blank_names_add(keep, s, n))
+				if (sd->t.v[i].kind != TK_IDENT)
+					continue;
+				if (blank_names_has(&sd->defined, s, n) && blank_names_add(keep, s, n))
 					more = any = true;
+				const struct blank_names *m = macro_ids(sd, s, n);
+				for (size_t k = 0; m && k < m->cap; k++)
+					if (m->slot[k] && blank_names_has(&sd->defined, m->slot[k], strlen(m->slot[k])) &&
+					    blank_names_add(keep, m->slot[k], strlen(m->slot[k])))
+						more = any = true;
 			}
 		}
 	}
@@ -507,17 +604,6 @@ void blank_plan(const char *old, size_t olen, const char *new_, size_t nlen, con
 }
 
 /* ---- blanking ---- */
-
-/* The directive word after the '#' at token i ("if", "endif", ...). */
-static bool directive_is(const struct toks *t, size_t i, const char *w)
-{
-	return i + 1 < t->n && t->v[i + 1].pp && tok_is(t, i + 1, w);
-}
-
-static bool starts_directive(const struct toks *t, size_t i)
-{
-	return t->v[i].pp && t->v[i].bol && tok_is(t, i, "#");
-}
 
 /* Every branch of every conditional balances its braces (counted outside
  * directives), so the scanner's bodies are the compiler's. */

@@ -24,6 +24,8 @@
  *     spaces, BUILD_BUG_ON(... __GFP_X ... ALLOC_Y ...) (model/consistency.c).
  * Findings outside the changed functions are then not all found: `check`
  * reports only new ones inside them (-v parses everything).
+ * "Names" counts what a macro of the file brings in: a body using GRAB()
+ * names what `#define GRAB(n) grab(n)` names (through the macros it uses).
  * A change to a file-scope #if/#include line keeps everything.
  */
 #ifndef GFPAUDIT_BLANK_H

@@ -234,3 +234,38 @@ TEST(blank_plan_use_as_value_keeps_the_taker)
 	CHECK(!HAS(&k, "other"));
 	blank_names_release(&k);
 }
+
+TEST(blank_plan_sees_calls_through_macros)
+{
+	/* GRAB() hides a call of grab(), DO_GRAB() a use of GRAB() */
+	const char *old = "static void *grab(int n) { return kmalloc(n, GFP_KERNEL); }\n"
+			  "#define GRAB(n) grab((n) * 2)\n"
+			  "#define DO_GRAB(p) ((p) = GRAB(4))\n"
+			  "static void user(void **p) { DO_GRAB(*p); }\n"
+			  "static int helper(int a) { return a; }\n"
+			  "#define HELP(a) helper(a)\n"
+			  "static int top(void) { return HELP(1) + !!kmalloc(8, GFP_KERNEL); }\n"
+			  "static int other(void) { return 0; }\n";
+	char *new_ = strdup(old);
+	char *p = strstr(new_, "kmalloc(n, GFP_KERNEL)");
+	REQUIRE(p != NULL);
+	memcpy(p, "kmalloc(n, GFP_NOWAIT)", 22);
+	struct blank_names k;
+	plan(old, new_, &k);
+	CHECK(HAS(&k, "grab"));
+	CHECK(HAS(&k, "user"));   /* calls grab() through two macros: binds its parameter */
+	CHECK(!HAS(&k, "other"));
+	blank_names_release(&k);
+	/* top changes: helper(), called through HELP(), is its callee */
+	char *new2 = strdup(old);
+	p = strstr(new2, "kmalloc(8, GFP_KERNEL)");
+	REQUIRE(p != NULL);
+	memcpy(p, "kmalloc(9, GFP_KERNEL)", 22);
+	plan(old, new2, &k);
+	CHECK(HAS(&k, "top"));
+	CHECK(HAS(&k, "helper"));
+	CHECK(!HAS(&k, "user"));
+	blank_names_release(&k);
+	free(new_);
+	free(new2);
+}
