@@ -250,6 +250,7 @@ struct kmap {
 	GHashTable *dirs; /* tree-relative directory -> state visited with */
 	GPtrArray *files, *globs; /* what it was read from (kmapcache.h); NULL: not kept */
 	char *disk;       /* the map on disk, looked up object by object (kmapcache.h) */
+	int disk_finds;   /* objects looked up in it so far */
 };
 
 static void ent_free(gpointer p)
@@ -517,21 +518,48 @@ static void kmap_free(struct kmap *k)
 	free(k);
 }
 
+static struct kobj_ent *ent_of_row(const struct kmap_row *r)
+{
+	struct kobj_ent *e = xcalloc(1, sizeof(*e));
+	e->state = r->state;
+	e->modname = xstrdup(r->modname);
+	e->modfile = xstrdup(r->modfile);
+	e->builder = xstrdup(r->builder);
+	e->objrel = xstrdup(r->objrel);
+	return e;
+}
+
+static void load_row(const struct kmap_row *r, void *data)
+{
+	struct kmap *k = data;
+	if (!g_hash_table_contains(k->objs, r->path))
+		g_hash_table_insert(k->objs, xstrdup(r->path), ent_of_row(r));
+}
+
+/* A check asks for one or two objects: each is looked up in the map's
+ * text; past this many, the whole map is loaded into the table (an audit
+ * asks for every file of the tree, and a search of the text each time
+ * would cost more than reading the Makefiles). */
+#define KMAP_DISK_FINDS 16
+
 /* The entry of object `rel`: read from the Makefiles, or from the map on
- * disk the first time it is asked for (a check asks for one or two). */
+ * disk. */
 static struct kobj_ent *kmap_lookup(struct kmap *k, const char *rel)
 {
 	struct kobj_ent *e = g_hash_table_lookup(k->objs, rel);
 	struct kmap_row r;
 	char *buf;
-	if (e || !k->disk || kmap_cache_find(k->disk, rel, &r, &buf))
+	if (e || !k->disk)
 		return e;
-	e = xcalloc(1, sizeof(*e));
-	e->state = r.state;
-	e->modname = xstrdup(r.modname);
-	e->modfile = xstrdup(r.modfile);
-	e->builder = xstrdup(r.builder);
-	e->objrel = xstrdup(r.objrel);
+	if (++k->disk_finds > KMAP_DISK_FINDS) {
+		kmap_cache_each(k->disk, load_row, k);
+		free(k->disk);
+		k->disk = NULL;
+		return g_hash_table_lookup(k->objs, rel);
+	}
+	if (kmap_cache_find(k->disk, rel, &r, &buf))
+		return NULL;
+	e = ent_of_row(&r);
 	g_hash_table_insert(k->objs, xstrdup(rel), e);
 	free(buf);
 	return e;

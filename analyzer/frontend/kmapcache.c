@@ -151,14 +151,10 @@ char *kmap_cache_open(const char *tree)
 	return strbuf_detach(&sb);
 }
 
-int kmap_cache_find(const char *text, const char *path, struct kmap_row *row, char **buf)
+/* The row that starts at `hit` ("\nobj\t..."): 0 with *row pointing
+ * into *buf (caller frees), or -1. */
+static int parse_row(const char *hit, struct kmap_row *row, char **buf)
 {
-	char *needle = xasprintf("\nobj\t%s\t", path);
-	const char *hit = strstr(text, needle);
-	free(needle);
-	*buf = NULL;
-	if (!hit)
-		return -1;
 	const char *end = strchr(hit + 1, '\n');
 	*buf = end ? xstrndup(hit + 5, (size_t)(end - hit - 5)) : xstrdup(hit + 5);
 	char *f[6] = { *buf };
@@ -175,4 +171,25 @@ int kmap_cache_find(const char *text, const char *path, struct kmap_row *row, ch
 	}
 	*row = (struct kmap_row){ f[0], f[1][0], f[2], f[3], f[4], f[5] };
 	return 0;
+}
+
+int kmap_cache_find(const char *text, const char *path, struct kmap_row *row, char **buf)
+{
+	char *needle = xasprintf("\nobj\t%s\t", path);
+	const char *hit = strstr(text, needle);
+	free(needle);
+	*buf = NULL;
+	return hit ? parse_row(hit, row, buf) : -1;
+}
+
+void kmap_cache_each(const char *text, void (*fn)(const struct kmap_row *row, void *data), void *data)
+{
+	for (const char *hit = strstr(text, "\nobj\t"); hit; hit = strstr(hit + 1, "\nobj\t")) {
+		struct kmap_row r;
+		char *buf;
+		if (!parse_row(hit, &r, &buf)) {
+			fn(&r, data);
+			free(buf);
+		}
+	}
 }

@@ -28,5 +28,7 @@ char *kmap_cache_open(const char *tree);
 /* The row of object `path` in that text: 0 with *row pointing into *buf
  * (caller frees), or -1 when the map has none. */
 int kmap_cache_find(const char *text, const char *path, struct kmap_row *row, char **buf);
+/* Every row of that text, in turn (the row's strings live for the call). */
+void kmap_cache_each(const char *text, void (*fn)(const struct kmap_row *row, void *data), void *data);
 
 #endif
