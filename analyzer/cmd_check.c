@@ -19,7 +19,7 @@
 struct check_args {
 	struct cli_common c;
 	const char *repo_dir, *spec, *color;
-	int staged, warn_only, no_cache, no_pch, jobs;
+	int staged, warn_only, no_cache, no_pch, no_skip_bodies, jobs;
 	struct isolate_limits iso;
 };
 
@@ -150,6 +150,10 @@ static int check_parse(int argc, char **argv, struct check_args *a)
 			"with a tree, parse without the precompiled kernel headers\n"
 			"(used when the change touches no header; built once per tree\n"
 			"under ~/.cache/gfpaudit/pch, or $XDG_CACHE_HOME/gfpaudit/pch)"),
+		CLI_SET(0, "no-skip-bodies", &a->no_skip_bodies, 1,
+			"parse every function body of a changed file (default: the\n"
+			"bodies the change cannot affect are blanked before the parse;\n"
+			"-v parses them all)"),
 		{ CLI_OPT_(CLI_OPT_SET, 0, "staged", &a->staged, NULL, "the staged changes (the default)"),
 		  .set = 1, .alias = "cached" },
 		CLI_CALLBACK(0, "color", &a->color, "WHEN", cli_opt_color,
@@ -308,7 +312,9 @@ static int check_analyze(struct check_run *r)
 	}
 	r->co = (struct change_opts){ .workdir = r->workdir, .tree = r->tree,
 				      .want_old = r->json || a->c.verbose, .cache_dir = r->cache,
-				      .vcs = r->v, .jobs = a->jobs, .limits = a->iso };
+				      .vcs = r->v, .jobs = a->jobs, .limits = a->iso,
+				      /* -v lists findings outside the changed functions: all bodies */
+				      .skip_bodies = !a->no_skip_bodies && !a->c.verbose };
 	if ((rc = change_run(r->e, &r->d, a->spec ? NULL : &r->u, &r->co, &r->cs))) {
 		fprintf(stderr, "gfpaudit check: %s\n", err_last());
 		return r->tool_exit;

@@ -424,4 +424,101 @@ if [ $rc != 0 ] && [ "$(git -C "$T/lw-wt" rev-parse HEAD)" = "$head_before" ]; t
 	ok "linked worktree: the hook blocks git commit"
 else fail "linked worktree: the hook blocks git commit" "exit $rc" "$(cat "$T/err")"; fi
 
+# ---- blanked bodies (issue 20): what the closure keeps ----
+# check blanks the bodies of functions the change cannot affect; each case
+# here needs a function the change does not touch, and fails (the last
+# check of each) when only the touched functions are kept
+# (GFPAUDIT_TEST_NO_CLOSURE=1, a test hook).
+pool_base() { cat <<'EOF'
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/dma-mapping.h>
+
+struct pool {
+	struct page *pages, *desc;
+	void *table;
+	dma_addr_t addr;
+};
+
+/* the order comes from pool_fill() alone */
+static struct page *pool_get(struct pool *p, unsigned int order)
+{
+	struct page *pg;
+
+	pg = alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, order);
+	if (!pg)
+		pg = alloc_pages(GFP_KERNEL, 0);
+	return pg;
+}
+
+static struct page *pool_pages(gfp_t gfp, unsigned int order)
+{
+	return alloc_pages(gfp, order);
+}
+
+static int pool_fill(struct pool *p)
+{
+	p->pages = pool_get(p, 5);
+	return p->pages ? 0 : -ENOMEM;
+}
+
+static int pool_spare(struct pool *p)
+{
+	p->table = kmalloc(64, GFP_KERNEL);
+	return p->table ? 0 : -ENOMEM;
+}
+
+static int pool_ring(struct pool *p)
+{
+	p->desc = alloc_pages(GFP_KERNEL & ~__GFP_DIRECT_RECLAIM, 2);
+	return p->desc ? 0 : -ENOMEM;
+}
+
+static int pool_unrelated(int a)
+{
+	return a * 2;
+}
+
+int pool_map(struct pool *p)
+{
+	p->addr = page_to_phys(p->desc);
+	return pool_unrelated(0);
+}
+
+int pool_init(struct pool *p)
+{
+	return pool_fill(p) ?: pool_spare(p) ?: pool_ring(p) ?: pool_map(p);
+}
+EOF
+}
+mkdir -p "$T/bl/mm"; git -C "$T/bl" init -q
+pool_base > "$T/bl/mm/pool.c"; git -C "$T/bl" add -A; git -C "$T/bl" commit -qm base
+# run_blanked NAME WANT_EXIT WANT_LOST: with the closure and with
+# --no-skip-bodies (both exit WANT_EXIT, same output), and without the
+# closure (exit WANT_LOST)
+run_blanked() {
+	local name=$1 want=$2 lost=$3 a b
+	run_check "$T/bl" --no-cache; a=$rc; cp "$T/out" "$T/out.skip"
+	run_check "$T/bl" --no-cache --no-skip-bodies; b=$rc
+	if [ "$a" = "$want" ] && [ "$b" = "$want" ] && cmp -s "$T/out" "$T/out.skip"; then
+		ok "$name: blanked and full parse agree (exit $want)"
+	else fail "$name: blanked and full parse agree (exit $want)" "exit $a / $b" "$(cat "$T/out.skip" "$T/out" "$T/err")"; fi
+	GFPAUDIT_TEST_NO_CLOSURE=1 run_check "$T/bl" --no-cache
+	expect_exit "$name: the case needs the closure (touched functions alone: exit $lost)" "$lost" $rc "$T/out"
+	git -C "$T/bl" reset -q --hard
+}
+# a caller binds the changed function's order: pool_get loses its fallback
+pool_base | sed 's/alloc_pages(GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN, order);/alloc_pages(GFP_KERNEL, order);/;
+	/pg = alloc_pages(GFP_KERNEL, 0);/d; /if (!pg)$/d' > "$T/bl/mm/pool.c"; git -C "$T/bl" add -A
+run_blanked "caller binds the order" 1 0
+# the changed function calls a wrapper of the file: its site comes from the callee
+pool_base | sed 's/p->table = kmalloc(64, GFP_KERNEL);/p->table = pool_pages(GFP_KERNEL, 5);/' > "$T/bl/mm/pool.c"
+git -C "$T/bl" add -A
+run_blanked "a callee is a wrapper" 1 0
+# where the memory goes: another function maps the field the change stores
+# into, so the costly order that cannot stall is a note, not a warning
+pool_base | sed 's/~__GFP_DIRECT_RECLAIM, 2);/~__GFP_DIRECT_RECLAIM, 4);/' > "$T/bl/mm/pool.c"; git -C "$T/bl" add -A
+run_blanked "a field read elsewhere" 0 1
+
 finish

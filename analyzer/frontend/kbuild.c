@@ -36,6 +36,7 @@
 #include <glib.h>
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/kmake.h"
+#include "gfpaudit/kmapcache.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 
@@ -247,6 +248,9 @@ struct kmap {
 	GHashTable *config;
 	GHashTable *objs; /* tree-relative object path -> struct kobj_ent */
 	GHashTable *dirs; /* tree-relative directory -> state visited with */
+	GPtrArray *files, *globs; /* what it was read from (kmapcache.h); NULL: not kept */
+	char *disk;       /* the map on disk, looked up object by object (kmapcache.h) */
+	int disk_finds;   /* objects looked up in it so far */
 };
 
 static void ent_free(gpointer p)
@@ -427,6 +431,8 @@ static void visit_lists(struct kmap *k, struct kmake *m, const char *dir, const 
 	g_hash_table_destroy(in_y);
 }
 
+static void kmap_inputs(struct kmap *k, const struct kmake *m, const char *absdir);
+
 /* The top-level Kbuild lists $(ARCH_CORE) $(ARCH_LIB) $(ARCH_DRIVERS),
  * which the top Makefile takes from the arch Makefile. */
 static void arch_lists(struct kmap *k, struct kmake *top)
@@ -445,6 +451,7 @@ static void arch_lists(struct kmap *k, struct kmake *top)
 	kmake_set(top, "ARCH_CORE", core);
 	kmake_set(top, "ARCH_LIB", libdirs ? libdirs : libs);
 	kmake_set(top, "ARCH_DRIVERS", drv);
+	kmap_inputs(k, &m, NULL);
 	free(core);
 	free(libs);
 	free(libdirs);
@@ -454,6 +461,26 @@ static void arch_lists(struct kmap *k, struct kmake *top)
 	free(f);
 	free(arch);
 	kmake_release(&m);
+}
+
+/* What a Makefile's reading depended on, for the map's cache: the files
+ * it read, the absent Kbuild of `absdir` (NULL: none looked for), its
+ * $(wildcard)s. */
+static void kmap_inputs(struct kmap *k, const struct kmake *m, const char *absdir)
+{
+	if (!k->files)
+		return;
+	for (guint i = 0; i < m->files->len; i++)
+		g_ptr_array_add(k->files, xstrdup(g_ptr_array_index(m->files, i)));
+	if (absdir) {
+		char *kb = xasprintf("%s/Kbuild", absdir);
+		struct stat st;
+		if (stat(kb, &st) != 0)
+			g_ptr_array_add(k->files, xasprintf("-%s", kb));
+		free(kb);
+	}
+	for (guint i = 0; i < m->globs->len; i++)
+		g_ptr_array_add(k->globs, xstrdup(g_ptr_array_index(m->globs, i)));
 }
 
 static void visit(struct kmap *k, const char *dir, char state, int depth)
@@ -473,6 +500,7 @@ static void visit(struct kmap *k, const char *dir, char state, int depth)
 		arch_lists(k, &m);
 	kmake_read(&m, file, *dir ? dir : ".");
 	visit_lists(k, &m, dir, absdir, *dir ? dir : ".", state, depth);
+	kmap_inputs(k, &m, *dir ? absdir : NULL);
 	kmake_release(&m);
 	free(file);
 	free(absdir);
@@ -486,11 +514,77 @@ static void kmap_free(struct kmap *k)
 	g_hash_table_unref(k->config);
 	g_hash_table_destroy(k->objs);
 	g_hash_table_destroy(k->dirs);
+	free(k->disk);
 	free(k);
 }
 
+static struct kobj_ent *ent_of_row(const struct kmap_row *r)
+{
+	struct kobj_ent *e = xcalloc(1, sizeof(*e));
+	e->state = r->state;
+	e->modname = xstrdup(r->modname);
+	e->modfile = xstrdup(r->modfile);
+	e->builder = xstrdup(r->builder);
+	e->objrel = xstrdup(r->objrel);
+	return e;
+}
+
+static void load_row(const struct kmap_row *r, void *data)
+{
+	struct kmap *k = data;
+	if (!g_hash_table_contains(k->objs, r->path))
+		g_hash_table_insert(k->objs, xstrdup(r->path), ent_of_row(r));
+}
+
+/* A check asks for one or two objects: each is looked up in the map's
+ * text; past this many, the whole map is loaded into the table (an audit
+ * asks for every file of the tree, and a search of the text each time
+ * would cost more than reading the Makefiles). */
+#define KMAP_DISK_FINDS 16
+
+/* The entry of object `rel`: read from the Makefiles, or from the map on
+ * disk. */
+static struct kobj_ent *kmap_lookup(struct kmap *k, const char *rel)
+{
+	struct kobj_ent *e = g_hash_table_lookup(k->objs, rel);
+	struct kmap_row r;
+	char *buf;
+	if (e || !k->disk)
+		return e;
+	if (++k->disk_finds > KMAP_DISK_FINDS) {
+		kmap_cache_each(k->disk, load_row, k);
+		free(k->disk);
+		k->disk = NULL;
+		return g_hash_table_lookup(k->objs, rel);
+	}
+	if (kmap_cache_find(k->disk, rel, &r, &buf))
+		return NULL;
+	e = ent_of_row(&r);
+	g_hash_table_insert(k->objs, xstrdup(rel), e);
+	free(buf);
+	return e;
+}
+
+/* The map just read from the Makefiles, onto disk (kmapcache.h). */
+static void kmap_store(struct kmap *k)
+{
+	GPtrArray *rows = g_ptr_array_new_with_free_func(free);
+	GHashTableIter it;
+	gpointer key, val;
+	g_hash_table_iter_init(&it, k->objs);
+	while (g_hash_table_iter_next(&it, &key, &val)) {
+		const struct kobj_ent *e = val;
+		struct kmap_row *r = xcalloc(1, sizeof(*r));
+		*r = (struct kmap_row){ key, e->state, e->modname, e->modfile, e->builder, e->objrel };
+		g_ptr_array_add(rows, r);
+	}
+	kmap_cache_save(k->tree, rows, k->files, k->globs);
+	g_ptr_array_free(rows, TRUE);
+}
+
 /* The map of `tree` (a real path): built once per process and kept while
- * the configuration's stamp holds (kmake_config). */
+ * the configuration's stamp holds (kmake_config); from the disk cache
+ * when what it was read from still holds (kmapcache.h). */
 static struct kmap *kmap_get(const char *tree)
 {
 	static struct kmap *memo;
@@ -505,7 +599,17 @@ static struct kmap *kmap_get(const char *tree)
 	k->config = config;
 	k->objs = g_hash_table_new_full(g_str_hash, g_str_equal, free, ent_free);
 	k->dirs = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
-	visit(k, "", 'y', 0);
+	if (!(k->disk = kmap_cache_open(tree))) {
+		k->files = g_ptr_array_new_with_free_func(free);
+		k->globs = g_ptr_array_new_with_free_func(free);
+		char *conf = xasprintf("%s/include/config/auto.conf", tree);
+		g_ptr_array_add(k->files, conf); /* the configuration: absent is "-" */
+		visit(k, "", 'y', 0);
+		kmap_store(k);
+		g_ptr_array_free(k->files, TRUE);
+		g_ptr_array_free(k->globs, TRUE);
+		k->files = k->globs = NULL;
+	}
 	memo = k;
 	return k;
 }
@@ -613,7 +717,7 @@ int kbuild_object(const char *tree, const char *path, struct kbuild_obj *out)
 	struct kmap *k = kmap_get(treal);
 	char *rel = *reldir ? xasprintf("%s/%s", reldir, obj) : xstrdup(obj);
 	out->arch = xstrdup(config_arch(k->config));
-	struct kobj_ent *e = g_hash_table_lookup(k->objs, rel);
+	struct kobj_ent *e = kmap_lookup(k, rel);
 	if (e) {
 		out->state = e->state;
 		out->modname = xstrdup(e->modname);

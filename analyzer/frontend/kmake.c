@@ -67,6 +67,7 @@ void kmake_init(struct kmake *m, const char *tree, GHashTable *config)
 	m->assigns = g_ptr_array_new_with_free_func(assign_free);
 	m->files = g_ptr_array_new_with_free_func(free);
 	m->evals = g_ptr_array_new_with_free_func(free);
+	m->globs = g_ptr_array_new_with_free_func(free);
 }
 
 void kmake_release(struct kmake *m)
@@ -77,6 +78,7 @@ void kmake_release(struct kmake *m)
 	g_ptr_array_free(m->assigns, TRUE);
 	g_ptr_array_free(m->files, TRUE);
 	g_ptr_array_free(m->evals, TRUE);
+	g_ptr_array_free(m->globs, TRUE);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -208,9 +210,24 @@ static char *arg(struct exp *x, GPtrArray *a, guint i, int depth)
 	return i < a->len ? expand(x, g_ptr_array_index(a, i), depth + 1) : xstrdup("");
 }
 
-/* Functions of one list argument mapped over its words. */
-static char *map_words(const char *fn, const char *text, const char *tree)
+char *kmake_glob_key(const char *pattern)
 {
+	struct strbuf sb = STRBUF_INIT;
+	glob_t g;
+	if (glob(pattern, 0, NULL, &g) == 0)
+		for (size_t k = 0; k < g.gl_pathc; k++) {
+			if (k)
+				strbuf_addc(&sb, ' ');
+			strbuf_adds(&sb, g.gl_pathv[k]);
+		}
+	globfree(&g);
+	return strbuf_detach(&sb);
+}
+
+/* Functions of one list argument mapped over its words. */
+static char *map_words(const char *fn, const char *text, struct kmake *m)
+{
+	const char *tree = m->tree;
 	struct strbuf sb = STRBUF_INIT;
 	GPtrArray *w = words(text);
 	for (guint i = 0; i < w->len; i++) {
@@ -240,6 +257,10 @@ static char *map_words(const char *fn, const char *text, const char *tree)
 				}
 			}
 			globfree(&g);
+			/* what the directory held is an input too */
+			char *key = kmake_glob_key(pat);
+			g_ptr_array_add(m->globs, xasprintf("%s\t%s", pat, key));
+			free(key);
 			free(pat);
 		}
 	}
@@ -268,7 +289,7 @@ static bool one_arg_function(struct exp *x, const char *fn, const char *raw, int
 		return true;
 	if (strcmp(fn, "strip") && strcmp(fn, "sort") && strcmp(fn, "words") && strcmp(fn, "firstword") &&
 	    strcmp(fn, "lastword")) {
-		*out = map_words(fn, t, x->m->tree);
+		*out = map_words(fn, t, x->m);
 		free(t);
 		return true;
 	}

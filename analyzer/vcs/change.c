@@ -12,195 +12,12 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <jansson.h>
+#include "gfpaudit/alloc_table.h"
+#include "gfpaudit/blank.h"
 #include "gfpaudit/change.h"
-#include "gfpaudit/clex.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/version.h"
-
-void fn_extents_init(struct fn_extents *x) { memset(x, 0, sizeof(*x)); }
-
-void fn_extents_release(struct fn_extents *x)
-{
-	for (size_t i = 0; i < x->n; i++)
-		free(x->v[i].name);
-	free(x->v);
-	fn_extents_init(x);
-}
-
-/* Identifiers that take a parenthesised argument before or after a
- * function's name without being it. */
-static bool not_a_name(const char *s, size_t n)
-{
-	static const char *const skip[] = {
-		"__attribute__", "__attribute", "__printf", "__scanf", "__section", "__aligned",
-		"__alloc_size", "__realloc_size", "__assume_aligned", "__must_hold", "__acquires",
-		"__releases", "__cond_acquires", "__diagnose_as", "__cleanup", "__counted_by",
-		"__asm__", "asm", "__asm", "typeof", "__typeof__", "__typeof", "_Alignas",
-		"__declspec", "sizeof", "_Static_assert", "static_assert", "void", "int", "char",
-		"long", "short", "unsigned", "signed", "const", "volatile", "struct", "union", "enum",
-		NULL,
-	};
-	for (const char *const *k = skip; *k; k++)
-		if (strlen(*k) == n && !memcmp(*k, s, n))
-			return true;
-	return false;
-}
-
-/* The scan's place, and the file-scope item it is in: from the item's
- * first token to its ';' or its '}'. */
-struct fn_scan {
-	const struct toks *t;
-	size_t pos;              /* text offset `line` is counted to */
-	int line, depth, paren;
-	int item_line;
-	bool has_params, saw_eq, in_fn;
-	size_t name, last;       /* the item's name; the identifier just read (token indexes or NONE) */
-	int fn_start;
-	char *fn_name;
-};
-
-#define NONE ((size_t)-1)
-
-/* The line of text offset pos (pos never goes back). */
-static int line_at(struct fn_scan *sc, size_t pos)
-{
-	const char *s = sc->t->text;
-	for (; sc->pos < pos; sc->pos++)
-		if (s[sc->pos] == '\n')
-			sc->line++;
-	return sc->line;
-}
-
-static void item_reset(struct fn_scan *sc)
-{
-	sc->item_line = 0;
-	sc->has_params = sc->saw_eq = false;
-	sc->name = NONE;
-}
-
-/* A token at file scope: the item starts on its line if nothing came before. */
-static void item_token(struct fn_scan *sc, int line)
-{
-	if (sc->depth == 0 && !sc->item_line)
-		sc->item_line = line;
-}
-
-/* Punctuation inside braces: only their nesting counts; the closing brace
- * of a function body records the function. */
-static void scan_punct_in_body(struct fn_scan *sc, char c, int line, struct fn_extents *out)
-{
-	if (c == '{') {
-		sc->depth++;
-		return;
-	}
-	if (c != '}' || --sc->depth != 0)
-		return;
-	if (sc->in_fn) {
-		ALLOC_GROW(out->v, out->n + 1, out->alloc);
-		out->v[out->n].start = sc->fn_start;
-		out->v[out->n].end = line;
-		out->v[out->n].name = sc->fn_name;
-		out->n++;
-		sc->fn_name = NULL;
-		sc->in_fn = false;
-	}
-	item_reset(sc);
-	sc->paren = 0;
-}
-
-/* Punctuation at file scope: a parameter list, an initializer, the end of
- * a declaration, or a brace that opens a function body after parameters. */
-static void scan_punct_at_file_scope(struct fn_scan *sc, char c, int line)
-{
-	const struct toks *t = sc->t;
-	if (c != ';' && !sc->item_line)
-		sc->item_line = line;
-	switch (c) {
-	case '(':
-		if (sc->paren == 0 && sc->name == NONE && sc->last != NONE &&
-		    !not_a_name(t->text + t->v[sc->last].begin, t->v[sc->last].end - t->v[sc->last].begin))
-			sc->name = sc->last;
-		sc->paren++;
-		break;
-	case ')':
-		if (sc->paren > 0 && --sc->paren == 0)
-			sc->has_params = true;
-		break;
-	case '=':
-		if (sc->paren == 0)
-			sc->saw_eq = true;
-		break;
-	case ';':
-		if (sc->paren == 0)
-			item_reset(sc);
-		break;
-	case '{':
-		sc->depth = 1;
-		if (sc->paren == 0 && sc->has_params && !sc->saw_eq) {
-			sc->in_fn = true;
-			sc->fn_start = sc->item_line ? sc->item_line : line;
-			free(sc->fn_name);
-			sc->fn_name = sc->name != NONE ? tok_str(t, sc->name) : NULL;
-		}
-		break;
-	default:
-		break;
-	}
-	sc->last = NONE;
-}
-
-/* One token outside directives.  Punctuation counts byte by byte ("==" is
- * an '=' twice); a number or a literal is part of the item but does not
- * end the name before a parameter list. */
-static void scan_token(struct fn_scan *sc, size_t i, struct fn_extents *out)
-{
-	const struct tok *k = &sc->t->v[i];
-	int line = line_at(sc, k->begin);
-	switch (k->kind) {
-	case TK_IDENT:
-		if (sc->depth == 0) {
-			item_token(sc, line);
-			sc->last = i;
-		}
-		return;
-	case TK_STRING:
-	case TK_CHAR:
-		/* the item starts where the literal ends (a continued one too) */
-		item_token(sc, line_at(sc, k->end));
-		return;
-	case TK_NUMBER:
-		if (sc->t->text[k->begin] == '.')
-			break; /* ".5": a '.', then a number */
-		item_token(sc, line);
-		return;
-	case TK_PUNCT:
-		break;
-	}
-	for (size_t b = k->begin; b < k->end; b++) {
-		char c = sc->t->text[b];
-		if (k->kind == TK_NUMBER && b > k->begin) {
-			item_token(sc, line);
-			return;
-		}
-		if (sc->depth > 0)
-			scan_punct_in_body(sc, c, line, out);
-		else
-			scan_punct_at_file_scope(sc, c, line);
-	}
-}
-
-void change_scan_functions(const char *src, size_t len, struct fn_extents *out)
-{
-	struct toks t;
-	struct fn_scan sc = { .t = &t, .line = 1, .name = NONE, .last = NONE };
-	toks_scan(&t, src, len);
-	for (size_t i = 0; i < t.n; i++)
-		if (!t.v[i].pp)
-			scan_token(&sc, i, out);
-	free(sc.fn_name); /* an unterminated body at EOF is not recorded */
-	toks_release(&t);
-}
 
 /* ---- classification ---- */
 
@@ -623,6 +440,7 @@ struct side {
 	size_t len;
 	const struct unsaved_list *headers;
 	char *cache_file;          /* NULL: not cached */
+	char *blanked;             /* data, when it is a blanked copy */
 };
 
 static struct file_result *side_cached(const struct change_opts *o, const char *salt, struct side *s)
@@ -663,6 +481,7 @@ static void side_store(struct change_opts *o, const struct side *s, const struct
 
 static void side_release(struct side *s)
 {
+	free(s->blanked);
 	free(s->abs);
 	free(s->cache_file);
 }
@@ -708,6 +527,74 @@ static bool touched_any(const struct file_result *r, const struct vcs_change *c,
 	return any;
 }
 
+/* The functions of c the analysis must see (blank.h): those its hunks
+ * touch, and what blank_plan() adds. */
+static void keep_plan(const struct vcs_change *c, const struct blank_names *allocators, struct blank_names *keep)
+{
+	struct blank_names seed;
+	struct fn_extents fx;
+	blank_names_init(&seed);
+	fn_extents_init(&fx);
+	fn_scan_functions(c->new_data, c->new_len, &fx);
+	for (size_t i = 0; i < fx.n; i++)
+		if (vcs_change_touches(c, fx.v[i].start, fx.v[i].end)) {
+			if (!fx.v[i].name)
+				seed.all = true; /* a changed body nothing can name */
+			else
+				blank_names_add(&seed, fx.v[i].name, strlen(fx.v[i].name));
+		}
+	fn_extents_release(&fx);
+	/* the test hook keeps the touched functions alone: t40 shows what the
+	 * closure keeps by losing it */
+	const char *t = getenv("GFPAUDIT_TEST_NO_CLOSURE");
+	if (t && *t && strcmp(t, "0")) {
+		for (size_t i = 0; i < seed.cap; i++)
+			if (seed.slot[i])
+				blank_names_add(keep, seed.slot[i], strlen(seed.slot[i]));
+		keep->all |= seed.all;
+	} else {
+		blank_plan(c->old_data, c->old_data ? c->old_len : 0, c->new_data, c->new_len, &seed, allocators,
+			   keep);
+	}
+	blank_names_release(&seed);
+}
+
+/* The names of the engine's allocator table (built in and --allocators). */
+static void allocator_names(struct engine *e, struct blank_names *out)
+{
+	struct alloc_table t;
+	const struct engine_opts *eo = engine_opts(e);
+	if (alloc_table_init(&t)) {
+		out->all = true;
+		return;
+	}
+	for (const char **f = eo->allocator_files; f && *f; f++)
+		if (alloc_table_load_file(&t, *f))
+			out->all = true;
+	for (size_t i = 0; i < t.n; i++)
+		blank_names_add(out, t.e[i].name, strlen(t.e[i].name));
+	alloc_table_release(&t);
+}
+
+/* s->data with the bodies outside *keep blanked, owned by s (unchanged
+ * when the text's braces cannot be trusted). */
+static void side_blank(struct side *s, const struct blank_names *keep)
+{
+	char *out;
+	size_t len, n;
+	if (keep->all || blank_bodies(s->data, s->len, keep, &out, &len, &n))
+		return;
+	if (getenv("GFPAUDIT_PROFILE")) /* one line a side, as the engine's */
+		fprintf(stderr, "profile: %s blanked %zu bodies, kept %zu functions\n", s->rel, n, keep->n);
+	if (!n) {
+		free(out);
+		return;
+	}
+	s->blanked = out;
+	s->data = out;
+	s->len = len;
+}
+
 int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff *unstaged,
 	       struct change_opts *o, struct change_set *out)
 {
@@ -717,6 +604,10 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 	if (o->cache_dir)
 		cache_salt(e, &salt);
 	collect_headers(o, d, unstaged, &before, &after);
+	struct blank_names allocators;
+	blank_names_init(&allocators);
+	if (o->skip_bodies)
+		allocator_names(e, &allocators);
 	for (size_t i = 0; i < d->n && !rc; i++) {
 		const struct vcs_change *c = &d->changes[i];
 		if (!analyzable(c)) {
@@ -733,6 +624,15 @@ int change_run(struct engine *e, const struct vcs_diff *d, const struct vcs_diff
 		if (old_possible)
 			sb = (struct side){ .abs = abs_path(o, c->old_path), .rel = c->old_path, .data = c->old_data,
 					    .len = c->old_len, .headers = &before };
+		if (o->skip_bodies) {
+			struct blank_names keep;
+			blank_names_init(&keep);
+			keep_plan(c, &allocators, &keep);
+			side_blank(&sa, &keep);
+			if (old_possible)
+				side_blank(&sb, &keep);
+			blank_names_release(&keep);
+		}
 		ra = side_cached(o, salt.buf, &sa);
 		rb = old_possible ? side_cached(o, salt.buf, &sb) : NULL;
 		ra ? o->cache_hits++ : o->cache_misses++;
@@ -803,5 +703,6 @@ next:
 	unsaved_release(&before);
 	unsaved_release(&after);
 	strbuf_release(&salt);
+	blank_names_release(&allocators);
 	return rc;
 }

@@ -19,27 +19,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "gfpaudit/engine.h"
+#include "gfpaudit/fnscan.h"
 #include "gfpaudit/isolate.h"
 #include "gfpaudit/result.h"
 #include "gfpaudit/vcs.h"
 
-/* A function definition's lines in a C file: from the first token of its
- * declaration to its closing brace. */
-struct fn_extent {
-	int start, end;
-	char *name;  /* best effort (the identifier before the parameter list) */
-};
-struct fn_extents {
-	struct fn_extent *v;
-	size_t n, alloc;
-};
-void fn_extents_init(struct fn_extents *x);
-void fn_extents_release(struct fn_extents *x);
-/* Over the tokens of gfpaudit/clex.h (comments, literals and directives
- * aside): brace blocks at file scope that follow a parameter list, function
- * bodies.  Never fails; unbalanced braces inside #if branches can confuse
- * it. */
-void change_scan_functions(const char *src, size_t len, struct fn_extents *out);
+/* The function scanner (fnscan.h) under its older name. */
+static inline void change_scan_functions(const char *src, size_t len, struct fn_extents *out)
+{
+	fn_scan_functions(src, len, out);
+}
 
 struct change_problem {
 	char *file;     /* repository-relative */
@@ -91,6 +80,11 @@ struct change_opts {
 	 * parsed, when it will be needed (want_old) or likely (a touched
 	 * function mentions an allocation). */
 	int jobs;
+	/* Blank, on both sides, the bodies of the functions the change
+	 * cannot affect before the parse (blank.h): what is new and what is
+	 * fixed in the functions it touches stays the same, findings far from
+	 * the change are not looked for. */
+	bool skip_bodies;
 	/* Each side is analyzed in a child process with these limits (isolate.h). */
 	struct isolate_limits limits;
 	size_t cache_hits, cache_misses; /* out: analyses answered / not answered by the cache */

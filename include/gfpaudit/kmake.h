@@ -29,6 +29,7 @@ struct kmake {
 				* include), as paths, in reading order */
 	GPtrArray *evals;      /* $(eval TEXT) met while expanding a line,
 				* read as Makefile lines after it */
+	GPtrArray *globs;      /* "PATTERN\tRESULT" of each $(wildcard) */
 };
 
 /* One assignment that was read in an active branch. */
@@ -54,6 +55,9 @@ void kmake_read(struct kmake *m, const char *path, const char *dir);
  * when a function it does not know is called, or (strict) when a variable
  * is not defined. */
 char *kmake_expand(struct kmake *m, const char *s, const char *dir, bool strict);
+/* What $(wildcard PATTERN) finds now, as the `globs` entries record it
+ * (owned; "" for nothing). */
+char *kmake_glob_key(const char *pattern);
 /* The expanded value of a variable ("" when undefined or unknown). */
 char *kmake_value(struct kmake *m, const char *name, const char *dir);
 

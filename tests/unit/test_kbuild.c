@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "gfpaudit/frontend.h"
+#include "gfpaudit/kmapcache.h"
 #include "gfpaudit/strbuf.h"
 #undef CHECK /* check.h's, through frontend.h; the harness has its own */
 #include "harness.h"
@@ -325,4 +326,32 @@ TEST(kbuild_eval_quotes_and_inputs)
 	char *cmd = xasprintf("rm -rf '%s'", t);
 	CHECK_EQ_INT(system(cmd), 0);
 	free(cmd);
+}
+
+static void count_row(const struct kmap_row *r, void *data)
+{
+	struct strbuf *sb = data;
+	strbuf_addf(sb, "%s %c %s %s %s %s|", r->path, r->state, r->modname, r->modfile, r->builder, r->objrel);
+}
+
+/* the stored map's rows: one by one (a check) and all at once (an audit) */
+TEST(kmap_cache_rows_one_and_all)
+{
+	static const char text[] = "gfpaudit-kmap x\ntree\t/t\nin\t-\t/t/Kbuild\n"
+				   "obj\tmm/a.o\ty\t\t\t\t\n"
+				   "obj\tdrivers/b.o\tm\tbmod\tdrivers/bmod.ko\tdrivers/bmod.o\tdrivers/b.o\n"
+				   "obj\tbroken.o\n";
+	struct kmap_row r;
+	char *buf;
+	REQUIRE_EQ_INT(kmap_cache_find(text, "drivers/b.o", &r, &buf), 0);
+	CHECK(r.state == 'm');
+	CHECK_EQ_STR(r.modname, "bmod");
+	CHECK_EQ_STR(r.objrel, "drivers/b.o");
+	free(buf);
+	CHECK_EQ_INT(kmap_cache_find(text, "mm/b.o", &r, &buf), -1);
+	CHECK_EQ_INT(kmap_cache_find(text, "broken.o", &r, &buf), -1);
+	struct strbuf sb = STRBUF_INIT;
+	kmap_cache_each(text, count_row, &sb);
+	CHECK_EQ_STR(sb.buf, "mm/a.o y    |drivers/b.o m bmod drivers/bmod.ko drivers/bmod.o drivers/b.o|");
+	strbuf_release(&sb);
 }
