@@ -30,6 +30,7 @@
 #endif
 #endif
 
+#ifndef ISOLATE_NO_AS_LIMIT
 /* The address space this process maps now, in bytes (0 if unknown). */
 static unsigned long long mapped_bytes(void)
 {
@@ -42,6 +43,7 @@ static unsigned long long mapped_bytes(void)
 	fclose(f);
 	return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
 }
+#endif
 
 /* In the worker: the address-space limit, once, on top of what the fork
  * inherited: a worker forked for the facts passes shares the parent's
