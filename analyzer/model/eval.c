@@ -2252,13 +2252,16 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 		CXCursor fld = clang_getCursorReferenced(n->cur);
 		bool joined;
 		struct aval r = field_value(cx, fld, n->nkids ? &base : NULL, n->line, &joined);
-		if (!joined) {
-			/* the tree's joined stores bound a path read untracked as
-			 * they bound a tracked one (their kind without their
-			 * range said "constant" of a type-wide value) */
+		/* the tree's joined stores bound a path read untracked as
+		 * they bound a tracked one (their kind without their range
+		 * said "constant" of a type-wide value); but a range of
+		 * stored masks is no mask: the gfp bits stay unknown (the
+		 * join of address_space.gfp_mask over 20 stores made every
+		 * readahead mask carry __GFP_RETRY_MAYFAIL: a false
+		 * gfp-contradiction error in mm/readahead.c) */
+		if (!joined)
 			r.iv = iv_top();
-			r.g = gfp_unknown();
-		}
+		r.g = gfp_unknown();
 		int w = clang_Cursor_isNull(fld) ? -1 : clang_getFieldDeclBitWidth(fld);
 		if (w > 0 && w < 32 && !joined)
 			r.iv = iv_norm(iv_range(0, ((int64_t)1 << w) - 1)); /* bit-field */
