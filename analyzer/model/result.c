@@ -45,6 +45,16 @@ void file_result_release(struct file_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+static void push_fact(struct file_result *r, const char *key, struct interval iv, unsigned src, int line)
+{
+	ALLOC_GROW(r->facts, r->nfacts + 1, r->facts_alloc);
+	struct fact_obs *o = &r->facts[r->nfacts++];
+	o->key = xstrdup(key);
+	o->iv = iv.known ? iv : iv_unknown();
+	o->src = src;
+	o->line = line;
+}
+
 void file_result_add_fact(struct file_result *r, const char *key, struct interval iv, unsigned src, int line)
 {
 	/* the same function is run more than once (callers' rounds, loops):
@@ -67,12 +77,7 @@ void file_result_add_fact(struct file_result *r, const char *key, struct interva
 		return;
 	}
 	g_hash_table_insert(r->fact_index, k, (void *)(uintptr_t)(r->nfacts + 1));
-	ALLOC_GROW(r->facts, r->nfacts + 1, r->facts_alloc);
-	struct fact_obs *o = &r->facts[r->nfacts++];
-	o->key = xstrdup(key);
-	o->iv = iv.known ? iv : iv_unknown();
-	o->src = src;
-	o->line = line;
+	push_fact(r, key, iv, src, line);
 }
 
 void file_result_free(struct file_result *r)
@@ -521,15 +526,12 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			continue;
 		struct interval iv = json_is_integer(lo) && json_is_integer(hi)
 			? iv_range(json_integer_value(lo), json_integer_value(hi)) : iv_unknown();
-		file_result_add_fact(r, key, iv, (unsigned)json_integer_value(json_array_get(v, 3)),
-				     (int)json_integer_value(json_array_get(v, 4)));
-	}
-	/* the index only merges a worker's repeated observations; the parent
-	 * holds thousands of results read back (a fifth of its heap was
-	 * these indexes) */
-	if (r->fact_index) {
-		g_hash_table_destroy(r->fact_index);
-		r->fact_index = NULL;
+		/* the wire form is merged already: no index (it only merges a
+		 * worker's repeated observations, and the parent holds
+		 * thousands of results read back: a fifth of its heap was
+		 * these indexes); file_result_add_fact builds one if needed */
+		push_fact(r, key, iv, (unsigned)json_integer_value(json_array_get(v, 3)),
+			  (int)json_integer_value(json_array_get(v, 4)));
 	}
 	r->facts_digest = get_str(j, "facts_digest");
 	const json_t *ca = json_object_get(j, "consulted");
