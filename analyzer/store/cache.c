@@ -221,11 +221,11 @@ int store_open(const char *path, struct store **out)
 	sqlite3_finalize(v);
 	if ((rc = store_i_prepare(s, "SELECT r.incset, r.result, o.producer, o.checksum FROM results r LEFT JOIN origins o "
 			  "ON o.path=r.path AND o.context=r.context AND o.content=r.content AND o.incset=r.incset "
-			  "WHERE r.path=?1 AND r.context=?2 AND r.content=?3 ORDER BY r.stored DESC", &s->get)) ||
+			  "WHERE r.path=?1 AND r.context=?2 AND r.content=?3 ORDER BY r.stored DESC, r.rowid DESC", &s->get)) ||
 	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->put)) ||
 	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO origins VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->origin_put)) ||
 	    (rc = store_i_prepare(s, "DELETE FROM results WHERE path=?1 AND context=?2 AND rowid NOT IN "
-			  "(SELECT rowid FROM results WHERE path=?1 AND context=?2 ORDER BY stored DESC "
+			  "(SELECT rowid FROM results WHERE path=?1 AND context=?2 ORDER BY stored DESC, rowid DESC "
 			  "LIMIT " G_STRINGIFY(STORE_KEEP_VERSIONS) ");"
 			  , &s->prune)) ||
 	    (rc = store_i_prepare(s, "DELETE FROM origins WHERE path=?1 AND context=?2 AND NOT EXISTS (SELECT 1 FROM results r "
