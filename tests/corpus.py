@@ -78,7 +78,7 @@ CONTIGS = {"physical", "virtual", "unknown"}
 CONFIDENCES = {"proven", "likely", "possible", "none"}
 SOURCES = {"const", "config", "param", "user", "remote", "device", "runtime", "unknown"}
 ROLES = {"fallback", "last"}
-FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown", "caller-smaller", "caller-other-path", "caller-feature-off", "other-path"}
+FALLBACKS = {"none", "order-loop", "lower-order", "vmalloc", "kvmalloc", "unknown", "caller-smaller", "caller-other-path", "caller-feature-off", "other-path", "feature-off"}
 # the rule ids, and those about a function's mask/alloc_flags bookkeeping
 # rather than an allocation site (their warn markers need no site on the
 # line): asked from the gfpaudit under test (`gfpaudit rules --format json`)

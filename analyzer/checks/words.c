@@ -64,6 +64,7 @@ const char *words_fallback(const struct site *s)
 		[FB_CALLER_PATH] = "its callers fall back to another allocation",
 		[FB_CALLER_OFF] = "its callers go on without it (a feature off)",
 		[FB_OTHER_PATH] = "the function goes on to another allocation path",
+		[FB_FEATURE_OFF] = "the function goes on without it (a feature off)",
 	};
 	unsigned k = (unsigned)s->fallback;
 	return k < sizeof(fb) / sizeof(fb[0]) && fb[k] ? fb[k] : "something falls back";

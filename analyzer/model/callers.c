@@ -739,6 +739,42 @@ bool callers_failure_returns(const struct tu *t, const struct node *call, const 
 	return r;
 }
 
+/* Does a store of an errno (`= -ENOMEM`) happen in n?  A void function
+ * that records its failure so (`host->err = -ENOMEM; return;`) still hands
+ * it on. */
+static bool stores_errno(const struct tu *t, const struct node *n)
+{
+	char *txt = node_text(t, n);
+	bool r = false;
+	for (const char *p = strstr(txt, "-E"); p && !r; p = strstr(p + 2, "-E"))
+		r = isupper((unsigned char)p[2]);
+	free(txt);
+	return r;
+}
+
+int callers_failure_ends_void(const struct tu *t, const struct node *call, CXCursor fn)
+{
+	if (clang_Cursor_isNull(fn) ||
+	    clang_getCanonicalType(clang_getCursorResultType(fn)).kind != CXType_Void)
+		return 0;
+	struct use u;
+	find_use(t, (struct node *)call, &u);
+	int line = 0;
+	if (u.test && !u.returned) {
+		char *cond = node_text(t, u.test->kids[0]);
+		int fw = failure_when_true(cond, u.lv, RT_POINTER);
+		free(cond);
+		const struct node *fail = fw == 1 ? u.test->kids[1] : fw == 0 && u.test->nkids >= 3 ? u.test->kids[2] : NULL;
+		const struct node *exit = fail ? find_kind(fail, CXCursor_ReturnStmt) : NULL;
+		if (fail && !exit)
+			exit = find_kind(fail, CXCursor_GotoStmt);
+		if (exit && !stores_errno(t, fail))
+			line = (int)exit->line;
+	}
+	free(u.lv);
+	return line;
+}
+
 /* Does the answer v (NULL: none) say that every caller copes?  The one
  * test of callers_cope() and of its view (callers_fact_text). */
 static bool copes(const struct fact_value *v)

@@ -9,6 +9,7 @@ static const char *const fb_names[] = {
 	[FB_VMALLOC] = "vmalloc", [FB_KVMALLOC] = "kvmalloc", [FB_UNKNOWN] = "unknown",
 	[FB_CALLER_SMALLER] = "caller-smaller", [FB_CALLER_PATH] = "caller-other-path",
 	[FB_CALLER_OFF] = "caller-feature-off", [FB_OTHER_PATH] = "other-path",
+	[FB_FEATURE_OFF] = "feature-off",
 };
 
 const char *fallback_name(enum fallback_kind k)
@@ -26,6 +27,7 @@ bool fallback_catches(enum fallback_kind k)
 	case FB_CALLER_PATH:
 	case FB_CALLER_OFF:
 	case FB_OTHER_PATH:
+	case FB_FEATURE_OFF:
 		return true;
 	default:
 		return false;

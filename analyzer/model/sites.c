@@ -1295,6 +1295,22 @@ static void fallback_other_path(struct fn_scan *s, struct call_rec *r, struct si
 	}
 }
 
+/* A void function that goes on without physically contiguous memory: its
+ * failure path is the designed degraded mode (judged on 6.12: sdhci's
+ * bounce buffer, wbsd's ISA DMA buffer).  Only for physical memory: where
+ * vmalloc memory would serve, kvmalloc is the fix and the finding stays. */
+static void fallback_feature_off(struct fn_scan *s, struct call_rec *r, struct site *st)
+{
+	int line = callers_failure_ends_void(s->tu, r->call, s->fn->cur);
+	if (!line)
+		return;
+	st->fallback = FB_FEATURE_OFF;
+	st->fallback_line = line;
+	add_ev(st, s->tu, s->o->report_path, (unsigned)line,
+	       "fallback: a failure ends the function, which returns void and stores no error: it goes on "
+	       "without the memory (a feature off)");
+}
+
 /* The site's fallback, tried shape by shape until one is found.  Returns
  * the node the result is stored to (for the contiguity of its uses). */
 static struct node *site_fallback(struct fn_scan *s, struct call_rec *r, struct site *st,
@@ -1334,11 +1350,13 @@ static void site_finish(struct fn_scan *s, struct call_rec *r, struct site *st, 
 {
 	const struct tu *t = s->tu;
 	const char *file = s->o->report_path;
-	site_attempts(s, r, st, a->order_var, a->oa, fl);
 	int costly = t->facts.costly_order ? t->facts.costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
-	st->stall = site_stall_of(st, costly);
 	if (s->scope && site_can_be_costly(st, costly))
 		st->contig = usage_contiguity(s->scope, s->fn, target, &st->contig_line, &st->contig_why);
+	if (st->fallback == FB_NONE && st->contig == CONTIG_PHYSICAL)
+		fallback_feature_off(s, r, st);
+	site_attempts(s, r, st, a->order_var, a->oa, fl);
+	st->stall = site_stall_of(st, costly);
 
 	if (r->has_gfp)
 		for (int i = 0; i < r->gfp.nev; i++)

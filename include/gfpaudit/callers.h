@@ -50,6 +50,13 @@ void callers_publish(const struct tu *t, const struct fn_model *f, const char *f
  * function by a return or a goto: the callers see it? */
 bool callers_failure_returns(const struct tu *t, const struct node *call, const char *lv);
 
+/* Does a failure of `call` end its function, which returns void, without
+ * storing an errno on the way (`if (!buf) { pr_err(...); return; }`): the
+ * callers cannot see it, they go on without the memory (a feature off)?
+ * `fn` is the function that makes the call.  The line of that return (or
+ * goto), 0 if not. */
+int callers_failure_ends_void(const struct tu *t, const struct node *call, CXCursor fn);
+
 struct factbase;
 struct caller_fallback {
 	enum caller_handling how; /* the best caller's */

@@ -26,6 +26,11 @@ enum fallback_kind {
 	 * on success, into a call of this file's that allocates (readahead's
 	 * `if (!err) return; fallback: do_page_cache_ra(...)`). */
 	FB_OTHER_PATH,
+	/* The function itself goes on without it: it returns void, a failure
+	 * ends it without storing an errno (its callers cannot see it), and
+	 * the memory must be physically contiguous, so kvmalloc is no fix
+	 * (sdhci's bounce buffer: "falling back to single segments"). */
+	FB_FEATURE_OFF,
 };
 /* A fallback in the callers (FB_CALLER_*). */
 #define FB_IS_CALLER(k) ((k) >= FB_CALLER_SMALLER && (k) <= FB_CALLER_OFF)
