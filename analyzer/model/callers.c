@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib.h>
 #include "gfpaudit/callers.h"
 #include "gfpaudit/facts.h"
 #include "gfpaudit/provenance.h"
@@ -585,6 +586,11 @@ struct pub {
 	const char *file;
 	const struct alloc_table *tab;
 	struct file_result *out;
+	/* callers_key(G) -> GPtrArray of callers_key(F): a static G of this
+	 * file returns F's failure to its callers, who are all here; NULL
+	 * while those edges are being found */
+	GHashTable *fwd;
+	bool finding;
 };
 
 static CXCursor callee_of(const struct node *call)
@@ -593,22 +599,61 @@ static CXCursor callee_of(const struct node *call)
 	return clang_getCursorKind(ref) == CXCursor_FunctionDecl ? ref : clang_getNullCursor();
 }
 
+/* What G's callers do with its failure is what they do with F's, for each
+ * F whose failure G hands back (a few levels, no cycle). */
+static void add_key(struct pub *pb, const char *key, enum caller_handling h, unsigned line, int depth)
+{
+	file_result_add_fact(pb->out, key, iv_const(h), SRCB(CONST), (int)line);
+	GPtrArray *fs = pb->fwd ? g_hash_table_lookup(pb->fwd, key) : NULL;
+	for (guint i = 0; fs && depth < 4 && i < fs->len; i++)
+		if (strcmp(g_ptr_array_index(fs, i), key))
+			add_key(pb, g_ptr_array_index(fs, i), h, line, depth + 1);
+}
+
 static void add(struct pub *pb, CXCursor fn, enum caller_handling h, unsigned line)
 {
+	if (pb->finding)
+		return;
 	char *key = callers_key(fn, pb->file);
 	if (key)
-		file_result_add_fact(pb->out, key, iv_const(h), SRCB(CONST), (int)line);
+		add_key(pb, key, h, line, 0);
 	free(key);
 }
 
-static void walk(struct pub *pb, const struct node *n)
+/* A call of F in `g` whose failure g returns, g static here: an edge
+ * g -> F (found in a first walk); its own "hands it on" is then not
+ * published, g's callers' handling is. */
+static bool forwards(struct pub *pb, const struct node *call, CXCursor fn, CXCursor g)
+{
+	if (clang_Cursor_isNull(g) || clang_Cursor_getStorageClass(g) != CX_SC_Static ||
+	    !callers_failure_returns(pb->t, call, NULL))
+		return false;
+	if (!pb->finding)
+		return true;
+	char *gk = callers_key(g, pb->file), *fk = callers_key(fn, pb->file);
+	if (gk && fk) {
+		GPtrArray *fs = g_hash_table_lookup(pb->fwd, gk);
+		if (!fs) {
+			fs = g_ptr_array_new_with_free_func(free);
+			g_hash_table_insert(pb->fwd, xstrdup(gk), fs);
+		}
+		g_ptr_array_add(fs, fk);
+		fk = NULL;
+	}
+	free(gk);
+	free(fk);
+	return true;
+}
+
+static void walk(struct pub *pb, const struct node *n, CXCursor g)
 {
 	if (n->kind == CXCursor_CallExpr && n->name && n->line && !alloc_table_find(pb->tab, n->name)) {
 		CXCursor fn = callee_of(n);
 		if (!clang_Cursor_isNull(fn)) {
 			unsigned line;
 			enum caller_handling h = classify(pb->t, n, fn, pb->tab, &line);
-			add(pb, fn, h, line);
+			if (h != CALLER_PROPAGATES || !forwards(pb, n, fn, g))
+				add(pb, fn, h, line);
 		}
 	} else if (n->kind == CXCursor_DeclRefExpr && n->var < 0 && n->line) {
 		/* a function's address taken: callers the tree does not show */
@@ -623,16 +668,21 @@ static void walk(struct pub *pb, const struct node *n)
 			add(pb, ref, CALLER_PROPAGATES, n->line);
 	}
 	for (unsigned i = 0; i < n->nkids; i++)
-		walk(pb, n->kids[i]);
+		walk(pb, n->kids[i], g);
 }
 
-void callers_publish(const struct tu *t, const struct fn_model *f, const char *file, const struct alloc_table *tab,
-		     struct file_result *out)
+void callers_publish(const struct tu *t, struct fn_model *const *f, size_t n, const char *file,
+		     const struct alloc_table *tab, struct file_result *out)
 {
-	if (!f || !f->body || !f->in_main)
-		return;
-	struct pub pb = { t, file, tab, out };
-	walk(&pb, f->body);
+	struct pub pb = { t, file, tab, out,
+			  g_hash_table_new_full(g_str_hash, g_str_equal, free, (GDestroyNotify)g_ptr_array_unref), true };
+	for (int pass = 0; pass < 2; pass++) {
+		pb.finding = pass == 0;
+		for (size_t i = 0; i < n; i++)
+			if (f[i] && f[i]->body && f[i]->in_main)
+				walk(&pb, f[i]->body, f[i]->cur);
+	}
+	g_hash_table_destroy(pb.fwd);
 }
 
 /* ---- at the site ---- */

@@ -1846,10 +1846,9 @@ static void publish_facts(const struct tu *t, struct sites_opts *o, const struct
 		eval_function(&cx, NULL, 0);
 		free(s.recs);
 	}
-	for (size_t i = 0; i < fns->n; i++) {
-		callers_publish(t, fns->f[i], o->report_path, o->table, out);
+	callers_publish(t, fns->f, fns->n, o->report_path, o->table, out);
+	for (size_t i = 0; i < fns->n; i++)
 		frees_publish(fns->f[i], out);
-	}
 }
 
 /* One site per written call (alloc_hooks can expand a call twice), in

@@ -40,11 +40,17 @@ const char *caller_handling_name(enum caller_handling h);
  * static function of `file`), new string; NULL for a null cursor. */
 char *callers_key(CXCursor fn, const char *file);
 
-/* Publish into `out` how function f handles the failures of the functions
- * it calls (allocator APIs of `tab` are sites, not facts), and that the
- * functions whose address it takes have callers the tree does not show. */
-void callers_publish(const struct tu *t, const struct fn_model *f, const char *file, const struct alloc_table *tab,
-		     struct file_result *out);
+/* Publish into `out` how the n functions f of the file handle the failures
+ * of the functions they call (allocator APIs of `tab` are sites, not facts),
+ * and that the functions whose address they take have callers the tree
+ * does not show.  A static function that hands a callee's failure back
+ * (`return helper(x);`, `if (!helper(x)) return false;`) publishes nothing
+ * for it: its own callers' handling (all in this file) is published for
+ * the callee too, a few levels down (radeon's igp_read_bios_from_vram(),
+ * returned by radeon_read_disabled_bios(), whose caller tries the next
+ * BIOS source). */
+void callers_publish(const struct tu *t, struct fn_model *const *f, size_t n, const char *file,
+		     const struct alloc_table *tab, struct file_result *out);
 
 /* Does a failure of `call` (its result stored to `lv`, or NULL) leave the
  * function by a return or a goto: the callers see it? */
