@@ -551,12 +551,14 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 /* ---- what the tree's facts can change (factpass.h) ---- */
 
 /* A site that asked whether its function's callers cope with a failure
- * (callers.h), or a fix that asked who frees a type (frees.h): what they
- * say can change its fallback or its fix. */
+ * (callers.h), or whether a function of another file needs its memory
+ * physically contiguous (usage.h), or a fix that asked who frees a type
+ * (frees.h): what they say can change its fallback, contiguity or fix. */
 static bool asks_callers(const struct file_result *r)
 {
 	for (size_t k = 0; k < r->nconsulted; k++)
-		if (!strncmp(r->consulted[k], "fails:", 6) || !strncmp(r->consulted[k], "frees:", 6))
+		if (!strncmp(r->consulted[k], "fails:", 6) || !strncmp(r->consulted[k], "frees:", 6) ||
+		    !strncmp(r->consulted[k], "contig:", 7))
 			return true;
 	return false;
 }

@@ -1888,7 +1888,7 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 	o->nfunctions = (int)fns.n;
 	struct summary_cache *cache = summary_cache_new();
 	size_t first_site = out->nsites;
-	struct usage_scope scope = { fns.f, fns.n };
+	struct usage_scope scope = { fns.f, fns.n, o->facts };
 
 	struct binding *bind = NULL;
 	size_t nbind = find_bindable(t, fns.f, fns.n, o->table, &bind);
@@ -1902,8 +1902,10 @@ int sites_find(const struct tu *t, struct sites_opts *o, struct file_result *out
 		if (!sites_pass(t, o, &fns, cache, bind, nbind, &scope, wrapper_done, pass, out, first_site))
 			break;
 	}
-	if (o->collect_facts)
+	if (o->collect_facts) {
 		publish_facts(t, o, &fns, cache, out);
+		usage_publish(&scope, o->report_path, out);
+	}
 	sites_settle(t, out, first_site);
 
 	free(wrapper_done);

@@ -3,6 +3,9 @@
 #include <string.h>
 #include "gfpaudit/usage.h"
 #include "gfpaudit/strbuf.h"
+#include "gfpaudit/facts.h"
+#include "gfpaudit/provenance.h"
+#include "gfpaudit/result.h"
 
 /* Uses that need the memory physically contiguous (page-level and
  * physical-address APIs, DMA, scatterlists, user mappings, register
@@ -220,6 +223,25 @@ static void classify_use(struct uscan *u, const struct fn_model *fn, struct node
 								add_key(u, callee, v, clang_getNullCursor());
 				return;
 			}
+			if (name && u->sc->facts) {
+				/* a function of another file: its parameter's fact */
+				for (unsigned i = 0; i < node_nargs(p); i++) {
+					if (node_arg(p, i) != c)
+						continue;
+					char *key = usage_key(name, (int)i);
+					struct fact_value v;
+					bool phys = factbase_get(u->sc->facts, key, &v) && v.iv.known && v.iv.lo == 1;
+					free(key);
+					if (phys && u->phys_or_unknown != CONTIG_PHYSICAL) {
+						u->phys_or_unknown = CONTIG_PHYSICAL;
+						u->phys_line = (int)p->line;
+						u->phys_why = xasprintf("reaches a physical use in '%s' (%s)", name,
+									v.where ? v.where : "another file");
+					}
+					if (phys)
+						return;
+				}
+			}
 			note_unknown(u, p, xasprintf("passed to '%s'", name ? name : "a function pointer"));
 			return;
 		}
@@ -247,6 +269,31 @@ static void walk(struct uscan *u, const struct fn_model *fn, struct node *n)
 		walk(u, fn, n->kids[i]);
 }
 
+/* Scan from the places in u (set up by the caller) to a verdict: new
+ * places found on one round are followed on the next. */
+static void scan_rounds(struct uscan *u)
+{
+	const struct usage_scope *sc = u->sc;
+	for (int round = 0; round < 4 && u->changed && u->phys_or_unknown != CONTIG_PHYSICAL; round++) {
+		u->changed = false;
+		u->uses = 0;
+		free(u->unk_why);
+		u->unk_why = NULL;
+		u->unk_line = 0;
+		bool field = false;
+		for (size_t i = 0; i < u->nk; i++)
+			field |= !u->k[i].fn;
+		for (size_t i = 0; i < sc->n; i++) {
+			const struct fn_model *f = sc->fns[i];
+			bool mine = false;
+			for (size_t k = 0; k < u->nk; k++)
+				mine |= u->k[k].fn == f;
+			if ((mine || (field && f->in_main)) && f->body)
+				walk(u, f, f->body);
+		}
+	}
+}
+
 enum contiguity usage_contiguity(const struct usage_scope *sc, const struct fn_model *fn,
 				 const struct node *target, int *line, char **why)
 {
@@ -266,25 +313,7 @@ enum contiguity usage_contiguity(const struct usage_scope *sc, const struct fn_m
 		add_lvalue(&u, fn, target->kids[0]);
 	if (!u.nk)
 		return CONTIG_UNKNOWN;
-	/* new places found on one round are followed on the next */
-	for (int round = 0; round < 4 && u.changed && u.phys_or_unknown != CONTIG_PHYSICAL; round++) {
-		u.changed = false;
-		u.uses = 0;
-		free(u.unk_why);
-		u.unk_why = NULL;
-		u.unk_line = 0;
-		bool field = false;
-		for (size_t i = 0; i < u.nk; i++)
-			field |= !u.k[i].fn;
-		for (size_t i = 0; i < sc->n; i++) {
-			const struct fn_model *f = sc->fns[i];
-			bool mine = false;
-			for (size_t k = 0; k < u.nk; k++)
-				mine |= u.k[k].fn == f;
-			if ((mine || (field && f->in_main)) && f->body)
-				walk(&u, f, f->body);
-		}
-	}
+	scan_rounds(&u);
 	enum contiguity r;
 	if (u.phys_or_unknown == CONTIG_PHYSICAL) {
 		r = CONTIG_PHYSICAL;
@@ -303,4 +332,37 @@ enum contiguity usage_contiguity(const struct usage_scope *sc, const struct fn_m
 	free(u.unk_why);
 	free(u.k);
 	return r;
+}
+
+char *usage_key(const char *name, int i)
+{
+	return xasprintf("contig:%s#%d", name, i);
+}
+
+void usage_publish(const struct usage_scope *sc, const char *file, struct file_result *out)
+{
+	(void)file;
+	for (size_t i = 0; i < sc->n; i++) {
+		const struct fn_model *f = sc->fns[i];
+		if (!f->in_main || !f->body || !f->name || clang_Cursor_getStorageClass(f->cur) == CX_SC_Static)
+			continue;
+		for (int v = 0; v < f->nvars; v++) {
+			if (f->vars[v].param < 0)
+				continue;
+			CXType ty = clang_getCanonicalType(clang_getCursorType(f->vars[v].decl));
+			if (ty.kind != CXType_Pointer)
+				continue;
+			struct uscan u = { .sc = sc };
+			add_key(&u, f, v, clang_getNullCursor());
+			scan_rounds(&u);
+			if (u.phys_or_unknown == CONTIG_PHYSICAL) {
+				char *key = usage_key(f->name, f->vars[v].param);
+				file_result_add_fact(out, key, iv_const(1), SRCB(CONST), u.phys_line);
+				free(key);
+			}
+			free(u.phys_why);
+			free(u.unk_why);
+			free(u.k);
+		}
+	}
 }

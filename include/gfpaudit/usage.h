@@ -17,9 +17,16 @@
 #include "gfpaudit/fn.h"
 #include "gfpaudit/site.h"
 
+struct factbase;
+struct file_result;
+
 struct usage_scope {
 	struct fn_model *const *fns; /* the functions of the file */
 	size_t n;
+	/* the tree's facts (NULL: none): a pointer handed to a function of
+	 * another file is physical when that function's parameter is
+	 * ("contig:F#i", usage_publish()) */
+	const struct factbase *facts;
 };
 
 /* `fn` holds the call; `target` is what the call's result goes to (the
@@ -27,5 +34,15 @@ struct usage_scope {
  * *why (owned, NULL when nothing decided it). */
 enum contiguity usage_contiguity(const struct usage_scope *sc, const struct fn_model *fn,
 				 const struct node *target, int *line, char **why);
+
+/* The fact key of parameter i of function `name` ("contig:NAME#I"), new. */
+char *usage_key(const char *name, int i);
+
+/* Publish into `out` the pointer parameters of the file's functions that
+ * other files can call (not static) whose memory must be physically
+ * contiguous by the scan above (it reaches a DMA mapping, a physical
+ * address, ...): "contig:F#i" = 1 at the line of that use.  Virtual or
+ * unknown parameters publish nothing. */
+void usage_publish(const struct usage_scope *sc, const char *file, struct file_result *out);
 
 #endif
