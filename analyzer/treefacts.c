@@ -15,6 +15,7 @@ struct load {
 	struct treefacts *t;
 	GHashTable *skip;
 	size_t alloc;
+	GChecksum *sum; /* of the rows loaded */
 };
 
 static long long mtime_ns(const struct stat *st)
@@ -56,6 +57,10 @@ static int load_one(void *data, const struct store_tree_file *f)
 	if (j && file_result_from_json(j, &r) == 0) {
 		ALLOC_GROW(l->t->files, l->t->n + 1, l->alloc);
 		l->t->files[l->t->n++] = r;
+		/* NUL-separated: what the rows hold, not how they split */
+		g_checksum_update(l->sum, (const guchar *)f->path, (gssize)strlen(f->path) + 1);
+		g_checksum_update(l->sum, (const guchar *)f->content, (gssize)strlen(f->content) + 1);
+		g_checksum_update(l->sum, (const guchar *)f->facts, (gssize)strlen(f->facts) + 1);
 	} else {
 		err_clear();
 		l->t->stale++;
@@ -78,10 +83,14 @@ int treefacts_load(struct store *s, const char *context, char *const *skip, size
 	if (rc)
 		return rc;
 	out->built = true;
-	struct load l = { .s = s, .t = out, .skip = g_hash_table_new(g_str_hash, g_str_equal) };
+	struct load l = { .s = s, .t = out, .skip = g_hash_table_new(g_str_hash, g_str_equal),
+			  .sum = g_checksum_new(G_CHECKSUM_SHA1) };
 	for (size_t i = 0; i < nskip; i++)
 		g_hash_table_add(l.skip, skip[i]);
+	g_checksum_update(l.sum, (const guchar *)out->root, (gssize)strlen(out->root) + 1);
 	rc = store_tree_each(s, ctx, load_one, &l);
+	snprintf(out->digest, sizeof(out->digest), "%s", g_checksum_get_string(l.sum));
+	g_checksum_free(l.sum);
 	g_hash_table_destroy(l.skip);
 	return rc;
 }

@@ -152,6 +152,11 @@ void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const
 	strbuf_release(&sb);
 }
 
+/* treefacts_gen counts the changes to a context's tree facts */
+#define TREE_GEN_TRIGGER(table, suffix, event, row)                                              \
+	"CREATE TRIGGER IF NOT EXISTS " table "_gen_" suffix " AFTER " event " ON " table " BEGIN " \
+	"INSERT INTO treefacts_gen VALUES(" row ".context, 1) ON CONFLICT(context) DO UPDATE SET gen=gen+1; END;"
+
 int store_open(const char *path, struct store **out)
 {
 	*out = NULL;
@@ -206,6 +211,19 @@ int store_open(const char *path, struct store **out)
 		/* rows copied in by store_tree_import(), not judged here */
 		"CREATE TABLE IF NOT EXISTS treefacts_imported(context TEXT NOT NULL, path TEXT NOT NULL,"
 		"  PRIMARY KEY(context, path));"
+		/* judged.c: a facts pass's record (store.h store_run_get), and
+		 * a count of every change to the tree's facts, by any writer
+		 * (older builds too: the triggers are the file's) */
+		"CREATE TABLE IF NOT EXISTS runs(context TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL,"
+		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+		"  PRIMARY KEY(context, key));"
+		"CREATE TABLE IF NOT EXISTS treefacts_gen(context TEXT PRIMARY KEY, gen INTEGER NOT NULL);"
+		TREE_GEN_TRIGGER("treefacts", "i", "INSERT", "NEW")
+		TREE_GEN_TRIGGER("treefacts", "u", "UPDATE", "NEW")
+		TREE_GEN_TRIGGER("treefacts", "d", "DELETE", "OLD")
+		TREE_GEN_TRIGGER("treefacts_built", "i", "INSERT", "NEW")
+		TREE_GEN_TRIGGER("treefacts_built", "u", "UPDATE", "NEW")
+		TREE_GEN_TRIGGER("treefacts_built", "d", "DELETE", "OLD")
 		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
 		"COMMIT;")))
 		goto fail;
@@ -535,8 +553,9 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 		"DELETE FROM treefacts WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM treefacts_built WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM treefacts_imported WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM runs WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM contexts WHERE used < %lld;",
-		old, old, old, old, old, old);
+		old, old, old, old, old, old, old);
 	rc = store_i_exec(s, sql);
 	free(sql);
 	int crc = store_i_commit(s);
@@ -642,8 +661,10 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 		if (j && file_result_from_json(j, out) == 0)
 			rc = 0;
 		json_decref(j);
-		if (!rc)
+		if (!rc) {
+			memcpy(s->last_row, want, sizeof(s->last_row));
 			break;
+		}
 	}
 	return store_i_lookup_end(s, s->get, rc, step);
 }
@@ -677,6 +698,7 @@ int store_i_lookup_end(struct store *s, sqlite3_stmt *q, int rc, int step)
 int store_put(struct store *s, const struct store_key *k, const char *const *includes,
 	      size_t nincludes, const struct file_result *r)
 {
+	s->last_row[0] = 0;
 	int rc = store_i_begin(s);
 	if (rc)
 		return rc;
@@ -727,9 +749,16 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 			rc = store_i_db_err(s, "prune");
 		sqlite3_reset(s->origin_prune);
 	}
+	if (!rc)
+		memcpy(s->last_row, sum, sizeof(s->last_row));
 	s->st.puts++;
 	store_i_batch(s);
 	return rc;
+}
+
+const char *store_last_row(const struct store *s)
+{
+	return s->last_row;
 }
 
 void store_i_batch(struct store *s)

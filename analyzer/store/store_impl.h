@@ -16,6 +16,8 @@ struct store {
 	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;
 	sqlite3_stmt *origin_put, *origin_prune;
 	sqlite3_stmt *judged_get, *judged_put, *judged_prune; /* judged.c */
+	sqlite3_stmt *judged_by_digest, *run_get, *run_put, *run_prune, *tree_gen; /* judged.c */
+	char last_row[STORE_HASH_HEX]; /* store_last_row() */
 	int in_tx;
 	size_t pending;
 	struct timespec tx_start;

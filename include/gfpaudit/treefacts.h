@@ -23,6 +23,7 @@ struct treefacts {
 	struct file_result **files;  /* loaded: results holding file and facts only */
 	size_t n;
 	size_t stale;                /* rows left out: the file changed or is gone */
+	char digest[41];             /* SHA-1 hex of the root and the rows loaded ("" when not built) */
 };
 
 /* Load the rows of `context`, leaving out the files whose real paths are
