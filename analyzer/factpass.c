@@ -435,6 +435,10 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		free(order);
 		return 0;
 	}
+	/* the passes read every file's facts and consulted keys */
+	for (size_t i = 0; i < n; i++)
+		if (files[i] && file_result_load_deferred(files[i]))
+			err_clear(); /* then it has none: judged again, as a file that consulted nothing */
 	struct fp_run run = { .o = o, .files = files, .st = st };
 	run.idx = xcalloc(n + 1, sizeof(*run.idx));
 	run.first = xcalloc(n + 1, sizeof(*run.first));

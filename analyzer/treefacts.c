@@ -123,7 +123,7 @@ static char *facts_json(const struct file_result *r)
 }
 
 int treefacts_save(struct store *s, const char *context, const char *root, bool rebuild,
-		   struct file_result *const *files, char *const *paths, size_t n)
+		   struct file_result **files, char *const *paths, size_t n)
 {
 	char ctx[STORE_HASH_HEX];
 	snprintf(ctx, sizeof(ctx), "%s", context);
@@ -131,7 +131,9 @@ int treefacts_save(struct store *s, const char *context, const char *root, bool 
 	if (rebuild && (rc = store_tree_begin(s, ctx, root)))
 		return rc;
 	for (size_t i = 0; !rc && i < n; i++) {
-		const struct file_result *r = files[i];
+		struct file_result *r = files[i];
+		if (r && file_result_load_deferred(r))
+			err_clear();
 		struct stat st;
 		char real[PATH_MAX];
 		if (!r || r->status != FILE_ANALYZED || stat(paths[i], &st) || !realpath(paths[i], real))

@@ -162,16 +162,15 @@ int store_judged_get_digest(struct store *s, const struct store_key *k, const ch
 		store_i_judged_checksum(k, inc, digest, txt, want);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue;
-		json_error_t jerr;
-		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
 		struct file_result *r = NULL;
-		if (j && file_result_from_json(j, &r) == 0 && r->facts_digest && !strcmp(r->facts_digest, digest)) {
+		if (file_result_from_text(txt ? txt : "", txt ? strlen(txt) : 0, true, &r) == 0 && r->facts_digest &&
+		    !strcmp(r->facts_digest, digest)) {
 			*out = r;
 			rc = 0;
 		} else {
+			err_clear();
 			file_result_free(r);
 		}
-		json_decref(j);
 	}
 	return store_i_lookup_end(s, q, rc, step);
 }
