@@ -141,15 +141,27 @@ static int regular_or_absent(const char *path)
  * rows have no origin that matches, and are analyzed again.  The checksum
  * catches corruption and rows edited or written by anything else; it is no
  * signature (whoever can write the file can recompute it). */
-void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
-			 char out[STORE_HASH_HEX])
+void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, const char *prefix, const char *result,
+			   char out[STORE_HASH_HEX])
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", gfpaudit_version, k->path, k->context,
 		    k->content, (long long)incset);
-	strbuf_adds(&sb, result ? result : "");
+	/* copied, not formatted: rows are up to megabytes */
+	size_t plen = prefix ? strlen(prefix) : 0, rlen = result ? strlen(result) : 0;
+	strbuf_grow(&sb, plen + rlen);
+	if (plen)
+		strbuf_add(&sb, prefix, plen);
+	if (rlen)
+		strbuf_add(&sb, result, rlen);
 	store_hash_buf(sb.buf, sb.len, out);
 	strbuf_release(&sb);
+}
+
+void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
+			 char out[STORE_HASH_HEX])
+{
+	store_i_row_checksum2(k, incset, NULL, result, out);
 }
 
 /* treefacts_gen counts the changes to a context's tree facts */

@@ -59,9 +59,9 @@ void store_i_judged_finalize(struct store *s)
 void store_i_judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *txt,
 			    char out[STORE_HASH_HEX])
 {
-	char *body = xasprintf("judged %s\n%s", digest, txt ? txt : "");
-	store_i_row_checksum(k, inc, body, out);
-	free(body);
+	char *prefix = xasprintf("judged %s\n", digest);
+	store_i_row_checksum2(k, inc, prefix, txt, out);
+	free(prefix);
 }
 
 int store_judged_get(struct store *s, const struct store_key *k,

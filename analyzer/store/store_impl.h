@@ -39,6 +39,9 @@ int store_i_incset_store(struct store *s, const char *const *inc, size_t n, sqli
 /* the checksum of a row (key, include set, result text) */
 void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
 			  char out[STORE_HASH_HEX]);
+/* the same over prefix then result (either NULL: "") */
+void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, const char *prefix, const char *result,
+			   char out[STORE_HASH_HEX]);
 /* whether a row read back may be used: written by this version, its
  * checksum is WANT (what its key and body hash to), its include set still
  * holds; counts the rows that may not (untrusted, stale includes) */
