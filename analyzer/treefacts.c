@@ -69,6 +69,11 @@ static int load_one(void *data, const struct store_tree_file *f)
 	return 0;
 }
 
+static bool want_row(void *data, const char *abs)
+{
+	return !g_hash_table_contains(((struct load *)data)->skip, abs);
+}
+
 int treefacts_load(struct store *s, const char *context, char *const *skip, size_t nskip, struct treefacts *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -88,7 +93,7 @@ int treefacts_load(struct store *s, const char *context, char *const *skip, size
 	for (size_t i = 0; i < nskip; i++)
 		g_hash_table_add(l.skip, skip[i]);
 	g_checksum_update(l.sum, (const guchar *)out->root, (gssize)strlen(out->root) + 1);
-	rc = store_tree_each(s, ctx, load_one, &l);
+	rc = store_tree_each(s, ctx, want_row, load_one, &l);
 	snprintf(out->digest, sizeof(out->digest), "%s", g_checksum_get_string(l.sum));
 	g_checksum_free(l.sum);
 	g_hash_table_destroy(l.skip);

@@ -346,13 +346,18 @@ int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **
 }
 
 int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
+		    bool (*want)(void *data, const char *abs),
 		    int (*fn)(void *data, const struct store_tree_file *f), void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int rc = store_i_prepare(s, "SELECT path, abs, content, size, mtime, facts FROM treefacts "
+	sqlite3_stmt *q = NULL, *fq = NULL;
+	/* the facts (most of a row) only of the rows wanted: a whole tree's
+	 * audit wants none (it judges every file itself) */
+	int rc = store_i_prepare(s, "SELECT path, abs, content, size, mtime, rowid FROM treefacts "
 				 "WHERE context=?1 ORDER BY path", &q);
-	if (rc)
+	if (rc || (rc = store_i_prepare(s, "SELECT facts FROM treefacts WHERE rowid=?1", &fq))) {
+		sqlite3_finalize(q);
 		return rc;
+	}
 	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
 	int step;
 	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
@@ -361,14 +366,24 @@ int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
 			.abs = (const char *)sqlite3_column_text(q, 1),
 			.size = sqlite3_column_int64(q, 3),
 			.mtime = sqlite3_column_int64(q, 4),
-			.facts = (const char *)sqlite3_column_text(q, 5),
 		};
 		snprintf(f.content, sizeof(f.content), "%s", (const char *)sqlite3_column_text(q, 2));
-		rc = fn(data, &f);
+		sqlite3_reset(fq);
+		if (!want || want(data, f.abs ? f.abs : "")) {
+			sqlite3_bind_int64(fq, 1, sqlite3_column_int64(q, 5));
+			int fstep = sqlite3_step(fq);
+			if (fstep == SQLITE_ROW)
+				f.facts = (const char *)sqlite3_column_text(fq, 0);
+			else if (fstep != SQLITE_DONE)
+				rc = store_i_db_err(s, "tree facts");
+		}
+		if (!rc)
+			rc = fn(data, &f);
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = store_i_db_err(s, "tree facts");
 	sqlite3_finalize(q);
+	sqlite3_finalize(fq);
 	return rc;
 }
 

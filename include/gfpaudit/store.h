@@ -123,7 +123,8 @@ int store_tree_gen(struct store *s, const char context[STORE_HASH_HEX], long lon
  * were made from.  store_tree_begin drops the context's rows and marks it
  * built from `root`; store_tree_finish counts and commits.  store_tree_info
  * is GA_ENOTFOUND when the context was never built.  store_tree_each calls
- * fn for every row in path order (stops at its first non-zero return). */
+ * fn for every row in path order (stops at its first non-zero return);
+ * facts is NULL in the rows `want` (NULL: every row) does not want. */
 struct store_tree_file {
 	const char *path;                /* as reported */
 	const char *abs;                 /* real path, to check it is unchanged */
@@ -136,6 +137,7 @@ int store_tree_put(struct store *s, const char context[STORE_HASH_HEX], const st
 int store_tree_finish(struct store *s, const char context[STORE_HASH_HEX]);
 int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **root, size_t *files);
 int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
+		    bool (*want)(void *data, const char *abs),
 		    int (*fn)(void *data, const struct store_tree_file *f), void *data);
 
 /* Copy the cache file `src` in (a shard's, another machine's, a CI run's):
