@@ -147,14 +147,21 @@ void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, cons
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", gfpaudit_version, k->path, k->context,
 		    k->content, (long long)incset);
-	/* copied, not formatted: rows are up to megabytes */
 	size_t plen = prefix ? strlen(prefix) : 0, rlen = result ? strlen(result) : 0;
-	strbuf_grow(&sb, plen + rlen);
+	/* the git blob id of header, prefix and result (store_hash_buf of
+	 * them joined), hashed in place: rows are up to megabytes, and a warm
+	 * run checks every row it reads */
+	char blob[64];
+	int blen = snprintf(blob, sizeof(blob), "blob %zu", sb.len + plen + rlen) + 1;
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA1);
+	g_checksum_update(c, (const guchar *)blob, blen);
+	g_checksum_update(c, (const guchar *)sb.buf, (gssize)sb.len);
 	if (plen)
-		strbuf_add(&sb, prefix, plen);
+		g_checksum_update(c, (const guchar *)prefix, (gssize)plen);
 	if (rlen)
-		strbuf_add(&sb, result, rlen);
-	store_hash_buf(sb.buf, sb.len, out);
+		g_checksum_update(c, (const guchar *)result, (gssize)rlen);
+	snprintf(out, STORE_HASH_HEX, "%s", g_checksum_get_string(c));
+	g_checksum_free(c);
 	strbuf_release(&sb);
 }
 

@@ -13,6 +13,8 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
+#include "../../analyzer/store/store_impl.h"
 
 static struct file_result *result_with_fact(const char *file, const char *key, long long v, unsigned src)
 {
@@ -259,6 +261,27 @@ static int count_no_facts(void *data, const struct store_tree_file *f)
 {
 	(*(int *)data)++;
 	return f->facts ? -1 : 0;
+}
+
+/* A row's checksum, hashed in place, is the blob id of the row's text
+ * joined (what older builds of this version wrote). */
+TEST(store_row_checksum_is_the_blob_id)
+{
+	struct store_key k = { .path = "a.c" };
+	store_hash_buf("ctx", 3, k.context);
+	store_hash_buf("content", 7, k.content);
+	char got[STORE_HASH_HEX], want[STORE_HASH_HEX];
+	char *all = xasprintf("gfpaudit-row %s\n%s\n%s\n%s\n%lld\njudged d\n{\"file\":\"a.c\"}", gfpaudit_version,
+			      k.path, k.context, k.content, 7LL);
+	store_hash_buf(all, strlen(all), want);
+	store_i_row_checksum2(&k, 7, "judged d\n", "{\"file\":\"a.c\"}", got);
+	CHECK_EQ_STR(got, want);
+	free(all);
+	all = xasprintf("gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", gfpaudit_version, k.path, k.context, k.content, 0LL);
+	store_hash_buf(all, strlen(all), want);
+	store_i_row_checksum(&k, 0, NULL, got);
+	CHECK_EQ_STR(got, want);
+	free(all);
 }
 
 /* Run records: kept per context and key, refused when edited; the tree's
