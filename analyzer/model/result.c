@@ -474,7 +474,7 @@ json_t *file_result_to_json(const struct file_result *r)
 		json_error_t jerr;
 		json_t *d = json_loads(r->deferred, 0, &jerr);
 		if (json_is_object(d))
-			json_object_update_missing(o, d);
+			json_object_update(o, d); /* over the empty "consulted" */
 		json_decref(d);
 	}
 	return o;
@@ -576,6 +576,10 @@ static const char *value_end(const char *p, const char *end)
 	int depth = 0;
 	bool in_str = false;
 	for (; p < end; p++) {
+		if (in_str) /* the string's plain run at once (the text is NUL-terminated) */
+			p += strcspn(p, "\"\\");
+		if (p >= end)
+			break;
 		char c = *p;
 		if (in_str) {
 			if (c == '\\')

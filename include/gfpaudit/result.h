@@ -84,7 +84,7 @@ struct json_t *finding_to_json(const struct finding *f);
 int finding_from_json(const struct json_t *j, struct finding *out);
 struct json_t *file_result_to_json(const struct file_result *r);
 int file_result_from_json(const struct json_t *j, struct file_result **out);
-/* The same from the JSON text of a result; with `defer`, its includes,
+/* The same from the JSON text of a result (NUL-terminated at len); with `defer`, its includes,
  * facts and consulted are kept as text (deferred) without parsing them:
  * most of a result read back, which a warm run's report never needs. */
 int file_result_from_text(const char *txt, size_t len, bool defer, struct file_result **out);

@@ -141,6 +141,47 @@ TEST(facts_consulted_keys_survive_the_wire_form)
 	file_result_free(back);
 }
 
+/* Read back with its facts deferred: none parsed until asked for, then the
+ * same as read whole; the wire form keeps them meanwhile. */
+TEST(facts_deferred_until_loaded)
+{
+	struct file_result *r = result_with_fact("a \\\"b\".c", "param:f#1", 3, SRCB(CONST));
+	r->consulted = xcalloc(2, sizeof(char *));
+	r->consulted[r->nconsulted++] = xstrdup("field:s.x\"}]");
+	r->facts_digest = xstrdup("abc");
+	r->includes = xcalloc(2, sizeof(char *));
+	r->includes[r->nincludes++] = xstrdup("/k/include/linux/slab.h");
+	json_t *j = file_result_to_json(r);
+	char *txt = json_dumps(j, JSON_COMPACT);
+	struct file_result *d = NULL;
+	REQUIRE_EQ_INT(file_result_from_text(txt, strlen(txt), true, &d), 0);
+	CHECK_EQ_STR(d->file, r->file);
+	CHECK_EQ_STR(d->facts_digest, "abc");
+	CHECK_EQ_INT(d->nfacts, 0);
+	CHECK_EQ_INT(d->nconsulted, 0);
+	CHECK_EQ_INT(d->nincludes, 0);
+	CHECK(d->deferred != NULL);
+	json_t *jd = file_result_to_json(d); /* the wire form: as it was */
+	CHECK(json_equal(j, jd));
+	json_decref(jd);
+	REQUIRE_EQ_INT(file_result_load_deferred(d), 0);
+	CHECK(d->deferred == NULL);
+	REQUIRE_EQ_INT(d->nfacts, 1);
+	CHECK_EQ_STR(d->facts[0].key, "param:f#1");
+	REQUIRE_EQ_INT(d->nconsulted, 1);
+	CHECK_EQ_STR(d->consulted[0], "field:s.x\"}]");
+	REQUIRE_EQ_INT(d->nincludes, 1);
+	CHECK_EQ_STR(d->includes[0], "/k/include/linux/slab.h");
+	/* not an object this scan follows: read whole */
+	struct file_result *w = NULL;
+	REQUIRE_EQ_INT(file_result_from_text(" [1] ", 5, true, &w), GA_EINVAL);
+	err_clear();
+	file_result_free(d);
+	free(txt);
+	json_decref(j);
+	file_result_free(r);
+}
+
 TEST(file_result_facts_eligible_files)
 {
 	struct file_result *konst = result_with_fact("a.c", "field:s.x", 8, SRCB(CONST));
