@@ -338,6 +338,15 @@ static char *record_body(const struct factpass_stats *st, struct file_result *co
 	return strbuf_detach(&sb);
 }
 
+/* With the passes answered by the record nothing reads a result's facts,
+ * includes or consulted keys (the caller does not save the tree's facts
+ * either: factpass.h stamp): their text is most of a result read back. */
+static void drop_deferred(struct file_result *r)
+{
+	free(r->deferred);
+	r->deferred = NULL;
+}
+
 /* Answer the passes from the record under key: true when every file it
  * names took its judged row (files[] then hold them). */
 static bool from_record(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
@@ -368,6 +377,8 @@ static bool from_record(const struct factpass_opts *o, struct file_result **file
 			snprintf(sk.context, sizeof(sk.context), "%s", o->context);
 			ok = !store_content_hash(o->store, paths[i], sk.content) &&
 			     !store_judged_get_digest(o->store, &sk, digest, &repl[i]);
+			if (ok)
+				drop_deferred(repl[i]);
 		} else {
 			ok = false;
 		}
@@ -395,6 +406,7 @@ static bool from_record(const struct factpass_opts *o, struct file_result **file
 		if (files[i]) {
 			file_result_free(files[i]->spec);
 			files[i]->spec = NULL;
+			drop_deferred(files[i]);
 		}
 	st->from_record = true;
 	st->keys = keys;

@@ -52,8 +52,10 @@ struct factpass_opts {
 	 * options) make a key; a record under it that names `stamp` (the
 	 * caller's word on what else must not have changed, "-" for
 	 * nothing) answers the passes: each file the passes judged again
-	 * takes its judged row by the digest recorded, with no join.  Any
-	 * miss runs the passes. */
+	 * takes its judged row by the digest recorded, with no join, and the
+	 * results are left without their deferred facts, includes and
+	 * consulted keys (result.h; nothing reads them then).  Any miss runs
+	 * the passes. */
 	const char *const *ident;
 	const char *extra_digest;            /* identifies extra[] (treefacts.digest) */
 	const char *stamp;
