@@ -464,6 +464,24 @@ static int load_tree_facts(struct audit_run *r)
 	return 0;
 }
 
+/* What the run record must find unchanged when this run saves the tree's
+ * facts: how it saves them and their change count (new string; NULL when
+ * the cache cannot say). */
+static char *tree_stamp(struct store *s, const char *context, bool rebuild, const char *root)
+{
+	char ctx[STORE_HASH_HEX];
+	snprintf(ctx, sizeof(ctx), "%s", context);
+	long long gen;
+	if (store_tree_gen(s, ctx, &gen)) {
+		err_clear();
+		return NULL;
+	}
+	/* root last: it may hold any byte but NUL and newline is the body's */
+	return strchr(root ? root : "", '\n') ? NULL
+					       : xasprintf("tree-gen %lld rebuild %d root %s", gen, rebuild ? 1 : 0,
+							   root ? root : "");
+}
+
 /* Join the observations and judge again what they change (factpass.h);
  * keep the tree's facts in the cache up to date.  Returns pool_run's code. */
 static int run_facts(struct audit_run *r, const struct pool_opts *po1)
@@ -477,41 +495,70 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 		err_clear();
 	}
 	struct store *s = triage_cache(r->tri);
-	struct factpass_opts fo = { .engine = r->e, .store = s, .context = triage_context(r->tri),
-				    .pool = *po1, .max_passes = a->facts_passes,
-				    .extra = r->tf.files, .nextra = r->tf.n,
-				    /* a shard's observations are read by the other shards */
-				    .all_publishers = a->shard_n && (a->build_tree_facts || r->tf.built),
-				    .on_parsed = a->c.verbose > 1 ? on_parsed : NULL };
-	struct factpass_stats fs;
-	rc = factpass_run(&fo, r->st.rep.files, r->fl.paths, r->fl.n, &fs);
-	if (rc)
-		return rc;
 	/* an audit of the whole tree builds the tree's facts as `facts` would */
 	char treal[PATH_MAX];
 	bool whole = whole_tree(a) && realpath(a->c.tree, treal);
 	/* a sharded facts build adds its files to the facts the cache holds
 	 * (the first shard into a cache starts them) */
 	bool rebuild = (a->build_tree_facts && !(a->shard_n && r->tf.built)) || whole;
-	if (s && (rebuild || r->tf.built)) {
-		const char *root = a->facts_root ? a->facts_root : whole ? treal : r->tf.root;
+	bool save = s && (rebuild || r->tf.built);
+	const char *root = a->facts_root ? a->facts_root : whole ? treal : r->tf.root;
+	/* the run record: the first pass's rows, and, when the tree's facts
+	 * are saved, that nothing changed them since the record's run saved
+	 * them (then they hold what this run would save) */
+	const char **ident = xcalloc(r->fl.n + 1, sizeof(*ident));
+	for (size_t i = 0; i < r->fl.n; i++)
+		ident[i] = triage_identity(r->tri, i);
+	char *stamp = save ? tree_stamp(s, triage_context(r->tri), rebuild, root) : NULL;
+	struct factpass_opts fo = { .engine = r->e, .store = s, .context = triage_context(r->tri),
+				    .pool = *po1, .max_passes = a->facts_passes,
+				    .extra = r->tf.files, .nextra = r->tf.n,
+				    /* a shard's observations are read by the other shards */
+				    .all_publishers = a->shard_n && (a->build_tree_facts || r->tf.built),
+				    .ident = s && (!save || stamp) ? ident : NULL,
+				    .extra_digest = r->tf.digest, .stamp = stamp ? stamp : "-",
+				    .on_parsed = a->c.verbose > 1 ? on_parsed : NULL };
+	struct factpass_stats fs;
+	rc = factpass_run(&fo, r->st.rep.files, r->fl.paths, r->fl.n, &fs);
+	free(ident);
+	if (rc) {
+		free(stamp);
+		factpass_stats_release(&fs);
+		return rc;
+	}
+	bool saved = !save || fs.from_record;
+	if (save && !fs.from_record) {
 		if (treefacts_save(s, triage_context(r->tri), root ? root : "", rebuild,
 				   r->st.rep.files, r->fl.paths, r->fl.n)) {
 			fprintf(stderr, "gfpaudit audit: warning: tree facts not saved: %s\n", err_last());
 			err_clear();
-		} else if (a->build_tree_facts) {
-			free(r->facts_note);
-			r->facts_note = a->shard_n ? xasprintf("tree facts: shard %d/%d of %s: %zu files %s, %zu keys",
-							       a->shard_k, a->shard_n, root ? root : "?", r->fl.n,
-							       rebuild ? "(the first in this cache)" : "added", fs.keys)
-						   : xasprintf("tree facts: built for %s: %zu files, %zu keys",
-							       root ? root : "?", r->fl.n, fs.keys);
+		} else {
+			saved = true;
 		}
-	} else if (a->build_tree_facts) {
+	}
+	if (save && a->build_tree_facts && saved) {
+		free(r->facts_note);
+		r->facts_note = a->shard_n ? xasprintf("tree facts: shard %d/%d of %s: %zu files %s, %zu keys",
+						       a->shard_k, a->shard_n, root ? root : "?", r->fl.n,
+						       rebuild ? "(the first in this cache)" : "added", fs.keys)
+					   : xasprintf("tree facts: built for %s: %zu files, %zu keys",
+						       root ? root : "?", r->fl.n, fs.keys);
+	} else if (!s && a->build_tree_facts) {
 		free(r->facts_note);
 		r->facts_note = xstrdup("tree facts: not built: no cache to keep them in");
 	}
-	if (a->c.verbose)
+	/* the record names the tree's facts as this run left them */
+	free(stamp);
+	stamp = save ? tree_stamp(s, triage_context(r->tri), rebuild, root) : NULL;
+	if (saved && (!save || stamp) && factpass_save_record(&fo, &fs, stamp ? stamp : "-"))
+		err_clear(); /* costs the next run speed, not results */
+	free(stamp);
+	if (a->c.verbose && fs.from_record)
+		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; from the run record: %zu files take "
+			"their judged result, no join, no pass%s\n",
+			fs.keys, r->fl.n, r->facts_note ? ", " : "", r->facts_note ? r->facts_note : "",
+			fs.recorded, fs.converged ? " (converged)" : " (the limit, --facts-passes)");
+	else if (a->c.verbose)
 		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; %zu passes%s, %zu files re-judged "
 			"(%zu parsed, %zu from the cache, %zu from the first parse; %zu changed), worker CPU %.1f s, "
 			"wall %.1f s\n",
@@ -525,15 +572,12 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 		fprintf(stderr, "gfpaudit: facts: %zu re-judgement%s failed: %s keep%s the answer judged with "
 			"older facts%s\n", fs.failed, fs.failed == 1 ? "" : "s", fs.failed == 1 ? "that file" : "those files",
 			fs.failed == 1 ? "s" : "", a->c.verbose ? "" : " (-v names them)");
-	for (size_t i = 0; i < fs.nfailures; i++) {
-		if (a->c.verbose) {
-			char *p = xprintable(fs.failures[i]);
-			fprintf(stderr, "gfpaudit: facts: re-judgement failed: %s\n", p);
-			free(p);
-		}
-		free(fs.failures[i]);
+	for (size_t i = 0; i < fs.nfailures && a->c.verbose; i++) {
+		char *p = xprintable(fs.failures[i]);
+		fprintf(stderr, "gfpaudit: facts: re-judgement failed: %s\n", p);
+		free(p);
 	}
-	free(fs.failures);
+	factpass_stats_release(&fs);
 	return 0;
 }
 

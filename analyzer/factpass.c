@@ -1,4 +1,5 @@
 /* The facts passes (factpass.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
@@ -272,10 +273,184 @@ static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 	return m;
 }
 
+/* ---- the run record ---- */
+
+struct ident_at {
+	const char *path, *id;
+	size_t i;
+};
+
+static int cmp_ident(const void *a, const void *b)
+{
+	const struct ident_at *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+	return c ? c : strcmp(x->id, y->id);
+}
+
+/* The record's key (new string), and order[k]: the file at position k of
+ * the files sorted by path.  NULL when an input is not known. */
+static char *record_key(const struct factpass_opts *o, struct file_result *const *files, size_t n, size_t *order)
+{
+	if (!o->store || !o->ident || !o->context || (o->nextra && !o->extra_digest))
+		return NULL;
+	struct ident_at *v = xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++) {
+		if (!o->ident[i] || !files[i] || !files[i]->file) {
+			free(v);
+			return NULL;
+		}
+		v[i] = (struct ident_at){ files[i]->file, o->ident[i], i };
+	}
+	qsort(v, n, sizeof(*v), cmp_ident);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "gfpaudit facts run 1\ncontext %s\npasses %d all-publishers %d\nextra %zu %s\nfiles %zu\n",
+		    o->context, o->max_passes, o->all_publishers ? 1 : 0, o->nextra,
+		    o->extra_digest ? o->extra_digest : "-", n);
+	for (size_t k = 0; k < n; k++) {
+		/* length-prefixed: a path may hold any byte but NUL */
+		strbuf_addf(&sb, "%zu:%s %s\n", strlen(v[k].path), v[k].path, v[k].id);
+		order[k] = v[k].i;
+	}
+	free(v);
+	char hex[STORE_HASH_HEX];
+	store_hash_buf(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
+	return xstrdup(hex);
+}
+
+/* The record's body: how the passes ended and, by position in path
+ * order, the digest of each file's judged row. */
+static char *record_body(const struct factpass_stats *st, struct file_result *const *files,
+			 struct file_result *const *first, const size_t *order, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "keys %zu converged %d\n", st->keys, st->converged ? 1 : 0);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+		if (files[i] == first[i])
+			continue;
+		if (!files[i]->facts_digest || strlen(files[i]->facts_digest) != FACTBASE_DIGEST_HEX) {
+			strbuf_release(&sb);
+			return NULL;
+		}
+		strbuf_addf(&sb, "judged %zu %s\n", k, files[i]->facts_digest);
+	}
+	return strbuf_detach(&sb);
+}
+
+/* With the passes answered by the record nothing reads a result's facts,
+ * includes or consulted keys (the caller does not save the tree's facts
+ * either: factpass.h stamp): their text is most of a result read back. */
+static void drop_deferred(struct file_result *r)
+{
+	free(r->deferred);
+	r->deferred = NULL;
+}
+
+/* Answer the passes from the record under key: true when every file it
+ * names took its judged row (files[] then hold them). */
+static bool from_record(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
+			const char *key, const size_t *order, struct factpass_stats *st)
+{
+	char *body = NULL;
+	if (store_run_get(o->store, o->context, key, &body)) {
+		err_clear();
+		return false;
+	}
+	struct file_result **repl = xcalloc(n + 1, sizeof(*repl));
+	bool ok = true, stamped = false;
+	size_t keys = 0;
+	int converged = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(body, "\n", &save); ok && line; line = strtok_r(NULL, "\n", &save)) {
+		size_t k;
+		char digest[FACTBASE_DIGEST_HEX + 1];
+		if (!strncmp(line, "stamp ", 6)) {
+			stamped = !strcmp(line + 6, o->stamp ? o->stamp : "-");
+			ok = stamped;
+		} else if (sscanf(line, "keys %zu converged %d", &keys, &converged) == 2) {
+			;
+		} else if (sscanf(line, "judged %zu %" G_STRINGIFY(FACTBASE_DIGEST_HEX) "s", &k, digest) == 2 &&
+			   k < n && !repl[order[k]]) {
+			size_t i = order[k];
+			struct store_key sk = { .path = files[i]->file };
+			snprintf(sk.context, sizeof(sk.context), "%s", o->context);
+			ok = !store_content_hash(o->store, paths[i], sk.content) &&
+			     !store_judged_get_digest(o->store, &sk, digest, &repl[i]);
+			if (ok)
+				drop_deferred(repl[i]);
+		} else {
+			ok = false;
+		}
+	}
+	free(body);
+	ok = ok && stamped;
+	if (!ok)
+		err_clear();
+	for (size_t i = 0; i < n; i++) {
+		if (!repl[i])
+			continue;
+		if (!ok) {
+			file_result_free(repl[i]);
+			continue;
+		}
+		repl[i]->not_in_config = files[i]->not_in_config;
+		file_result_free(files[i]);
+		files[i] = repl[i];
+		st->recorded++;
+	}
+	free(repl);
+	if (!ok)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (files[i]) {
+			file_result_free(files[i]->spec);
+			files[i]->spec = NULL;
+			drop_deferred(files[i]);
+		}
+	st->from_record = true;
+	st->keys = keys;
+	st->converged = converged != 0;
+	return true;
+}
+
+int factpass_save_record(const struct factpass_opts *o, const struct factpass_stats *st, const char *stamp)
+{
+	if (!o->store || !st->record_key || !st->record_body)
+		return 0;
+	char *body = xasprintf("stamp %s\n%s", stamp ? stamp : "-", st->record_body);
+	int rc = store_run_put(o->store, o->context, st->record_key, body);
+	free(body);
+	return rc;
+}
+
+void factpass_stats_release(struct factpass_stats *st)
+{
+	for (size_t i = 0; i < st->nfailures; i++)
+		free(st->failures[i]);
+	free(st->failures);
+	free(st->record_key);
+	free(st->record_body);
+	st->failures = NULL;
+	st->nfailures = 0;
+	st->record_key = st->record_body = NULL;
+}
+
 int factpass_run(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
 		 struct factpass_stats *st)
 {
 	memset(st, 0, sizeof(*st));
+	size_t *order = xcalloc(n + 1, sizeof(*order));
+	char *key = record_key(o, files, n, order);
+	if (key && from_record(o, files, paths, n, key, order, st)) {
+		free(key);
+		free(order);
+		return 0;
+	}
+	/* the passes read every file's facts and consulted keys */
+	for (size_t i = 0; i < n; i++)
+		if (files[i] && file_result_load_deferred(files[i]))
+			err_clear(); /* then it has none: judged again, as a file that consulted nothing */
 	struct fp_run run = { .o = o, .files = files, .st = st };
 	run.idx = xcalloc(n + 1, sizeof(*run.idx));
 	run.first = xcalloc(n + 1, sizeof(*run.first));
@@ -327,6 +502,16 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 			break;
 	}
 	factbase_free(run.fb);
+	/* the end the passes came to is a function of their inputs (what the
+	 * cache answers is what a worker would): kept for the next run with
+	 * the same inputs, unless a judgement failed or the run stopped */
+	if (key && !rc && !st->failed) {
+		st->record_body = record_body(st, files, run.first, order, n);
+		if (st->record_body)
+			st->record_key = xstrdup(key);
+	}
+	free(key);
+	free(order);
 	for (size_t i = 0; i < n; i++)
 		if (run.first[i] != files[i])
 			file_result_free(run.first[i]);

@@ -15,6 +15,7 @@ struct load {
 	struct treefacts *t;
 	GHashTable *skip;
 	size_t alloc;
+	GChecksum *sum; /* of the rows loaded */
 };
 
 static long long mtime_ns(const struct stat *st)
@@ -56,12 +57,21 @@ static int load_one(void *data, const struct store_tree_file *f)
 	if (j && file_result_from_json(j, &r) == 0) {
 		ALLOC_GROW(l->t->files, l->t->n + 1, l->alloc);
 		l->t->files[l->t->n++] = r;
+		/* NUL-separated: what the rows hold, not how they split */
+		g_checksum_update(l->sum, (const guchar *)f->path, (gssize)strlen(f->path) + 1);
+		g_checksum_update(l->sum, (const guchar *)f->content, (gssize)strlen(f->content) + 1);
+		g_checksum_update(l->sum, (const guchar *)f->facts, (gssize)strlen(f->facts) + 1);
 	} else {
 		err_clear();
 		l->t->stale++;
 	}
 	json_decref(j);
 	return 0;
+}
+
+static bool want_row(void *data, const char *abs)
+{
+	return !g_hash_table_contains(((struct load *)data)->skip, abs);
 }
 
 int treefacts_load(struct store *s, const char *context, char *const *skip, size_t nskip, struct treefacts *out)
@@ -78,10 +88,14 @@ int treefacts_load(struct store *s, const char *context, char *const *skip, size
 	if (rc)
 		return rc;
 	out->built = true;
-	struct load l = { .s = s, .t = out, .skip = g_hash_table_new(g_str_hash, g_str_equal) };
+	struct load l = { .s = s, .t = out, .skip = g_hash_table_new(g_str_hash, g_str_equal),
+			  .sum = g_checksum_new(G_CHECKSUM_SHA1) };
 	for (size_t i = 0; i < nskip; i++)
 		g_hash_table_add(l.skip, skip[i]);
-	rc = store_tree_each(s, ctx, load_one, &l);
+	g_checksum_update(l.sum, (const guchar *)out->root, (gssize)strlen(out->root) + 1);
+	rc = store_tree_each(s, ctx, want_row, load_one, &l);
+	snprintf(out->digest, sizeof(out->digest), "%s", g_checksum_get_string(l.sum));
+	g_checksum_free(l.sum);
 	g_hash_table_destroy(l.skip);
 	return rc;
 }
@@ -114,7 +128,7 @@ static char *facts_json(const struct file_result *r)
 }
 
 int treefacts_save(struct store *s, const char *context, const char *root, bool rebuild,
-		   struct file_result *const *files, char *const *paths, size_t n)
+		   struct file_result **files, char *const *paths, size_t n)
 {
 	char ctx[STORE_HASH_HEX];
 	snprintf(ctx, sizeof(ctx), "%s", context);
@@ -122,7 +136,9 @@ int treefacts_save(struct store *s, const char *context, const char *root, bool 
 	if (rebuild && (rc = store_tree_begin(s, ctx, root)))
 		return rc;
 	for (size_t i = 0; !rc && i < n; i++) {
-		const struct file_result *r = files[i];
+		struct file_result *r = files[i];
+		if (r && file_result_load_deferred(r))
+			err_clear();
 		struct stat st;
 		char real[PATH_MAX];
 		if (!r || r->status != FILE_ANALYZED || stat(paths[i], &st) || !realpath(paths[i], real))

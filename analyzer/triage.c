@@ -25,7 +25,26 @@ struct triage {
 	const struct engine_opts *pf_eo;
 	GHashTable *pending;  /* path -> content hash, for files sent to workers */
 	struct triage_stats st;
+	char **ident;         /* by index: triage_identity() */
+	size_t ident_alloc;
 };
+
+static void set_ident(struct triage *t, size_t index, const char *id)
+{
+	if (index >= t->ident_alloc) {
+		size_t old = t->ident_alloc;
+		t->ident_alloc = index + 1 > 2 * old ? index + 1 : 2 * old;
+		t->ident = xrealloc(t->ident, t->ident_alloc * sizeof(*t->ident));
+		memset(t->ident + old, 0, (t->ident_alloc - old) * sizeof(*t->ident));
+	}
+	free(t->ident[index]);
+	t->ident[index] = id && *id ? xstrdup(id) : NULL;
+}
+
+const char *triage_identity(const struct triage *t, size_t index)
+{
+	return index < t->ident_alloc ? t->ident[index] : NULL;
+}
 
 static double now_sec(void)
 {
@@ -154,6 +173,9 @@ void triage_free(struct triage *t)
 	if (!t)
 		return;
 	store_close(t->store);
+	for (size_t i = 0; i < t->ident_alloc; i++)
+		free(t->ident[i]);
+	free(t->ident);
 	prefilter_free(t->pf);
 	g_hash_table_destroy(t->pending);
 	free(t);
@@ -197,7 +219,6 @@ static const char *const *result_includes(const struct file_result *r, size_t *n
 
 struct file_result *triage_lookup(struct triage *t, size_t index, const char *path)
 {
-	(void)index;
 	if (!t->store && !t->pf)
 		return NULL;
 	double t0 = now_sec();
@@ -222,6 +243,7 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 				store_stat_remember(t->store, &st, k.content);
 		}
 		if (store_get(t->store, &k, &r) == 0) {
+			set_ident(t, index, store_last_row(t->store));
 			t->st.cached++;
 			if (triage_is_prefiltered(r))
 				t->st.prefiltered++;
@@ -251,9 +273,10 @@ struct file_result *triage_lookup(struct triage *t, size_t index, const char *pa
 		r->status = FILE_ANALYZED;
 		r->reason = xstrdup(TRIAGE_PREFILTER_REASON);
 		t->st.prefiltered++;
-		if (t->store && store_put(t->store, &k, NULL, 0, r) == 0)
+		if (t->store && store_put(t->store, &k, NULL, 0, r) == 0) {
+			set_ident(t, index, store_last_row(t->store));
 			t->st.stored++;
-		else if (t->store)
+		} else if (t->store)
 			store_failed(t);
 		goto out;
 	}
@@ -272,21 +295,27 @@ out:
 
 void triage_store(struct triage *t, size_t index, const char *path, const struct file_result *r)
 {
-	(void)index;
 	const char *pend = t->store ? g_hash_table_lookup(t->pending, path) : NULL;
 	/* a file that failed because of its own text (it parsed, with errors,
 	 * into nothing we understood) fails the same way next time; a crash, a
 	 * timeout or a parse libclang gave up on may not */
-	if (!pend || (r->status == FILE_FAILED && r->parse_errors <= 0))
+	if (!pend)
 		return;
+	if (r->status == FILE_FAILED && r->parse_errors <= 0) {
+		/* it gives the facts nothing: a failure like any other */
+		set_ident(t, index, "failed");
+		return;
+	}
 	struct store_key k = { .path = pend + STORE_HASH_HEX };
 	memcpy(k.context, t->context, sizeof(k.context));
 	memcpy(k.content, pend, STORE_HASH_HEX - 1);
 	k.content[STORE_HASH_HEX - 1] = 0;
 	size_t ninc;
 	const char *const *inc = result_includes(r, &ninc);
-	if (store_put(t->store, &k, inc, ninc, r) == 0 && store_commit(t->store) == 0)
+	if (store_put(t->store, &k, inc, ninc, r) == 0 && store_commit(t->store) == 0) {
+		set_ident(t, index, store_last_row(t->store));
 		t->st.stored++;
+	}
 	else
 		store_failed(t);
 	g_hash_table_remove(t->pending, path);

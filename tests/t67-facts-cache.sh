@@ -45,7 +45,8 @@ expect_grep "cold: converged, files parsed in the facts passes" 'passes \(conver
 expect_grep "cold: two passes reach the fixed point (no file feeds itself)" 'facts: [0-9]+ keys from 4 files; 2 passes \(converged\)' "$(cat "$T/cold.err")"
 "$G" audit --severity note --cache "$C" -vv --format json --sites $FILES > "$T/warm.json" 2> "$T/warm.err"
 expect_grep "warm: every file from the cache" "4 files: 4 from the cache" "$(cat "$T/warm.err")"
-expect_grep "warm: no file judged again by a worker" 'files re-judged \(0 parsed, [1-9][0-9]* from the cache' "$(cat "$T/warm.err")"
+# nothing changed: the run record of the cold run answers the passes
+expect_grep "warm: the run record answers the passes (no join, no pass)" 'facts: [0-9]+ keys from 4 files; from the run record: [1-9][0-9]* files take their judged result' "$(cat "$T/warm.err")"
 expect_nogrep "warm: no 'judged' line" 'facts pass [0-9]+: judged' "$(cat "$T/warm.err")"
 if [ "$(json_core "$T/cold.json")" = "$(json_core "$T/warm.json")" ]; then ok "warm: the same JSON as cold (but the file counts)"
 else fail "warm: the same JSON as cold" "$(diff <(json_core "$T/cold.json") <(json_core "$T/warm.json"))"; fi
@@ -77,8 +78,48 @@ if [ "$got" = "q_ring.c q_setup.c " ]; then ok "q_init.c stores 8: its readers (
 else fail "q_init.c stores 8: its readers judged again, d_buf.c not" "judged: $got" "$(cat "$T/t2.err")"; fi
 expect_nogrep "q_init.c stores 8: 512 bytes, no finding" "$RING" "$(cat "$T/t2.txt")"
 "$G" audit --severity note --cache "$C" -vv $FILES > /dev/null 2> "$T/t3.err"
-expect_grep "and warm again" 'files re-judged \(0 parsed' "$(cat "$T/t3.err")"
+expect_grep "and warm again: from the run record" 'from the run record: [1-9][0-9]* files' "$(cat "$T/t3.err")"
 sed -i 's/= 8;/= 4096;/' q_init.c
+
+# --- the run record: a warm run whose inputs are the cold run's ---
+R="$T/record.sqlite"
+"$G" audit --severity note --cache "$R" -v --format json --sites $FILES > "$T/r0.json" 2> "$T/r0.err"
+expect_grep "record: the cold run runs the passes" 'passes \(converged\), [1-9][0-9]* files re-judged' "$(cat "$T/r0.err")"
+"$G" audit --severity note --cache "$R" -v --format json --sites $FILES > "$T/r1.json" 2> "$T/r1.err"
+expect_grep "record: the warm run takes it (3 files judged again)" 'from the run record: 3 files take their judged result, no join, no pass \(converged\)' "$(cat "$T/r1.err")"
+[ "$(json_core "$T/r0.json")" = "$(json_core "$T/r1.json")" ] && ok "record: the same JSON as cold" \
+	|| fail "record: the same JSON as cold" "$(diff <(json_core "$T/r0.json") <(json_core "$T/r1.json"))"
+"$G" audit --severity note --cache "$R" $FILES > "$T/r1.txt" 2>/dev/null
+"$G" audit --severity note --no-cache $FILES > "$T/r1-ref.txt" 2>/dev/null
+cmp -s "$T/r1.txt" "$T/r1-ref.txt" && ok "record: the same text as a run with no cache" \
+	|| fail "record: the same text as a run with no cache" "$(diff "$T/r1-ref.txt" "$T/r1.txt")"
+out=$("$G" audit --severity note --cache "$R" -v --facts-passes 2 $FILES 2>&1)
+expect_nogrep "record: another --facts-passes is another key" 'from the run record' "$out"
+# a file that publishes: its row changes, so the key; the passes run and
+# judge its readers with the new value
+sed -i 's/4096/8/' q_init.c
+"$G" audit --severity note --cache "$R" -vv $FILES > "$T/r2.txt" 2> "$T/r2.err"
+expect_nogrep "record: q_init.c edited: not from the record" 'from the run record' "$(cat "$T/r2.err")"
+expect_grep "record: q_init.c edited: the passes judge its readers" 'facts pass [0-9]+: judged q_ring.c' "$(cat "$T/r2.err")"
+"$G" audit --severity note --no-cache $FILES > "$T/r2-ref.txt" 2>/dev/null
+cmp -s "$T/r2.txt" "$T/r2-ref.txt" && ok "record: q_init.c edited: the findings of a run with no cache (none)" \
+	|| fail "record: q_init.c edited: the findings of a run with no cache" "$(diff "$T/r2-ref.txt" "$T/r2.txt")"
+expect_nogrep "record: q_init.c edited: 512 bytes, no finding" "$RING" "$(cat "$T/r2.txt")"
+out=$("$G" audit --severity note --cache "$R" -v $FILES 2>&1)
+expect_grep "record: and warm again: the new record" 'from the run record' "$out"
+expect_nogrep "record: and warm again: still no finding" "$RING" "$out"
+# back as it was: the first record answers again, with the finding
+sed -i 's/= 8;/= 4096;/' q_init.c
+out=$("$G" audit --severity note --cache "$R" -v $FILES 2>&1)
+expect_grep "record: q_init.c back: the first record again" 'from the run record' "$out"
+expect_grep "record: q_init.c back: the finding" "$RING" "$out"
+# the record names rows by their checksum: a judged row gone (pruned,
+# edited) leaves the passes to run, with the same answer
+sqlite3 "$R" "UPDATE judged SET checksum='x'" 2>/dev/null && {
+	out=$("$G" audit --severity note --cache "$R" -v $FILES 2>&1)
+	expect_nogrep "record: judged rows untrusted: not from the record" 'from the run record' "$out"
+	expect_grep "record: judged rows untrusted: the passes judge again, the finding" "$RING" "$out"
+} || skip "record: judged rows edited" "no sqlite3"
 
 # --- the tree's facts for part of the tree ---
 P="$T/part.sqlite"
@@ -93,6 +134,9 @@ expect_grep "facts: says what it built" 'tree facts: built for .*/chain: 4 files
 out=$("$G" audit --severity note --cache "$P" q_ring.c 2>&1)
 expect_grep "q_ring.c alone with the tree's facts: the finding" "$RING" "$out"
 expect_grep "q_ring.c alone: the summary says the tree's facts were read" 'tree facts: 3 files from the cache' "$out"
+out=$("$G" audit --severity note --cache "$P" -v q_ring.c 2>&1)
+expect_grep "q_ring.c alone again: from the run record (the tree's facts as it left them)" 'from the run record' "$out"
+expect_grep "q_ring.c alone again: the finding" "$RING" "$out"
 out=$("$G" facts --cache "$P" --key field:q_cfg.depth 2>&1)
 expect_grep "facts --key: value and provenance" '^field:q_cfg\.depth: 4096 \(const; 1 observation\)' "$out"
 expect_grep "facts --key: where it is stored" '^  (.*/)?q_init\.c:6: 4096 \(const\)' "$out"
@@ -104,7 +148,8 @@ sed -i 's/4096/8/' q_init.c
 out=$("$G" audit --severity note --cache "$P" q_ring.c 2>&1)
 expect_grep "a file changed since: left out, and said" '1 changed since they were built: left out' "$out"
 "$G" facts --cache "$P" "$T/chain" > /dev/null 2>&1
-out=$("$G" audit --severity note --cache "$P" q_ring.c 2>&1)
+out=$("$G" audit --severity note --cache "$P" -v q_ring.c 2>&1)
+expect_nogrep "rebuilt: the tree's facts changed: not from the run record" 'from the run record' "$out"
 expect_nogrep "rebuilt: the new constant (8) gives no finding" "$RING" "$out"
 expect_grep "rebuilt: the tree's facts read again" 'tree facts: 3 files from the cache' "$out"
 out=$("$G" audit --severity note --cache "$P" d_buf.c "$root/tests/data/facts/alloc.c" 2>&1)

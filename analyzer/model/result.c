@@ -42,6 +42,7 @@ void file_result_release(struct file_result *r)
 	free(r->consulted);
 	free(r->facts_digest);
 	file_result_free(r->spec);
+	free(r->deferred);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -468,8 +469,18 @@ json_t *file_result_to_json(const struct file_result *r)
 	}
 	if (r->spec)
 		json_object_set_new(o, "speculative", file_result_to_json(r->spec));
+	if (r->deferred) {
+		/* the members read back and not parsed: as they were */
+		json_error_t jerr;
+		json_t *d = json_loads(r->deferred, 0, &jerr);
+		if (json_is_object(d))
+			json_object_update(o, d); /* over the empty "consulted" */
+		json_decref(d);
+	}
 	return o;
 }
+
+static void read_deferrable(const json_t *j, struct file_result *r);
 
 int file_result_from_json(const json_t *j, struct file_result **out)
 {
@@ -512,6 +523,20 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			return rc;
 		}
 	}
+	read_deferrable(j, r);
+	const json_t *sp = json_object_get(j, "speculative");
+	if (json_is_object(sp) && file_result_from_json(sp, &r->spec))
+		err_clear(); /* a second judgement saves time, its loss nothing else */
+	*out = r;
+	return 0;
+}
+
+/* The members file_result_from_text may defer: includes, facts, consulted
+ * (and facts_digest, which consulted goes with). */
+static void read_deferrable(const json_t *j, struct file_result *r)
+{
+	size_t i;
+	json_t *v;
 	const json_t *inc = json_object_get(j, "includes");
 	if (json_is_array(inc) && json_array_size(inc)) {
 		r->includes = xcalloc(json_array_size(inc), sizeof(*r->includes));
@@ -533,7 +558,8 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 		push_fact(r, key, iv, (unsigned)json_integer_value(json_array_get(v, 3)),
 			  (int)json_integer_value(json_array_get(v, 4)));
 	}
-	r->facts_digest = get_str(j, "facts_digest");
+	if (!r->facts_digest)
+		r->facts_digest = get_str(j, "facts_digest");
 	const json_t *ca = json_object_get(j, "consulted");
 	if (r->facts_digest && json_is_array(ca) && json_array_size(ca)) {
 		r->consulted = xcalloc(json_array_size(ca), sizeof(*r->consulted));
@@ -541,10 +567,131 @@ int file_result_from_json(const json_t *j, struct file_result **out)
 			if (json_is_string(v))
 				r->consulted[r->nconsulted++] = xstrdup(json_string_value(v));
 	}
-	const json_t *sp = json_object_get(j, "speculative");
-	if (json_is_object(sp) && file_result_from_json(sp, &r->spec))
-		err_clear(); /* a second judgement saves time, its loss nothing else */
-	*out = r;
+}
+
+/* The end of the JSON value at p (a string, number, literal, array or
+ * object), or NULL when the text ends first. */
+static const char *value_end(const char *p, const char *end)
+{
+	int depth = 0;
+	bool in_str = false;
+	for (; p < end; p++) {
+		if (in_str) /* the string's plain run at once (the text is NUL-terminated) */
+			p += strcspn(p, "\"\\");
+		if (p >= end)
+			break;
+		char c = *p;
+		if (in_str) {
+			if (c == '\\')
+				p++;
+			else if (c == '"')
+				in_str = false;
+			if (!in_str && !depth)
+				return p + 1;
+			continue;
+		}
+		if (c == '"')
+			in_str = true;
+		else if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']') {
+			if (--depth < 0)
+				return p; /* the end of the enclosing object */
+			if (!depth)
+				return p + 1;
+		} else if (!depth && (c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r'))
+			return p;
+	}
+	return depth || in_str ? NULL : p;
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Split the top-level members of the object text txt: the deferrable ones
+ * into `defer`, the others into `keep` (both object texts).  false when the
+ * text is not an object this scan follows. */
+static bool split_members(const char *txt, size_t len, struct strbuf *keep, struct strbuf *defer)
+{
+	static const char *const names[] = { "\"includes\"", "\"facts\"", "\"consulted\"" };
+	const char *p = txt, *end = txt + len;
+	p = skip_ws(p, end);
+	if (p >= end || *p != '{')
+		return false;
+	strbuf_addc(keep, '{');
+	strbuf_addc(defer, '{');
+	bool kfirst = true, dfirst = true;
+	for (p = skip_ws(p + 1, end); p < end && *p != '}';) {
+		const char *m = p;
+		if (*p != '"')
+			return false;
+		const char *kend = value_end(p, end);
+		if (!kend)
+			return false;
+		p = skip_ws(kend, end);
+		if (p >= end || *p != ':')
+			return false;
+		p = skip_ws(p + 1, end);
+		const char *vend = value_end(p, end);
+		if (!vend || vend == p)
+			return false;
+		bool d = false;
+		for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+			if ((size_t)(kend - m) == strlen(names[i]) && !memcmp(m, names[i], (size_t)(kend - m)))
+				d = true;
+		struct strbuf *to = d ? defer : keep;
+		bool *first = d ? &dfirst : &kfirst;
+		if (!*first)
+			strbuf_addc(to, ',');
+		*first = false;
+		strbuf_add(to, m, (size_t)(vend - m));
+		p = skip_ws(vend, end);
+		if (p < end && *p == ',')
+			p = skip_ws(p + 1, end);
+		else if (p < end && *p != '}')
+			return false;
+	}
+	if (p >= end)
+		return false;
+	strbuf_addc(keep, '}');
+	strbuf_addc(defer, '}');
+	return !dfirst;
+}
+
+int file_result_from_text(const char *txt, size_t len, bool defer, struct file_result **out)
+{
+	*out = NULL;
+	struct strbuf keep = STRBUF_INIT, later = STRBUF_INIT;
+	bool split = defer && split_members(txt, len, &keep, &later);
+	json_error_t jerr;
+	json_t *j = split ? json_loadb(keep.buf, keep.len, 0, &jerr) : json_loadb(txt, len, 0, &jerr);
+	int rc = j ? file_result_from_json(j, out) : err_set(GA_EINVAL, "file result: %s", jerr.text);
+	json_decref(j);
+	if (!rc && split)
+		(*out)->deferred = strbuf_detach(&later);
+	strbuf_release(&keep);
+	strbuf_release(&later);
+	return rc;
+}
+
+int file_result_load_deferred(struct file_result *r)
+{
+	if (!r->deferred)
+		return 0;
+	json_error_t jerr;
+	json_t *j = json_loads(r->deferred, 0, &jerr);
+	free(r->deferred);
+	r->deferred = NULL;
+	if (!json_is_object(j)) {
+		json_decref(j);
+		return err_set(GA_EINVAL, "file result: its deferred members are not an object");
+	}
+	read_deferrable(j, r);
+	json_decref(j);
 	return 0;
 }
 

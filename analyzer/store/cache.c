@@ -141,16 +141,40 @@ static int regular_or_absent(const char *path)
  * rows have no origin that matches, and are analyzed again.  The checksum
  * catches corruption and rows edited or written by anything else; it is no
  * signature (whoever can write the file can recompute it). */
-void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
-			 char out[STORE_HASH_HEX])
+void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, const char *prefix, const char *result,
+			   char out[STORE_HASH_HEX])
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", gfpaudit_version, k->path, k->context,
 		    k->content, (long long)incset);
-	strbuf_adds(&sb, result ? result : "");
-	store_hash_buf(sb.buf, sb.len, out);
+	size_t plen = prefix ? strlen(prefix) : 0, rlen = result ? strlen(result) : 0;
+	/* the git blob id of header, prefix and result (store_hash_buf of
+	 * them joined), hashed in place: rows are up to megabytes, and a warm
+	 * run checks every row it reads */
+	char blob[64];
+	int blen = snprintf(blob, sizeof(blob), "blob %zu", sb.len + plen + rlen) + 1;
+	GChecksum *c = g_checksum_new(G_CHECKSUM_SHA1);
+	g_checksum_update(c, (const guchar *)blob, blen);
+	g_checksum_update(c, (const guchar *)sb.buf, (gssize)sb.len);
+	if (plen)
+		g_checksum_update(c, (const guchar *)prefix, (gssize)plen);
+	if (rlen)
+		g_checksum_update(c, (const guchar *)result, (gssize)rlen);
+	snprintf(out, STORE_HASH_HEX, "%s", g_checksum_get_string(c));
+	g_checksum_free(c);
 	strbuf_release(&sb);
 }
+
+void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
+			 char out[STORE_HASH_HEX])
+{
+	store_i_row_checksum2(k, incset, NULL, result, out);
+}
+
+/* treefacts_gen counts the changes to a context's tree facts */
+#define TREE_GEN_TRIGGER(table, suffix, event, row)                                              \
+	"CREATE TRIGGER IF NOT EXISTS " table "_gen_" suffix " AFTER " event " ON " table " BEGIN " \
+	"INSERT INTO treefacts_gen VALUES(" row ".context, 1) ON CONFLICT(context) DO UPDATE SET gen=gen+1; END;"
 
 int store_open(const char *path, struct store **out)
 {
@@ -206,6 +230,19 @@ int store_open(const char *path, struct store **out)
 		/* rows copied in by store_tree_import(), not judged here */
 		"CREATE TABLE IF NOT EXISTS treefacts_imported(context TEXT NOT NULL, path TEXT NOT NULL,"
 		"  PRIMARY KEY(context, path));"
+		/* judged.c: a facts pass's record (store.h store_run_get), and
+		 * a count of every change to the tree's facts, by any writer
+		 * (older builds too: the triggers are the file's) */
+		"CREATE TABLE IF NOT EXISTS runs(context TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL,"
+		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+		"  PRIMARY KEY(context, key));"
+		"CREATE TABLE IF NOT EXISTS treefacts_gen(context TEXT PRIMARY KEY, gen INTEGER NOT NULL);"
+		TREE_GEN_TRIGGER("treefacts", "i", "INSERT", "NEW")
+		TREE_GEN_TRIGGER("treefacts", "u", "UPDATE", "NEW")
+		TREE_GEN_TRIGGER("treefacts", "d", "DELETE", "OLD")
+		TREE_GEN_TRIGGER("treefacts_built", "i", "INSERT", "NEW")
+		TREE_GEN_TRIGGER("treefacts_built", "u", "UPDATE", "NEW")
+		TREE_GEN_TRIGGER("treefacts_built", "d", "DELETE", "OLD")
 		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
 		"COMMIT;")))
 		goto fail;
@@ -535,8 +572,9 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 		"DELETE FROM treefacts WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM treefacts_built WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM treefacts_imported WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM runs WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM contexts WHERE used < %lld;",
-		old, old, old, old, old, old);
+		old, old, old, old, old, old, old);
 	rc = store_i_exec(s, sql);
 	free(sql);
 	int crc = store_i_commit(s);
@@ -637,13 +675,16 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 		store_i_row_checksum(k, inc, txt, want);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue; /* analyzed again, and the row replaced */
-		json_error_t jerr;
-		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
-		if (j && file_result_from_json(j, out) == 0)
+		/* the facts and what they consulted wait until the facts passes
+		 * need them: a warm run answered by its run record never does */
+		if (file_result_from_text(txt ? txt : "", txt ? strlen(txt) : 0, true, out) == 0)
 			rc = 0;
-		json_decref(j);
-		if (!rc)
+		else
+			err_clear();
+		if (!rc) {
+			memcpy(s->last_row, want, sizeof(s->last_row));
 			break;
+		}
 	}
 	return store_i_lookup_end(s, s->get, rc, step);
 }
@@ -677,6 +718,7 @@ int store_i_lookup_end(struct store *s, sqlite3_stmt *q, int rc, int step)
 int store_put(struct store *s, const struct store_key *k, const char *const *includes,
 	      size_t nincludes, const struct file_result *r)
 {
+	s->last_row[0] = 0;
 	int rc = store_i_begin(s);
 	if (rc)
 		return rc;
@@ -727,9 +769,16 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 			rc = store_i_db_err(s, "prune");
 		sqlite3_reset(s->origin_prune);
 	}
+	if (!rc)
+		memcpy(s->last_row, sum, sizeof(s->last_row));
 	s->st.puts++;
 	store_i_batch(s);
 	return rc;
+}
+
+const char *store_last_row(const struct store *s)
+{
+	return s->last_row;
 }
 
 void store_i_batch(struct store *s)

@@ -13,6 +13,9 @@
 /* Versions kept per (path, context): each facts pass of a run may judge a
  * file once, and a warm run replays them. */
 #define JUDGED_KEEP 8
+/* Run records kept per context: runs over different sets of files
+ * (subdirectories, shards) share a context. */
+#define RUNS_KEEP 16
 
 int store_i_judged_prepare(struct store *s)
 {
@@ -25,7 +28,17 @@ int store_i_judged_prepare(struct store *s)
 	    (rc = store_i_prepare(s, "DELETE FROM judged WHERE path=?1 AND context=?2 AND rowid NOT IN "
 				  "(SELECT rowid FROM judged WHERE path=?1 AND context=?2 "
 				  "ORDER BY stored DESC, rowid DESC LIMIT " G_STRINGIFY(JUDGED_KEEP) ")",
-				  &s->judged_prune)))
+				  &s->judged_prune)) ||
+	    (rc = store_i_prepare(s, "SELECT incset, result, producer, checksum FROM judged WHERE path=?1 AND "
+				  "context=?2 AND content=?3 AND digest=?4 ORDER BY stored DESC, rowid DESC",
+				  &s->judged_by_digest)) ||
+	    (rc = store_i_prepare(s, "SELECT body, producer, checksum FROM runs WHERE context=?1 AND key=?2",
+				  &s->run_get)) ||
+	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO runs VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->run_put)) ||
+	    (rc = store_i_prepare(s, "DELETE FROM runs WHERE context=?1 AND rowid NOT IN (SELECT rowid FROM runs "
+				  "WHERE context=?1 ORDER BY stored DESC, rowid DESC LIMIT " G_STRINGIFY(RUNS_KEEP) ")",
+				  &s->run_prune)) ||
+	    (rc = store_i_prepare(s, "SELECT gen FROM treefacts_gen WHERE context=?1", &s->tree_gen)))
 		return rc;
 	return 0;
 }
@@ -35,15 +48,20 @@ void store_i_judged_finalize(struct store *s)
 	sqlite3_finalize(s->judged_get);
 	sqlite3_finalize(s->judged_put);
 	sqlite3_finalize(s->judged_prune);
+	sqlite3_finalize(s->judged_by_digest);
+	sqlite3_finalize(s->run_get);
+	sqlite3_finalize(s->run_put);
+	sqlite3_finalize(s->run_prune);
+	sqlite3_finalize(s->tree_gen);
 }
 
 /* the row checksum covers the digest too: it is part of the key */
 void store_i_judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *txt,
 			    char out[STORE_HASH_HEX])
 {
-	char *body = xasprintf("judged %s\n%s", digest, txt ? txt : "");
-	store_i_row_checksum(k, inc, body, out);
-	free(body);
+	char *prefix = xasprintf("judged %s\n", digest);
+	store_i_row_checksum2(k, inc, prefix, txt, out);
+	free(prefix);
 }
 
 int store_judged_get(struct store *s, const struct store_key *k,
@@ -125,7 +143,120 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 	return rc;
 }
 
+int store_judged_get_digest(struct store *s, const struct store_key *k, const char *digest, struct file_result **out)
+{
+	*out = NULL;
+	int rc = GA_ENOTFOUND, step;
+	sqlite3_stmt *q = s->judged_by_digest;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, k->path, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, k->context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, k->content, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 4, digest, -1, SQLITE_TRANSIENT);
+	while (rc == GA_ENOTFOUND && (step = sqlite3_step(q)) == SQLITE_ROW) {
+		sqlite3_int64 inc = sqlite3_column_int64(q, 0);
+		const char *txt = (const char *)sqlite3_column_text(q, 1);
+		const char *producer = (const char *)sqlite3_column_text(q, 2);
+		const char *sum = (const char *)sqlite3_column_text(q, 3);
+		char want[STORE_HASH_HEX];
+		store_i_judged_checksum(k, inc, digest, txt, want);
+		if (!store_i_row_trusted(s, inc, producer, sum, want))
+			continue;
+		struct file_result *r = NULL;
+		if (file_result_from_text(txt ? txt : "", txt ? strlen(txt) : 0, true, &r) == 0 && r->facts_digest &&
+		    !strcmp(r->facts_digest, digest)) {
+			*out = r;
+			rc = 0;
+		} else {
+			err_clear();
+			file_result_free(r);
+		}
+	}
+	return store_i_lookup_end(s, q, rc, step);
+}
+
+/* ---- run records ---- */
+
+static void run_checksum(const char *context, const char *key, const char *body, char out[STORE_HASH_HEX])
+{
+	char *txt = xasprintf("gfpaudit-run %s\n%s\n%s\n%s", gfpaudit_version, context, key, body);
+	store_hash_buf(txt, strlen(txt), out);
+	free(txt);
+}
+
+int store_run_get(struct store *s, const char context[STORE_HASH_HEX], const char *key, char **body)
+{
+	*body = NULL;
+	sqlite3_stmt *q = s->run_get;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_TRANSIENT);
+	int step = sqlite3_step(q), rc = GA_ENOTFOUND;
+	if (step == SQLITE_ROW) {
+		const char *b = (const char *)sqlite3_column_text(q, 0);
+		const char *producer = (const char *)sqlite3_column_text(q, 1);
+		const char *sum = (const char *)sqlite3_column_text(q, 2);
+		char want[STORE_HASH_HEX];
+		run_checksum(context, key, b ? b : "", want);
+		if (b && producer && !strcmp(producer, gfpaudit_version) && sum && !strcmp(sum, want)) {
+			*body = xstrdup(b);
+			rc = 0;
+		} else {
+			s->st.untrusted++;
+		}
+	} else if (step != SQLITE_DONE) {
+		rc = store_i_db_err(s, "run record");
+	}
+	sqlite3_reset(q);
+	return rc == GA_ENOTFOUND ? err_set(GA_ENOTFOUND, "no run record") : rc;
+}
+
+int store_run_put(struct store *s, const char context[STORE_HASH_HEX], const char *key, const char *body)
+{
+	int rc = store_i_begin(s);
+	if (rc)
+		return rc;
+	char sum[STORE_HASH_HEX];
+	run_checksum(context, key, body, sum);
+	sqlite3_stmt *q = s->run_put;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, body, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 4, (sqlite3_int64)time(NULL));
+	sqlite3_bind_text(q, 5, gfpaudit_version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 6, sum, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(q) != SQLITE_DONE)
+		rc = store_i_db_err(s, "run record");
+	sqlite3_reset(q);
+	if (!rc) {
+		q = s->run_prune;
+		sqlite3_reset(q);
+		sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q) != SQLITE_DONE)
+			rc = store_i_db_err(s, "prune");
+		sqlite3_reset(q);
+	}
+	int crc = store_i_commit(s);
+	return rc ? rc : crc;
+}
+
 /* ---- the tree's facts ---- */
+
+int store_tree_gen(struct store *s, const char context[STORE_HASH_HEX], long long *gen)
+{
+	*gen = 0;
+	sqlite3_stmt *q = s->tree_gen;
+	sqlite3_reset(q);
+	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
+	int step = sqlite3_step(q), rc = 0;
+	if (step == SQLITE_ROW)
+		*gen = sqlite3_column_int64(q, 0);
+	else if (step != SQLITE_DONE)
+		rc = store_i_db_err(s, "tree facts");
+	sqlite3_reset(q);
+	return rc;
+}
 
 int store_tree_begin(struct store *s, const char context[STORE_HASH_HEX], const char *root)
 {
@@ -215,13 +346,18 @@ int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **
 }
 
 int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
+		    bool (*want)(void *data, const char *abs),
 		    int (*fn)(void *data, const struct store_tree_file *f), void *data)
 {
-	sqlite3_stmt *q = NULL;
-	int rc = store_i_prepare(s, "SELECT path, abs, content, size, mtime, facts FROM treefacts "
+	sqlite3_stmt *q = NULL, *fq = NULL;
+	/* the facts (most of a row) only of the rows wanted: a whole tree's
+	 * audit wants none (it judges every file itself) */
+	int rc = store_i_prepare(s, "SELECT path, abs, content, size, mtime, rowid FROM treefacts "
 				 "WHERE context=?1 ORDER BY path", &q);
-	if (rc)
+	if (rc || (rc = store_i_prepare(s, "SELECT facts FROM treefacts WHERE rowid=?1", &fq))) {
+		sqlite3_finalize(q);
 		return rc;
+	}
 	sqlite3_bind_text(q, 1, context, -1, SQLITE_TRANSIENT);
 	int step;
 	while (!rc && (step = sqlite3_step(q)) == SQLITE_ROW) {
@@ -230,14 +366,24 @@ int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
 			.abs = (const char *)sqlite3_column_text(q, 1),
 			.size = sqlite3_column_int64(q, 3),
 			.mtime = sqlite3_column_int64(q, 4),
-			.facts = (const char *)sqlite3_column_text(q, 5),
 		};
 		snprintf(f.content, sizeof(f.content), "%s", (const char *)sqlite3_column_text(q, 2));
-		rc = fn(data, &f);
+		sqlite3_reset(fq);
+		if (!want || want(data, f.abs ? f.abs : "")) {
+			sqlite3_bind_int64(fq, 1, sqlite3_column_int64(q, 5));
+			int fstep = sqlite3_step(fq);
+			if (fstep == SQLITE_ROW)
+				f.facts = (const char *)sqlite3_column_text(fq, 0);
+			else if (fstep != SQLITE_DONE)
+				rc = store_i_db_err(s, "tree facts");
+		}
+		if (!rc)
+			rc = fn(data, &f);
 	}
 	if (!rc && step != SQLITE_DONE)
 		rc = store_i_db_err(s, "tree facts");
 	sqlite3_finalize(q);
+	sqlite3_finalize(fq);
 	return rc;
 }
 

@@ -16,6 +16,8 @@ struct store {
 	sqlite3_stmt *get, *put, *prune, *incset_get, *incset_put, *stat_get, *stat_put;
 	sqlite3_stmt *origin_put, *origin_prune;
 	sqlite3_stmt *judged_get, *judged_put, *judged_prune; /* judged.c */
+	sqlite3_stmt *judged_by_digest, *run_get, *run_put, *run_prune, *tree_gen; /* judged.c */
+	char last_row[STORE_HASH_HEX]; /* store_last_row() */
 	int in_tx;
 	size_t pending;
 	struct timespec tx_start;
@@ -37,6 +39,9 @@ int store_i_incset_store(struct store *s, const char *const *inc, size_t n, sqli
 /* the checksum of a row (key, include set, result text) */
 void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
 			  char out[STORE_HASH_HEX]);
+/* the same over prefix then result (either NULL: "") */
+void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, const char *prefix, const char *result,
+			   char out[STORE_HASH_HEX]);
 /* whether a row read back may be used: written by this version, its
  * checksum is WANT (what its key and body hash to), its include set still
  * holds; counts the rows that may not (untrusted, stale includes) */

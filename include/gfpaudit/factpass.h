@@ -45,6 +45,20 @@ struct factpass_opts {
 	 * whose readers are in the run: the run's observations go to the
 	 * tree's facts that files outside it read (a shard's facts). */
 	bool all_publishers;
+	/* The run record (store.h store_run_get): ident[i] identifies file
+	 * i's first-pass result (triage_identity: its results row), NULL
+	 * when unknown.  When every file's is known, the passes' inputs (the
+	 * context, these identities sorted by path, extra_digest, the
+	 * options) make a key; a record under it that names `stamp` (the
+	 * caller's word on what else must not have changed, "-" for
+	 * nothing) answers the passes: each file the passes judged again
+	 * takes its judged row by the digest recorded, with no join, and the
+	 * results are left without their deferred facts, includes and
+	 * consulted keys (result.h; nothing reads them then).  Any miss runs
+	 * the passes. */
+	const char *const *ident;
+	const char *extra_digest;            /* identifies extra[] (treefacts.digest) */
+	const char *stamp;
 	/* Optional: each file a worker judges in pass `pass` (1-based). */
 	void (*on_parsed)(void *data, int pass, const char *path);
 	void *data;
@@ -68,6 +82,11 @@ struct factpass_stats {
 	size_t changed;     /* judgements whose findings differ from the file's result before */
 	bool converged;     /* the last join left nothing to judge */
 	double wall, worker_cpu;
+	bool from_record;   /* answered by the run record: no pass ran */
+	size_t recorded;    /* of them: files that took a judged row */
+	/* A record of this run to keep (factpass_save_record): the passes
+	 * converged with no failure and every input known.  New strings. */
+	char *record_key, *record_body;
 };
 
 /* files[0..n) are the results of paths[0..n) (analyzed or not); a file
@@ -76,6 +95,13 @@ struct factpass_stats {
  * pool_run's code (interrupted: pool_interrupted()). */
 int factpass_run(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
 		 struct factpass_stats *st);
+
+/* Keep st's run record under o->store with `stamp` (what o->stamp must
+ * be for the next run to use it): 0, or the store's error.  No-op when st
+ * has none. */
+int factpass_save_record(const struct factpass_opts *o, const struct factpass_stats *st, const char *stamp);
+/* Free what st holds (failures, the record). */
+void factpass_stats_release(struct factpass_stats *st);
 
 /* The join of the analyzed results of a[] and b[], in path order (the
  * first observation of a key is the one its value names).  New factbase. */

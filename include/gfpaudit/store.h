@@ -95,12 +95,36 @@ int store_judged_get(struct store *s, const struct store_key *k,
 		     struct file_result **out);
 int store_judged_put(struct store *s, const struct store_key *k, const struct file_result *r);
 
+/* The judged row of k whose consulted answers had `digest`, without asking
+ * what they answer now (the caller knows they are the same: a run
+ * record).  Same returns as store_get. */
+int store_judged_get_digest(struct store *s, const struct store_key *k, const char *digest,
+			    struct file_result **out);
+
+/* The checksum of the results row the last successful store_get read or
+ * store_put wrote ("" after a store_put that failed): what identifies a
+ * file's first-pass result in a run record. */
+const char *store_last_row(const struct store *s);
+
+/* Run records (factpass.h): per context, under a key that digests the
+ * inputs of a facts pass, what the pass answered (body: its own text).
+ * A few per context are kept, the newest.  store_run_get: 0 with *body (a
+ * new string), GA_ENOTFOUND when there is none (or it was written by
+ * another version, or its checksum fails).  store_run_put commits. */
+int store_run_get(struct store *s, const char context[STORE_HASH_HEX], const char *key, char **body);
+int store_run_put(struct store *s, const char context[STORE_HASH_HEX], const char *key, const char *body);
+
+/* A count of the changes to a context's tree facts (rows or their
+ * built-mark, by any writer: triggers of the file); 0 when never changed. */
+int store_tree_gen(struct store *s, const char context[STORE_HASH_HEX], long long *gen);
+
 /* The tree's facts (`gfpaudit facts`): per file of a tree and context, the
  * observations it publishes, with the content and the size and mtime they
  * were made from.  store_tree_begin drops the context's rows and marks it
  * built from `root`; store_tree_finish counts and commits.  store_tree_info
  * is GA_ENOTFOUND when the context was never built.  store_tree_each calls
- * fn for every row in path order (stops at its first non-zero return). */
+ * fn for every row in path order (stops at its first non-zero return);
+ * facts is NULL in the rows `want` (NULL: every row) does not want. */
 struct store_tree_file {
 	const char *path;                /* as reported */
 	const char *abs;                 /* real path, to check it is unchanged */
@@ -113,6 +137,7 @@ int store_tree_put(struct store *s, const char context[STORE_HASH_HEX], const st
 int store_tree_finish(struct store *s, const char context[STORE_HASH_HEX]);
 int store_tree_info(struct store *s, const char context[STORE_HASH_HEX], char **root, size_t *files);
 int store_tree_each(struct store *s, const char context[STORE_HASH_HEX],
+		    bool (*want)(void *data, const char *abs),
 		    int (*fn)(void *data, const struct store_tree_file *f), void *data);
 
 /* Copy the cache file `src` in (a shard's, another machine's, a CI run's):

@@ -23,6 +23,7 @@ struct treefacts {
 	struct file_result **files;  /* loaded: results holding file and facts only */
 	size_t n;
 	size_t stale;                /* rows left out: the file changed or is gone */
+	char digest[41];             /* SHA-1 hex of the root and the rows loaded ("" when not built) */
 };
 
 /* Load the rows of `context`, leaving out the files whose real paths are
@@ -32,8 +33,9 @@ void treefacts_release(struct treefacts *t);
 
 /* Record the observations of files[0..n) (results of paths[0..n), analyzed
  * ones only).  rebuild: drop the context's rows first and mark it built from
- * root; else only update rows (of a context already built). */
+ * root; else only update rows (of a context already built).  Parses what
+ * the results deferred (result.h). */
 int treefacts_save(struct store *s, const char *context, const char *root, bool rebuild,
-		   struct file_result *const *files, char *const *paths, size_t n);
+		   struct file_result **files, char *const *paths, size_t n);
 
 #endif

@@ -51,6 +51,10 @@ void triage_get_stats(const struct triage *t, struct triage_stats *out);
  * run's rows in it (lent, for the facts pass: factpass.h). */
 struct store *triage_cache(const struct triage *t);
 const char *triage_context(const struct triage *t);
+/* What identifies the result of file `index` (of the last pool run): the
+ * checksum of its results row (read or written), "failed" for a failure
+ * not kept; NULL when the cache holds no row for it (lent). */
+const char *triage_identity(const struct triage *t, size_t index);
 /* Count prefiltered results in an already built list (for merged reports). */
 bool triage_is_prefiltered(const struct file_result *r);
 

@@ -13,6 +13,8 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/version.h"
+#include "../../analyzer/store/store_impl.h"
 
 static struct file_result *result_with_fact(const char *file, const char *key, long long v, unsigned src)
 {
@@ -139,6 +141,47 @@ TEST(facts_consulted_keys_survive_the_wire_form)
 	file_result_free(back);
 }
 
+/* Read back with its facts deferred: none parsed until asked for, then the
+ * same as read whole; the wire form keeps them meanwhile. */
+TEST(facts_deferred_until_loaded)
+{
+	struct file_result *r = result_with_fact("a \\\"b\".c", "param:f#1", 3, SRCB(CONST));
+	r->consulted = xcalloc(2, sizeof(char *));
+	r->consulted[r->nconsulted++] = xstrdup("field:s.x\"}]");
+	r->facts_digest = xstrdup("abc");
+	r->includes = xcalloc(2, sizeof(char *));
+	r->includes[r->nincludes++] = xstrdup("/k/include/linux/slab.h");
+	json_t *j = file_result_to_json(r);
+	char *txt = json_dumps(j, JSON_COMPACT);
+	struct file_result *d = NULL;
+	REQUIRE_EQ_INT(file_result_from_text(txt, strlen(txt), true, &d), 0);
+	CHECK_EQ_STR(d->file, r->file);
+	CHECK_EQ_STR(d->facts_digest, "abc");
+	CHECK_EQ_INT(d->nfacts, 0);
+	CHECK_EQ_INT(d->nconsulted, 0);
+	CHECK_EQ_INT(d->nincludes, 0);
+	CHECK(d->deferred != NULL);
+	json_t *jd = file_result_to_json(d); /* the wire form: as it was */
+	CHECK(json_equal(j, jd));
+	json_decref(jd);
+	REQUIRE_EQ_INT(file_result_load_deferred(d), 0);
+	CHECK(d->deferred == NULL);
+	REQUIRE_EQ_INT(d->nfacts, 1);
+	CHECK_EQ_STR(d->facts[0].key, "param:f#1");
+	REQUIRE_EQ_INT(d->nconsulted, 1);
+	CHECK_EQ_STR(d->consulted[0], "field:s.x\"}]");
+	REQUIRE_EQ_INT(d->nincludes, 1);
+	CHECK_EQ_STR(d->includes[0], "/k/include/linux/slab.h");
+	/* not an object this scan follows: read whole */
+	struct file_result *w = NULL;
+	REQUIRE_EQ_INT(file_result_from_text(" [1] ", 5, true, &w), GA_EINVAL);
+	err_clear();
+	file_result_free(d);
+	free(txt);
+	json_decref(j);
+	file_result_free(r);
+}
+
 TEST(file_result_facts_eligible_files)
 {
 	struct file_result *konst = result_with_fact("a.c", "field:s.x", 8, SRCB(CONST));
@@ -203,6 +246,9 @@ TEST(store_judged_rows_by_digest)
 	free(db);
 }
 
+static bool want_none(void *data, const char *abs);
+static int count_no_facts(void *data, const struct store_tree_file *f);
+
 static int count_rows(void *data, const struct store_tree_file *f)
 {
 	(*(int *)data)++;
@@ -235,8 +281,95 @@ TEST(store_tree_facts_rebuild_replaces)
 	CHECK_EQ_INT(store_tree_put(s, ctx, &f), 0);
 	CHECK_EQ_INT(store_tree_finish(s, ctx), 0);
 	int n = 0;
-	CHECK_EQ_INT(store_tree_each(s, ctx, count_rows, &n), 0);
+	CHECK_EQ_INT(store_tree_each(s, ctx, NULL, count_rows, &n), 0);
 	CHECK_EQ_INT(n, 1);
+	/* rows not wanted come without their facts */
+	n = 0;
+	CHECK_EQ_INT(store_tree_each(s, ctx, want_none, count_no_facts, &n), 0);
+	CHECK_EQ_INT(n, 1);
+	store_close(s);
+	free(db);
+}
+
+static bool want_none(void *data, const char *abs)
+{
+	(void)data;
+	(void)abs;
+	return false;
+}
+
+static int count_no_facts(void *data, const struct store_tree_file *f)
+{
+	(*(int *)data)++;
+	return f->facts ? -1 : 0;
+}
+
+/* A row's checksum, hashed in place, is the blob id of the row's text
+ * joined (what older builds of this version wrote). */
+TEST(store_row_checksum_is_the_blob_id)
+{
+	struct store_key k = { .path = "a.c" };
+	store_hash_buf("ctx", 3, k.context);
+	store_hash_buf("content", 7, k.content);
+	char got[STORE_HASH_HEX], want[STORE_HASH_HEX];
+	char *all = xasprintf("gfpaudit-row %s\n%s\n%s\n%s\n%lld\njudged d\n{\"file\":\"a.c\"}", gfpaudit_version,
+			      k.path, k.context, k.content, 7LL);
+	store_hash_buf(all, strlen(all), want);
+	store_i_row_checksum2(&k, 7, "judged d\n", "{\"file\":\"a.c\"}", got);
+	CHECK_EQ_STR(got, want);
+	free(all);
+	all = xasprintf("gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", gfpaudit_version, k.path, k.context, k.content, 0LL);
+	store_hash_buf(all, strlen(all), want);
+	store_i_row_checksum(&k, 0, NULL, got);
+	CHECK_EQ_STR(got, want);
+	free(all);
+}
+
+/* Run records: kept per context and key, refused when edited; the tree's
+ * facts count their changes, whoever makes them. */
+TEST(store_run_record_and_tree_gen)
+{
+	char tmpl[] = "/tmp/gfpaudit-unit-XXXXXX";
+	char *d = mkdtemp(tmpl), *db = xasprintf("%s/c.sqlite", d);
+	struct store *s;
+	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	char ctx[STORE_HASH_HEX], other[STORE_HASH_HEX];
+	store_hash_buf("ctx", 3, ctx);
+	store_hash_buf("other", 5, other);
+	char *body = NULL;
+	CHECK_EQ_INT(store_run_get(s, ctx, "k1", &body), GA_ENOTFOUND);
+	err_clear();
+	CHECK_EQ_INT(store_run_put(s, ctx, "k1", "stamp -\njudged 0 abc\n"), 0);
+	CHECK_EQ_INT(store_run_get(s, ctx, "k1", &body), 0);
+	CHECK_EQ_STR(body, "stamp -\njudged 0 abc\n");
+	free(body);
+	CHECK_EQ_INT(store_run_get(s, other, "k1", &body), GA_ENOTFOUND);
+	err_clear();
+	CHECK_EQ_INT(store_run_get(s, ctx, "k2", &body), GA_ENOTFOUND);
+	err_clear();
+	long long g0 = -1, g1 = -1, g2 = -1;
+	CHECK_EQ_INT(store_tree_gen(s, ctx, &g0), 0);
+	CHECK_EQ_INT(g0, 0);
+	struct store_tree_file f = { .path = "a.c", .abs = "/x/a.c", .facts = "{}" };
+	CHECK_EQ_INT(store_tree_begin(s, ctx, "/x"), 0);
+	CHECK_EQ_INT(store_tree_put(s, ctx, &f), 0);
+	CHECK_EQ_INT(store_tree_finish(s, ctx), 0);
+	CHECK_EQ_INT(store_tree_gen(s, ctx, &g1), 0);
+	CHECK(g1 > g0);
+	CHECK_EQ_INT(store_tree_gen(s, other, &g2), 0);
+	CHECK_EQ_INT(g2, 0);
+	store_close(s);
+	/* another writer (raw SQL, an older build): counted too; an edited
+	 * record is refused */
+	sqlite3 *raw = NULL;
+	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
+	sqlite3_exec(raw, "UPDATE treefacts SET facts='{\"x\":1}'; UPDATE runs SET body='stamp -\n'", NULL, NULL, NULL);
+	sqlite3_close(raw);
+	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_tree_gen(s, ctx, &g2), 0);
+	CHECK(g2 > g1);
+	CHECK_EQ_INT(store_run_get(s, ctx, "k1", &body), GA_ENOTFOUND);
+	err_clear();
 	store_close(s);
 	free(db);
 }
