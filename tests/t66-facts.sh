@@ -83,8 +83,9 @@ expect_grep "alloc.c alone: the table is not seen, the size stays unknown" '^Non
 # one store with __GFP_RETRY_MAYFAIL, read through a header getter and
 # OR'ed with __GFP_NORETRY: no gfp-contradiction.  (The real-tree form of
 # this, mm/readahead.c's mapping_gfp_mask() over 20 stores of
-# address_space.gfp_mask, made a false error on 13df9dc's parent; this
-# miniature does not reproduce that path yet: it guards the property.)
+# address_space.gfp_mask, made false errors on 13df9dc's parent and again
+# through a "witness" constant (fixed in session 12); this miniature does
+# not reproduce that path: t15-realtree does, on the real files.)
 cd "$root/tests/data/facts-gfp" || exit 1
 "$G" audit --no-cache --format json --sites -q users.c fill.c > "$T/gfp.json" 2> "$T/gfp.err"
 got=$(python3 -c "import json;d=json.load(open('$T/gfp.json'));print(sorted(f['rule'] for f in d['findings'] if f['function']=='pool_fill'), [s['function'] for s in d['sites']])")

@@ -676,13 +676,22 @@ static bool fact_witness(const struct eval_ctx *cx, const char *key, const struc
 	/* the witnessed path alone: a guard in this function that sends it
 	 * elsewhere (vmalloc above a limit) then leaves nothing costly */
 	out->iv = iv_const(fv->cmax);
-	out->g = gfp_const(aval_canon(cx->tu, fv->cmax));
+	/* no gfp bits: one store's mask is no mask of this read (a witness is
+	 * for sizes; address_space.gfp_mask's largest constant, GFP_HIGHUSER |
+	 * __GFP_RETRY_MAYFAIL of one driver, made readahead's NORETRY a false
+	 * gfp-contradiction error) */
 	return true;
 }
 
 /* The tree's joined value for `key`, as a value of this function: false
- * when the tree shows nothing, or nothing bounded and nothing telling. */
-static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *out)
+ * when the tree shows nothing, or nothing bounded and nothing telling.
+ * `mask`: the value read is a gfp_t; a witness (one store's constant
+ * beside unbounded ones) is for sizes, not for a mask: the largest
+ * constant stored into address_space.gfp_mask across the tree (one
+ * driver's GFP_HIGHUSER | __GFP_RETRY_MAYFAIL) made every readahead mask
+ * carry __GFP_RETRY_MAYFAIL beside its __GFP_NORETRY (false
+ * gfp-contradiction errors on mm/readahead.c, erofs, bcachefs). */
+static bool fact_value(const struct eval_ctx *cx, const char *key, bool mask, struct aval *out)
 {
 	/* what it takes from the answer: keep eval_fact_text() in step */
 	struct fact_value fv;
@@ -692,7 +701,7 @@ static bool fact_value(const struct eval_ctx *cx, const char *key, struct aval *
 	 * unbounded join (a field the whole tree stores, kvec.iov_len) say
 	 * nothing about this read. */
 	if (!fv.iv.known)
-		return fact_witness(cx, key, &fv, out);
+		return !mask && fact_witness(cx, key, &fv, out);
 	int kind = src_primary(fv.src);
 	char *why = xasprintf("%s (%u store%s across the tree, e.g. %s)", key, fv.nobs,
 			      fv.nobs == 1 ? "" : "s", fv.where ? fv.where : "?");
@@ -732,6 +741,15 @@ char *eval_fact_text(const struct fact_value *v)
 			 consts ? v->src : SRCB(UNKNOWN), v->nobs, v->where ? v->where : "?");
 }
 
+/* Is the declaration's (or expression's) type spelled gfp_t (a mask)? */
+static bool decl_is_gfp(CXCursor decl)
+{
+	CXString ts = clang_getTypeSpelling(clang_getCursorType(decl));
+	bool r = strstr(clang_getCString(ts), "gfp_t") != NULL;
+	clang_disposeString(ts);
+	return r;
+}
+
 /* A read of field `fld` nothing in the function stored: what the field is
  * (device, wire, a known kernel field), else what its base pointer is, else
  * unknown. */
@@ -745,7 +763,7 @@ static struct aval field_value(const struct eval_ctx *cx, CXCursor fld, const st
 	if (cx && cx->facts) {
 		char *key = eval_field_key(fld);
 		struct aval fv;
-		bool have = fact_value(cx, key, &fv);
+		bool have = fact_value(cx, key, decl_is_gfp(fld), &fv);
 		free(key);
 		if (have) {
 			if (joined)
@@ -803,7 +821,7 @@ static struct aval var_initial(const struct eval_ctx *cx, const struct fn_model 
 	char *pkey = NULL;
 	if (v->param >= 0 && cx && cx->facts && f->in_main)
 		pkey = eval_param_key(f->cur, cx->file, v->param);
-	bool have = pkey && fact_value(cx, pkey, &fv);
+	bool have = pkey && fact_value(cx, pkey, v->is_gfp, &fv);
 	free(pkey);
 	if (have) {
 		a = fv;
@@ -1710,10 +1728,7 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 
 static bool node_is_gfp(struct node *n)
 {
-	CXString ts = clang_getTypeSpelling(clang_getCursorType(n->cur));
-	bool r = strstr(clang_getCString(ts), "gfp_t") != NULL;
-	clang_disposeString(ts);
-	return r;
+	return decl_is_gfp(n->cur);
 }
 
 /* What `&x` points to was filled from a source: x, and every field path
