@@ -303,9 +303,12 @@ static char *record_key(const struct factpass_opts *o, struct file_result *const
 	}
 	qsort(v, n, sizeof(*v), cmp_ident);
 	struct strbuf sb = STRBUF_INIT;
+	/* no extra file: nothing of the tree's facts enters the passes, whether
+	 * the cache held none (a cold run that builds them) or holds this run's
+	 * own files only (the warm run after it: a digest of the root alone) */
+	const char *xd = o->nextra && o->extra_digest && *o->extra_digest ? o->extra_digest : "-";
 	strbuf_addf(&sb, "gfpaudit facts run 1\ncontext %s\npasses %d all-publishers %d\nextra %zu %s\nfiles %zu\n",
-		    o->context, o->max_passes, o->all_publishers ? 1 : 0, o->nextra,
-		    o->extra_digest ? o->extra_digest : "-", n);
+		    o->context, o->max_passes, o->all_publishers ? 1 : 0, o->nextra, xd, n);
 	for (size_t k = 0; k < n; k++) {
 		/* length-prefixed: a path may hold any byte but NUL */
 		strbuf_addf(&sb, "%zu:%s %s\n", strlen(v[k].path), v[k].path, v[k].id);
