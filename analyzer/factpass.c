@@ -347,7 +347,8 @@ static char *record_body(const struct factpass_stats *st, struct file_result *co
 static void drop_deferred(struct file_result *r)
 {
 	free(r->deferred);
-	r->deferred = NULL;
+	free(r->deferred_ref);
+	r->deferred = r->deferred_ref = NULL;
 }
 
 /* Answer the passes from the record under key: true when every file it
@@ -452,7 +453,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	}
 	/* the passes read every file's facts and consulted keys */
 	for (size_t i = 0; i < n; i++)
-		if (files[i] && file_result_load_deferred(files[i]))
+		if (files[i] && store_load_deferred(o->store, files[i]))
 			err_clear(); /* then it has none: judged again, as a file that consulted nothing */
 	struct fp_run run = { .o = o, .files = files, .st = st };
 	run.idx = xcalloc(n + 1, sizeof(*run.idx));

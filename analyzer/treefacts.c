@@ -137,7 +137,7 @@ int treefacts_save(struct store *s, const char *context, const char *root, bool 
 		return rc;
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct file_result *r = files[i];
-		if (r && file_result_load_deferred(r))
+		if (r && store_load_deferred(s, r))
 			err_clear();
 		struct stat st;
 		char real[PATH_MAX];

@@ -43,6 +43,7 @@ void file_result_release(struct file_result *r)
 	free(r->facts_digest);
 	file_result_free(r->spec);
 	free(r->deferred);
+	free(r->deferred_ref);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -569,123 +570,34 @@ static void read_deferrable(const json_t *j, struct file_result *r)
 	}
 }
 
-/* The end of the JSON value at p (a string, number, literal, array or
- * object), or NULL when the text ends first. */
-static const char *value_end(const char *p, const char *end)
+/* The members a result read back keeps as text until asked for
+ * (result.h deferred): most of its bytes, which a warm run never reads. */
+static const char *const deferrable[] = { "includes", "facts", "consulted" };
+
+struct json_t *file_result_json_take_deferrable(struct json_t *o)
 {
-	int depth = 0;
-	bool in_str = false;
-	for (; p < end; p++) {
-		if (in_str) /* the string's plain run at once (the text is NUL-terminated) */
-			p += strcspn(p, "\"\\");
-		if (p >= end)
-			break;
-		char c = *p;
-		if (in_str) {
-			if (c == '\\')
-				p++;
-			else if (c == '"')
-				in_str = false;
-			if (!in_str && !depth)
-				return p + 1;
+	json_t *d = json_object();
+	for (size_t i = 0; i < sizeof(deferrable) / sizeof(*deferrable); i++) {
+		json_t *v = json_object_get(o, deferrable[i]);
+		if (!v)
 			continue;
-		}
-		if (c == '"')
-			in_str = true;
-		else if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']') {
-			if (--depth < 0)
-				return p; /* the end of the enclosing object */
-			if (!depth)
-				return p + 1;
-		} else if (!depth && (c == ',' || c == ' ' || c == '\n' || c == '\t' || c == '\r'))
-			return p;
+		json_object_set(d, deferrable[i], v);
+		json_object_del(o, deferrable[i]);
 	}
-	return depth || in_str ? NULL : p;
-}
-
-static const char *skip_ws(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* Split the top-level members of the object text txt: the deferrable ones
- * into `defer`, the others into `keep` (both object texts).  false when the
- * text is not an object this scan follows. */
-static bool split_members(const char *txt, size_t len, struct strbuf *keep, struct strbuf *defer)
-{
-	static const char *const names[] = { "\"includes\"", "\"facts\"", "\"consulted\"" };
-	const char *p = txt, *end = txt + len;
-	p = skip_ws(p, end);
-	if (p >= end || *p != '{')
-		return false;
-	strbuf_addc(keep, '{');
-	strbuf_addc(defer, '{');
-	bool kfirst = true, dfirst = true;
-	for (p = skip_ws(p + 1, end); p < end && *p != '}';) {
-		const char *m = p;
-		if (*p != '"')
-			return false;
-		const char *kend = value_end(p, end);
-		if (!kend)
-			return false;
-		p = skip_ws(kend, end);
-		if (p >= end || *p != ':')
-			return false;
-		p = skip_ws(p + 1, end);
-		const char *vend = value_end(p, end);
-		if (!vend || vend == p)
-			return false;
-		bool d = false;
-		for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
-			if ((size_t)(kend - m) == strlen(names[i]) && !memcmp(m, names[i], (size_t)(kend - m)))
-				d = true;
-		struct strbuf *to = d ? defer : keep;
-		bool *first = d ? &dfirst : &kfirst;
-		if (!*first)
-			strbuf_addc(to, ',');
-		*first = false;
-		strbuf_add(to, m, (size_t)(vend - m));
-		p = skip_ws(vend, end);
-		if (p < end && *p == ',')
-			p = skip_ws(p + 1, end);
-		else if (p < end && *p != '}')
-			return false;
-	}
-	if (p >= end)
-		return false;
-	strbuf_addc(keep, '}');
-	strbuf_addc(defer, '}');
-	return !dfirst;
-}
-
-int file_result_from_text(const char *txt, size_t len, bool defer, struct file_result **out)
-{
-	*out = NULL;
-	struct strbuf keep = STRBUF_INIT, later = STRBUF_INIT;
-	bool split = defer && split_members(txt, len, &keep, &later);
-	json_error_t jerr;
-	json_t *j = split ? json_loadb(keep.buf, keep.len, 0, &jerr) : json_loadb(txt, len, 0, &jerr);
-	int rc = j ? file_result_from_json(j, out) : err_set(GA_EINVAL, "file result: %s", jerr.text);
-	json_decref(j);
-	if (!rc && split)
-		(*out)->deferred = strbuf_detach(&later);
-	strbuf_release(&keep);
-	strbuf_release(&later);
-	return rc;
+	return d;
 }
 
 int file_result_load_deferred(struct file_result *r)
 {
+	if (!r->deferred && r->deferred_ref)
+		return err_set(GA_EINVAL, "file result: its facts are still in the cache (store_load_deferred)");
 	if (!r->deferred)
 		return 0;
 	json_error_t jerr;
 	json_t *j = json_loads(r->deferred, 0, &jerr);
 	free(r->deferred);
-	r->deferred = NULL;
+	free(r->deferred_ref);
+	r->deferred = r->deferred_ref = NULL;
 	if (!json_is_object(j)) {
 		json_decref(j);
 		return err_set(GA_EINVAL, "file result: its deferred members are not an object");

@@ -222,6 +222,14 @@ int store_open(const char *path, struct store **out)
 		"  content TEXT NOT NULL, incset INTEGER NOT NULL, digest TEXT NOT NULL, result TEXT NOT NULL,"
 		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
 		"  PRIMARY KEY(path, context, content, incset, digest));"
+		/* more.c: the members of a result that only the facts passes read
+		 * (its side row; the body last, past what a lookup reads) */
+		"CREATE TABLE IF NOT EXISTS results_more(path TEXT NOT NULL, context TEXT NOT NULL,"
+		"  content TEXT NOT NULL, incset INTEGER NOT NULL, sum TEXT NOT NULL, body TEXT NOT NULL,"
+		"  PRIMARY KEY(path, context, content, incset));"
+		"CREATE TABLE IF NOT EXISTS judged_more(path TEXT NOT NULL, context TEXT NOT NULL,"
+		"  content TEXT NOT NULL, incset INTEGER NOT NULL, digest TEXT NOT NULL, sum TEXT NOT NULL,"
+		"  body TEXT NOT NULL, PRIMARY KEY(path, context, content, incset, digest));"
 		"CREATE TABLE IF NOT EXISTS treefacts(context TEXT NOT NULL, path TEXT NOT NULL,"
 		"  abs TEXT NOT NULL, content TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL,"
 		"  facts TEXT NOT NULL, PRIMARY KEY(context, path));"
@@ -256,8 +264,10 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	}
 	sqlite3_finalize(v);
-	if ((rc = store_i_prepare(s, "SELECT r.incset, r.result, o.producer, o.checksum FROM results r LEFT JOIN origins o "
-			  "ON o.path=r.path AND o.context=r.context AND o.content=r.content AND o.incset=r.incset "
+	if ((rc = store_i_prepare(s, "SELECT r.incset, r.result, o.producer, o.checksum, m.sum FROM results r "
+			  "LEFT JOIN origins o ON o.path=r.path AND o.context=r.context AND o.content=r.content "
+			  "AND o.incset=r.incset LEFT JOIN results_more m ON m.path=r.path AND m.context=r.context "
+			  "AND m.content=r.content AND m.incset=r.incset "
 			  "WHERE r.path=?1 AND r.context=?2 AND r.content=?3 ORDER BY r.stored DESC, r.rowid DESC", &s->get)) ||
 	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->put)) ||
 	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO origins VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->origin_put)) ||
@@ -274,7 +284,7 @@ int store_open(const char *path, struct store **out)
 	    (rc = store_i_prepare(s, "SELECT content FROM stats WHERE dev=?1 AND ino=?2 AND size=?3 AND mtime=?4 "
 			  "AND ctime=?5", &s->stat_get)) ||
 	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO stats VALUES(?1, ?2, ?3, ?4, ?5, ?6)", &s->stat_put)) ||
-	    (rc = store_i_judged_prepare(s)))
+	    (rc = store_i_judged_prepare(s)) || (rc = store_i_more_prepare(s)))
 		goto fail;
 	s->header_hash = g_hash_table_new_full(g_str_hash, g_str_equal, free, free);
 	s->incset_ok = g_hash_table_new(g_direct_hash, g_direct_equal);
@@ -318,6 +328,7 @@ int store_close(struct store *s)
 	sqlite3_finalize(s->stat_get);
 	sqlite3_finalize(s->stat_put);
 	store_i_judged_finalize(s);
+	store_i_more_finalize(s);
 	sqlite3_close(s->db);
 	if (s->header_hash)
 		g_hash_table_destroy(s->header_hash);
@@ -671,13 +682,16 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 		const char *txt = (const char *)sqlite3_column_text(s->get, 1);
 		const char *producer = (const char *)sqlite3_column_text(s->get, 2);
 		const char *sum = (const char *)sqlite3_column_text(s->get, 3);
+		const char *more = (const char *)sqlite3_column_text(s->get, 4);
 		char want[STORE_HASH_HEX];
-		store_i_row_checksum(k, inc, txt, want);
+		char *prefix = store_i_more_prefix(NULL, more);
+		store_i_row_checksum2(k, inc, prefix, txt, want);
+		free(prefix);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue; /* analyzed again, and the row replaced */
-		/* the facts and what they consulted wait until the facts passes
-		 * need them: a warm run answered by its run record never does */
-		if (file_result_from_text(txt ? txt : "", txt ? strlen(txt) : 0, true, out) == 0)
+		/* the facts and what they consulted stay in the side row until the
+		 * facts passes need them: a warm run answered by its run record never does */
+		if (store_i_result_read(txt, STORE_MORE_RESULTS, k, inc, NULL, more, out) == 0)
 			rc = 0;
 		else
 			err_clear();
@@ -725,24 +739,27 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 	sqlite3_int64 inc = 0;
 	if ((rc = store_i_incset_store(s, includes, nincludes, &inc)))
 		return rc;
-	json_t *j = file_result_to_json(r);
-	/* the first parse's second judgement is kept only when the facts pass
-	 * takes it (as a judged row): most are not, and it is as big again */
-	json_object_del(j, "speculative");
-	char *txt = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
+	struct store_i_row row;
+	store_i_split(r, true, &row);
+	char *txt = row.keep;
+	row.keep = NULL;
 	sqlite3_reset(s->put);
 	sqlite3_bind_text(s->put, 1, k->path, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s->put, 2, k->context, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(s->put, 3, k->content, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s->put, 4, inc);
 	char sum[STORE_HASH_HEX];
-	store_i_row_checksum(k, inc, txt, sum);
+	char *prefix = store_i_more_prefix(NULL, row.sum);
+	store_i_row_checksum2(k, inc, prefix, txt, sum);
+	free(prefix);
 	sqlite3_bind_text(s->put, 5, txt, -1, free);
 	sqlite3_bind_int64(s->put, 6, (sqlite3_int64)time(NULL));
 	if (sqlite3_step(s->put) != SQLITE_DONE)
 		rc = store_i_db_err(s, "store");
 	sqlite3_reset(s->put);
+	if (!rc)
+		rc = store_i_more_put(s, STORE_MORE_RESULTS, k, inc, NULL, &row);
+	store_i_row_release(&row);
 	if (!rc) {
 		sqlite3_reset(s->origin_put);
 		sqlite3_bind_text(s->origin_put, 1, k->path, -1, SQLITE_TRANSIENT);
@@ -768,6 +785,8 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 		if (!rc && sqlite3_step(s->origin_prune) != SQLITE_DONE)
 			rc = store_i_db_err(s, "prune");
 		sqlite3_reset(s->origin_prune);
+		if (!rc)
+			rc = store_i_more_prune(s, STORE_MORE_RESULTS, k);
 	}
 	if (!rc)
 		memcpy(s->last_row, sum, sizeof(s->last_row));

@@ -20,8 +20,11 @@
 int store_i_judged_prepare(struct store *s)
 {
 	int rc;
-	if ((rc = store_i_prepare(s, "SELECT incset, digest, result, producer, checksum FROM judged "
-				  "WHERE path=?1 AND context=?2 AND content=?3 ORDER BY stored DESC, rowid DESC",
+	/* the facts passes' lookup reads the side row too: fresh() asks about its consulted keys */
+	if ((rc = store_i_prepare(s, "SELECT j.incset, j.digest, j.result, j.producer, j.checksum, m.sum, m.body "
+				  "FROM judged j LEFT JOIN judged_more m ON m.path=j.path AND m.context=j.context "
+				  "AND m.content=j.content AND m.incset=j.incset AND m.digest=j.digest "
+				  "WHERE j.path=?1 AND j.context=?2 AND j.content=?3 ORDER BY j.stored DESC, j.rowid DESC",
 				  &s->judged_get)) ||
 	    (rc = store_i_prepare(s, "INSERT OR REPLACE INTO judged VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 				  &s->judged_put)) ||
@@ -29,8 +32,10 @@ int store_i_judged_prepare(struct store *s)
 				  "(SELECT rowid FROM judged WHERE path=?1 AND context=?2 "
 				  "ORDER BY stored DESC, rowid DESC LIMIT " G_STRINGIFY(JUDGED_KEEP) ")",
 				  &s->judged_prune)) ||
-	    (rc = store_i_prepare(s, "SELECT incset, result, producer, checksum FROM judged WHERE path=?1 AND "
-				  "context=?2 AND content=?3 AND digest=?4 ORDER BY stored DESC, rowid DESC",
+	    (rc = store_i_prepare(s, "SELECT j.incset, j.result, j.producer, j.checksum, m.sum FROM judged j "
+				  "LEFT JOIN judged_more m ON m.path=j.path AND m.context=j.context AND "
+				  "m.content=j.content AND m.incset=j.incset AND m.digest=j.digest WHERE j.path=?1 AND "
+				  "j.context=?2 AND j.content=?3 AND j.digest=?4 ORDER BY j.stored DESC, j.rowid DESC",
 				  &s->judged_by_digest)) ||
 	    (rc = store_i_prepare(s, "SELECT body, producer, checksum FROM runs WHERE context=?1 AND key=?2",
 				  &s->run_get)) ||
@@ -55,11 +60,12 @@ void store_i_judged_finalize(struct store *s)
 	sqlite3_finalize(s->tree_gen);
 }
 
-/* the row checksum covers the digest too: it is part of the key */
-void store_i_judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *txt,
-			    char out[STORE_HASH_HEX])
+/* the row checksum covers the digest too (it is part of the key), and
+ * its side row's hash (more.c) */
+void store_i_judged_checksum(const struct store_key *k, sqlite3_int64 inc, const char *digest, const char *more,
+			     const char *txt, char out[STORE_HASH_HEX])
 {
-	char *prefix = xasprintf("judged %s\n", digest);
+	char *prefix = store_i_more_prefix(digest ? digest : "", more);
 	store_i_row_checksum2(k, inc, prefix, txt, out);
 	free(prefix);
 }
@@ -81,21 +87,30 @@ int store_judged_get(struct store *s, const struct store_key *k,
 		const char *txt = (const char *)sqlite3_column_text(q, 2);
 		const char *producer = (const char *)sqlite3_column_text(q, 3);
 		const char *sum = (const char *)sqlite3_column_text(q, 4);
-		char want[STORE_HASH_HEX];
-		store_i_judged_checksum(k, inc, digest, txt, want);
+		const char *more = (const char *)sqlite3_column_text(q, 5);
+		const char *body = (const char *)sqlite3_column_text(q, 6);
+		char want[STORE_HASH_HEX], got[STORE_HASH_HEX] = "";
+		store_i_judged_checksum(k, inc, digest, more, txt, want);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue;
-		json_error_t jerr;
-		json_t *j = json_loads(txt ? txt : "", 0, &jerr);
-		struct file_result *r = NULL;
-		if (j && file_result_from_json(j, &r) == 0 && r->facts_digest && !strcmp(r->facts_digest, digest) &&
-		    fresh(data, r)) {
-			*out = r;
-			rc = 0;
-		} else {
-			file_result_free(r);
+		if (body)
+			store_hash_buf(body, (size_t)sqlite3_column_bytes(q, 6), got);
+		if (!more || strcmp(got, more)) { /* the side row was changed */
+			s->st.untrusted++;
+			continue;
 		}
-		json_decref(j);
+		struct file_result *r = NULL;
+		if (store_i_result_read(txt, STORE_MORE_JUDGED, k, inc, digest, NULL, &r) == 0 && r->facts_digest &&
+		    !strcmp(r->facts_digest, digest)) {
+			r->deferred = xstrdup(body);
+			if (file_result_load_deferred(r) == 0 && fresh(data, r)) {
+				*out = r;
+				rc = 0;
+				continue;
+			}
+		}
+		err_clear();
+		file_result_free(r);
 	}
 	return store_i_lookup_end(s, q, rc, step);
 }
@@ -110,11 +125,12 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 	sqlite3_int64 inc = 0;
 	if ((rc = store_i_incset_store(s, (const char *const *)r->includes, r->nincludes, &inc)))
 		return rc;
-	json_t *j = file_result_to_json(r);
-	char *txt = json_dumps(j, JSON_COMPACT);
-	json_decref(j);
+	struct store_i_row row;
+	store_i_split(r, false, &row);
+	char *txt = row.keep;
+	row.keep = NULL;
 	char sum[STORE_HASH_HEX];
-	store_i_judged_checksum(k, inc, r->facts_digest, txt, sum);
+	store_i_judged_checksum(k, inc, r->facts_digest, row.sum, txt, sum);
 	sqlite3_stmt *q = s->judged_put;
 	sqlite3_reset(q);
 	sqlite3_bind_text(q, 1, k->path, -1, SQLITE_TRANSIENT);
@@ -129,6 +145,9 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 	if (sqlite3_step(q) != SQLITE_DONE)
 		rc = store_i_db_err(s, "store");
 	sqlite3_reset(q);
+	if (!rc)
+		rc = store_i_more_put(s, STORE_MORE_JUDGED, k, inc, r->facts_digest, &row);
+	store_i_row_release(&row);
 	if (!rc) {
 		q = s->judged_prune;
 		sqlite3_reset(q);
@@ -137,6 +156,8 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 		if (sqlite3_step(q) != SQLITE_DONE)
 			rc = store_i_db_err(s, "prune");
 		sqlite3_reset(q);
+		if (!rc)
+			rc = store_i_more_prune(s, STORE_MORE_JUDGED, k);
 	}
 	s->st.puts++;
 	store_i_batch(s);
@@ -158,12 +179,13 @@ int store_judged_get_digest(struct store *s, const struct store_key *k, const ch
 		const char *txt = (const char *)sqlite3_column_text(q, 1);
 		const char *producer = (const char *)sqlite3_column_text(q, 2);
 		const char *sum = (const char *)sqlite3_column_text(q, 3);
+		const char *more = (const char *)sqlite3_column_text(q, 4);
 		char want[STORE_HASH_HEX];
-		store_i_judged_checksum(k, inc, digest, txt, want);
+		store_i_judged_checksum(k, inc, digest, more, txt, want);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue;
 		struct file_result *r = NULL;
-		if (file_result_from_text(txt ? txt : "", txt ? strlen(txt) : 0, true, &r) == 0 && r->facts_digest &&
+		if (store_i_result_read(txt, STORE_MORE_JUDGED, k, inc, digest, more, &r) == 0 && r->facts_digest &&
 		    !strcmp(r->facts_digest, digest)) {
 			*out = r;
 			rc = 0;

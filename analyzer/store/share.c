@@ -91,12 +91,20 @@ static int incset_copy(struct store *s, const char *digest, const char *body, sq
  * have already is kept. */
 static int import_rows(struct store *s, bool judged, size_t *copied, size_t *skipped)
 {
+	/* a cache without side rows (more.c) was written by an older version:
+	 * none of its rows is this version's */
+	if (!attached_has(s, judged ? "judged_more" : "results_more"))
+		return 0;
 	const char *sel = judged
 		? "SELECT r.path, r.context, r.content, r.incset, r.result, r.stored, r.producer, r.checksum, "
-		  "i.digest, i.body, r.digest FROM src.judged r LEFT JOIN src.incsets i ON i.id=r.incset"
+		  "i.digest, i.body, r.digest, m.sum, m.body FROM src.judged r LEFT JOIN src.incsets i ON i.id=r.incset "
+		  "LEFT JOIN src.judged_more m ON m.path=r.path AND m.context=r.context AND m.content=r.content "
+		  "AND m.incset=r.incset AND m.digest=r.digest"
 		: "SELECT r.path, r.context, r.content, r.incset, r.result, r.stored, o.producer, o.checksum, "
-		  "i.digest, i.body FROM src.results r JOIN src.origins o ON o.path=r.path AND o.context=r.context "
-		  "AND o.content=r.content AND o.incset=r.incset LEFT JOIN src.incsets i ON i.id=r.incset";
+		  "i.digest, i.body, NULL, m.sum, m.body FROM src.results r JOIN src.origins o ON o.path=r.path "
+		  "AND o.context=r.context AND o.content=r.content AND o.incset=r.incset "
+		  "LEFT JOIN src.incsets i ON i.id=r.incset LEFT JOIN src.results_more m ON m.path=r.path "
+		  "AND m.context=r.context AND m.content=r.content AND m.incset=r.incset";
 	const char *ins = judged ? "INSERT OR IGNORE INTO judged VALUES(?1, ?2, ?3, ?4, ?11, ?5, ?6, ?7, ?8)"
 				 : "INSERT OR IGNORE INTO results VALUES(?1, ?2, ?3, ?4, ?5, ?6)";
 	sqlite3_stmt *q = NULL, *put = NULL, *origin = NULL;
@@ -111,28 +119,38 @@ static int import_rows(struct store *s, bool judged, size_t *copied, size_t *ski
 		snprintf(k.context, sizeof(k.context), "%s", (const char *)sqlite3_column_text(q, 1));
 		snprintf(k.content, sizeof(k.content), "%s", (const char *)sqlite3_column_text(q, 2));
 		sqlite3_int64 inc = sqlite3_column_int64(q, 3), here = 0;
+		char *prefix = NULL;
+		bool copy = false;
 		const char *txt = (const char *)sqlite3_column_text(q, 4);
 		const char *producer = (const char *)sqlite3_column_text(q, 6);
 		const char *sum = (const char *)sqlite3_column_text(q, 7);
 		const char *idigest = (const char *)sqlite3_column_text(q, 8);
 		const char *ibody = (const char *)sqlite3_column_text(q, 9);
 		const char *fdigest = judged ? (const char *)sqlite3_column_text(q, 10) : NULL;
-		char want[STORE_HASH_HEX];
+		const char *msum = (const char *)sqlite3_column_text(q, 11);
+		const char *mbody = (const char *)sqlite3_column_text(q, 12);
+		char want[STORE_HASH_HEX], got[STORE_HASH_HEX] = "";
 		if (judged)
-			store_i_judged_checksum(&k, inc, fdigest ? fdigest : "", txt, want);
+			store_i_judged_checksum(&k, inc, fdigest ? fdigest : "", msum, txt, want);
 		else
-			store_i_row_checksum(&k, inc, txt, want);
+			store_i_row_checksum2(&k, inc, (prefix = store_i_more_prefix(NULL, msum)), txt, want);
+		free(prefix);
+		prefix = NULL;
+		if (mbody)
+			store_hash_buf(mbody, (size_t)sqlite3_column_bytes(q, 12), got);
 		if (!k.path || !txt || !producer || strcmp(producer, gfpaudit_version) || !sum || strcmp(sum, want) ||
-		    (inc && (!idigest || !ibody))) {
+		    (inc && (!idigest || !ibody)) || !msum || strcmp(msum, got)) {
 			(*skipped)++;
 			continue;
 		}
 		if (inc && (rc = incset_copy(s, idigest, ibody, &here)))
 			break;
 		if (judged)
-			store_i_judged_checksum(&k, here, fdigest, txt, want);
+			store_i_judged_checksum(&k, here, fdigest, msum, txt, want);
 		else
-			store_i_row_checksum(&k, here, txt, want);
+			store_i_row_checksum2(&k, here, (prefix = store_i_more_prefix(NULL, msum)), txt, want);
+		free(prefix);
+		prefix = NULL;
 		sqlite3_stmt *w[2] = { put, origin };
 		for (int i = 0; !rc && i < 2 && w[i]; i++) {
 			sqlite3_reset(w[i]);
@@ -154,8 +172,13 @@ static int import_rows(struct store *s, bool judged, size_t *copied, size_t *ski
 			}
 			if (sqlite3_step(w[i]) != SQLITE_DONE)
 				rc = store_i_db_err(s, "import");
-			else if (i == 0)
-				*copied += (size_t)sqlite3_changes(s->db);
+			else if (i == 0 && (copy = sqlite3_changes(s->db) > 0))
+				(*copied)++;
+		}
+		if (!rc && copy) { /* its side row, under the same key */
+			struct store_i_row row = { .more = (char *)mbody };
+			snprintf(row.sum, sizeof(row.sum), "%s", msum);
+			rc = store_i_more_put(s, judged ? STORE_MORE_JUDGED : STORE_MORE_RESULTS, &k, here, fdigest, &row);
 		}
 	}
 	if (!rc && step != SQLITE_DONE)

@@ -61,10 +61,13 @@ struct file_result {
 	 * join.  Wire form and cache only. */
 	struct file_result *spec;
 	/* includes, facts and consulted as read back from the cache and not
-	 * parsed yet (file_result_from_text): the JSON text of an object with
-	 * those members, or NULL.  Only the facts passes and the tree's facts
-	 * read them: file_result_load_deferred() first. */
+	 * parsed yet: the JSON text of an object with those members
+	 * (file_result_json_take_deferrable), or NULL.  Only the facts passes
+	 * and the tree's facts read them: file_result_load_deferred() first. */
 	char *deferred;
+	/* where the cache keeps them when they were not read at all (store.h
+	 * store_load_deferred fills `deferred` from it); opaque, or NULL */
+	char *deferred_ref;
 };
 
 void file_result_init(struct file_result *r, const char *file);
@@ -84,12 +87,13 @@ struct json_t *finding_to_json(const struct finding *f);
 int finding_from_json(const struct json_t *j, struct finding *out);
 struct json_t *file_result_to_json(const struct file_result *r);
 int file_result_from_json(const struct json_t *j, struct file_result **out);
-/* The same from the JSON text of a result (NUL-terminated at len); with `defer`, its includes,
- * facts and consulted are kept as text (deferred) without parsing them:
- * most of a result read back, which a warm run's report never needs. */
-int file_result_from_text(const char *txt, size_t len, bool defer, struct file_result **out);
+/* Move the members a result read back may keep as text (deferred: its
+ * includes, facts and consulted keys) out of the object o into a new
+ * object, which it returns (empty when o has none). */
+struct json_t *file_result_json_take_deferrable(struct json_t *o);
 /* Parse r->deferred into r (a no-op without): 0, or GA_EINVAL when that
- * text is not what file_result_from_text kept (r then has none of them). */
+ * text is not an object of those members (r then has none of them), or
+ * when they are still in the cache (deferred_ref: store_load_deferred). */
 int file_result_load_deferred(struct file_result *r);
 
 /* What the tree's facts can change (factpass.h): a site whose order is

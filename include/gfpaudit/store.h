@@ -101,6 +101,12 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 int store_judged_get_digest(struct store *s, const struct store_key *k, const char *digest,
 			    struct file_result **out);
 
+/* A result read back by store_get or store_judged_get_digest leaves its
+ * includes, facts and consulted keys in the cache (result.h deferred_ref):
+ * read them into r.  0 (also when r has them already); GA_EINVAL when they
+ * are gone from the cache or changed since (r then has none of them). */
+int store_load_deferred(struct store *s, struct file_result *r);
+
 /* The checksum of the results row the last successful store_get read or
  * store_put wrote ("" after a store_put that failed): what identifies a
  * file's first-pass result in a run record. */

@@ -141,8 +141,9 @@ TEST(facts_consulted_keys_survive_the_wire_form)
 	file_result_free(back);
 }
 
-/* Read back with its facts deferred: none parsed until asked for, then the
- * same as read whole; the wire form keeps them meanwhile. */
+/* Read back with its facts deferred (the cache keeps them in a side row):
+ * none parsed until asked for, then the same as read whole; the wire form
+ * keeps them meanwhile. */
 TEST(facts_deferred_until_loaded)
 {
 	struct file_result *r = result_with_fact("a \\\"b\".c", "param:f#1", 3, SRCB(CONST));
@@ -152,32 +153,47 @@ TEST(facts_deferred_until_loaded)
 	r->includes = xcalloc(2, sizeof(char *));
 	r->includes[r->nincludes++] = xstrdup("/k/include/linux/slab.h");
 	json_t *j = file_result_to_json(r);
-	char *txt = json_dumps(j, JSON_COMPACT);
+	json_t *keep = json_deep_copy(j);
+	json_t *more = file_result_json_take_deferrable(keep);
+	CHECK(json_object_get(keep, "facts") == NULL);
+	CHECK(json_object_get(keep, "includes") == NULL);
+	CHECK(json_object_get(keep, "consulted") == NULL);
+	CHECK(json_object_get(keep, "facts_digest") != NULL);
+	CHECK_EQ_INT(json_object_size(more), 3);
 	struct file_result *d = NULL;
-	REQUIRE_EQ_INT(file_result_from_text(txt, strlen(txt), true, &d), 0);
+	REQUIRE_EQ_INT(file_result_from_json(keep, &d), 0);
 	CHECK_EQ_STR(d->file, r->file);
 	CHECK_EQ_STR(d->facts_digest, "abc");
 	CHECK_EQ_INT(d->nfacts, 0);
 	CHECK_EQ_INT(d->nconsulted, 0);
 	CHECK_EQ_INT(d->nincludes, 0);
-	CHECK(d->deferred != NULL);
+	/* in the cache still: loading it without the store is an error */
+	d->deferred_ref = xstrdup("0 0 x y - z\na.c");
+	CHECK_EQ_INT(file_result_load_deferred(d), GA_EINVAL);
+	err_clear();
+	d->deferred = json_dumps(more, JSON_COMPACT);
 	json_t *jd = file_result_to_json(d); /* the wire form: as it was */
 	CHECK(json_equal(j, jd));
 	json_decref(jd);
 	REQUIRE_EQ_INT(file_result_load_deferred(d), 0);
-	CHECK(d->deferred == NULL);
+	CHECK(d->deferred == NULL && d->deferred_ref == NULL);
 	REQUIRE_EQ_INT(d->nfacts, 1);
 	CHECK_EQ_STR(d->facts[0].key, "param:f#1");
 	REQUIRE_EQ_INT(d->nconsulted, 1);
 	CHECK_EQ_STR(d->consulted[0], "field:s.x\"}]");
 	REQUIRE_EQ_INT(d->nincludes, 1);
 	CHECK_EQ_STR(d->includes[0], "/k/include/linux/slab.h");
-	/* not an object this scan follows: read whole */
-	struct file_result *w = NULL;
-	REQUIRE_EQ_INT(file_result_from_text(" [1] ", 5, true, &w), GA_EINVAL);
+	/* not an object: an error, and none of them */
+	struct file_result *w = xcalloc(1, sizeof(*w));
+	file_result_init(w, "w.c");
+	w->deferred = xstrdup("[1]");
+	CHECK_EQ_INT(file_result_load_deferred(w), GA_EINVAL);
 	err_clear();
+	CHECK_EQ_INT(w->nfacts, 0);
+	file_result_free(w);
 	file_result_free(d);
-	free(txt);
+	json_decref(keep);
+	json_decref(more);
 	json_decref(j);
 	file_result_free(r);
 }
@@ -232,14 +248,48 @@ TEST(store_judged_rows_by_digest)
 	store_hash_buf("ctx2", 4, other.context);
 	CHECK_EQ_INT(store_judged_get(s, &other, accept_digest_ok, "one", &got), GA_ENOTFOUND);
 	err_clear();
-	/* a row edited by hand is not trusted */
+	/* the facts live in the side row: read with the row, or asked for */
+	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "one", &got), 0);
+	CHECK(got && got->nfacts == 1 && got->deferred_ref == NULL);
+	file_result_free(got);
+	CHECK_EQ_INT(store_judged_get_digest(s, &k, "one", &got), 0);
+	CHECK(got && got->nfacts == 0 && got->deferred_ref != NULL);
+	CHECK_EQ_INT(store_load_deferred(s, got), 0);
+	CHECK(got && got->nfacts == 1 && got->facts[0].iv.hi == 8);
+	file_result_free(got);
+	CHECK_EQ_INT(store_judged_get_digest(s, &k, "one", &got), 0);
+	/* a side row edited by hand is not trusted: not read with the row,
+	 * and not loaded for a result read before the edit */
 	store_close(s);
 	sqlite3 *raw;
 	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
-	sqlite3_exec(raw, "UPDATE judged SET result=replace(result, '8', '9')", NULL, NULL, NULL);
+	sqlite3_exec(raw, "UPDATE judged_more SET body=replace(body, '8', '9')", NULL, NULL, NULL);
 	sqlite3_close(raw);
 	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_load_deferred(s, got), GA_EINVAL);
+	err_clear();
+	CHECK(got && got->nfacts == 0);
+	file_result_free(got);
 	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "one", &got), GA_ENOTFOUND);
+	err_clear();
+	/* so is a main row, and one whose side row is gone */
+	CHECK_EQ_INT(store_judged_put(s, &k, r), 0); /* "two" again: trusted */
+	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "two", &got), 0);
+	file_result_free(got);
+	store_close(s);
+	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
+	sqlite3_exec(raw, "UPDATE judged SET result=replace(result, 'a.c', 'b.c') WHERE digest='two'", NULL, NULL, NULL);
+	sqlite3_close(raw);
+	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_judged_get(s, &k, accept_digest_ok, "two", &got), GA_ENOTFOUND);
+	err_clear();
+	CHECK_EQ_INT(store_judged_put(s, &k, r), 0);
+	store_close(s);
+	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
+	sqlite3_exec(raw, "DELETE FROM judged_more WHERE digest='two'", NULL, NULL, NULL);
+	sqlite3_close(raw);
+	REQUIRE_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_judged_get_digest(s, &k, "two", &got), GA_ENOTFOUND);
 	err_clear();
 	store_close(s);
 	file_result_free(r);

@@ -8,6 +8,7 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/provenance.h"
 
 static char *tmpdir(void)
 {
@@ -147,6 +148,73 @@ TEST(store_keeps_few_versions_per_path)
 		got = NULL;
 	}
 	store_close(s);
+	file_result_free(r);
+	free(db);
+	free(d);
+}
+
+/* A result's includes, facts and consulted keys stay in its side row
+ * (results_more) until asked for: a warm run never reads them. */
+TEST(store_result_facts_in_a_side_row)
+{
+	char *d = tmpdir(), *db = xasprintf("%s/c.sqlite", d);
+	struct store *s;
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	struct store_key k;
+	key(&k, "mm/a.c", "ctx", "int a;");
+	struct file_result *r = result_with_sites("mm/a.c", 1), *got = NULL;
+	file_result_add_fact(r, "field:s.n", iv_range(4096, 4096), SRCB(CONST), 7);
+	r->facts_digest = xstrdup("d1");
+	r->consulted = xcalloc(1, sizeof(char *));
+	r->consulted[r->nconsulted++] = xstrdup("param:f#1");
+	CHECK_EQ_INT(store_put(s, &k, NULL, 0, r), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), 0);
+	CHECK(got && got->nsites == 1 && got->nfacts == 0 && got->nconsulted == 0 && got->deferred_ref);
+	CHECK_EQ_INT(file_result_load_deferred(got), GA_EINVAL); /* not without the cache */
+	err_clear();
+	CHECK_EQ_INT(store_load_deferred(s, got), 0);
+	CHECK(got->nfacts == 1 && !strcmp(got->facts[0].key, "field:s.n") && got->facts[0].iv.lo == 4096);
+	CHECK(got->nconsulted == 1 && !strcmp(got->consulted[0], "param:f#1"));
+	CHECK_EQ_INT(store_load_deferred(s, got), 0); /* loaded: a no-op */
+	file_result_free(got);
+	store_close(s);
+	sqlite3 *raw;
+	/* a side row changed: its main row is not trusted */
+	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
+	sqlite3_exec(raw, "UPDATE results_more SET body=replace(body, '4096', '8'), "
+			  "sum='0000000000000000000000000000000000000000'", NULL, NULL, NULL);
+	sqlite3_close(raw);
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), GA_ENOTFOUND);
+	err_clear();
+	/* stored again; gone: not trusted either */
+	CHECK_EQ_INT(store_put(s, &k, NULL, 0, r), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), 0);
+	file_result_free(got);
+	store_close(s);
+	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
+	sqlite3_exec(raw, "DELETE FROM results_more", NULL, NULL, NULL);
+	sqlite3_close(raw);
+	CHECK_EQ_INT(store_open(db, &s), 0);
+	CHECK_EQ_INT(store_get(s, &k, &got), GA_ENOTFOUND);
+	err_clear();
+	/* pruned with the main rows (four versions a path) */
+	for (int i = 0; i < 6; i++) {
+		char c[16];
+		snprintf(c, sizeof(c), "v%d", i);
+		key(&k, "mm/a.c", "ctx", c);
+		CHECK_EQ_INT(store_put(s, &k, NULL, 0, r), 0);
+	}
+	store_close(s);
+	REQUIRE(sqlite3_open(db, &raw) == SQLITE_OK);
+	sqlite3_stmt *q = NULL;
+	REQUIRE(sqlite3_prepare_v2(raw, "SELECT (SELECT count(*) FROM results_more), (SELECT count(*) FROM results)",
+				   -1, &q, NULL) == SQLITE_OK);
+	REQUIRE(sqlite3_step(q) == SQLITE_ROW);
+	CHECK_EQ_INT(sqlite3_column_int(q, 0), 4);
+	CHECK_EQ_INT(sqlite3_column_int(q, 1), 4);
+	sqlite3_finalize(q);
+	sqlite3_close(raw);
 	file_result_free(r);
 	free(db);
 	free(d);
