@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <glib.h>
 #include "gfpaudit/eval.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
@@ -250,6 +251,10 @@ struct summary_cache {
 	size_t n, alloc;
 	CXCursor *keys;
 	size_t keys_alloc;
+	/* clang_hashCursor(key) -> slot + 1 of the newest key with that hash;
+	 * same_hash[slot]: the next older slot + 1 (0: none) */
+	GHashTable *by_hash;
+	size_t *same_hash;
 	/* the summary with every argument unknown, per function (most calls) */
 	struct aval *generic;
 	bool *generic_done, *generic_has;
@@ -258,6 +263,10 @@ struct summary_cache {
 	bool params_done;
 	struct ksrc_policies *policies; /* the file's netlink policies, when asked */
 	bool policies_done;
+	/* call_summary's memo (below) and the recordings under way */
+	GHashTable *memo;
+	struct memo_rec *rec;
+	unsigned long memo_hits, memo_misses;
 };
 
 struct summary_cache *summary_cache_new(void)
@@ -265,14 +274,23 @@ struct summary_cache *summary_cache_new(void)
 	return xcalloc(1, sizeof(struct summary_cache));
 }
 
+static void memo_entries_free(void *p);
+
 void summary_cache_free(struct summary_cache *c)
 {
 	if (!c)
 		return;
+	if (getenv("GFPAUDIT_PROFILE") && (c->memo_hits || c->memo_misses))
+		fprintf(stderr, "profile: summary memo %lu hits %lu misses\n", c->memo_hits, c->memo_misses);
+	if (c->memo)
+		g_hash_table_destroy(c->memo);
 	for (size_t i = 0; i < c->n; i++)
 		fn_free(c->fns[i]);
 	free(c->fns);
 	free(c->keys);
+	free(c->same_hash);
+	if (c->by_hash)
+		g_hash_table_destroy(c->by_hash);
 	free(c->generic);
 	free(c->generic_done);
 	free(c->generic_has);
@@ -284,10 +302,14 @@ void summary_cache_free(struct summary_cache *c)
 static struct fn_model *summary_fn(struct eval_ctx *cx, CXCursor def, size_t *slot)
 {
 	struct summary_cache *c = cx->cache;
-	for (size_t i = 0; i < c->n; i++)
-		if (clang_equalCursors(c->keys[i], def)) {
-			*slot = i;
-			return c->fns[i];
+	if (!c->by_hash)
+		c->by_hash = g_hash_table_new(g_direct_hash, g_direct_equal);
+	gpointer hk = GUINT_TO_POINTER(clang_hashCursor(def));
+	size_t newest = GPOINTER_TO_SIZE(g_hash_table_lookup(c->by_hash, hk));
+	for (size_t i1 = newest; i1; i1 = c->same_hash[i1 - 1])
+		if (clang_equalCursors(c->keys[i1 - 1], def)) {
+			*slot = i1 - 1;
+			return c->fns[i1 - 1];
 		}
 	struct fn_model *f = fn_build(cx->tu, def);
 	if (f && f->nnodes > SUMMARY_MAX_NODES) {
@@ -297,8 +319,11 @@ static struct fn_model *summary_fn(struct eval_ctx *cx, CXCursor def, size_t *sl
 	ALLOC_GROW(c->fns, c->n + 1, c->alloc);
 	if (c->keys_alloc < c->alloc) {
 		c->keys = xrealloc(c->keys, c->alloc * sizeof(*c->keys));
+		c->same_hash = xrealloc(c->same_hash, c->alloc * sizeof(*c->same_hash));
 		c->keys_alloc = c->alloc;
 	}
+	c->same_hash[c->n] = newest;
+	g_hash_table_insert(c->by_hash, hk, GSIZE_TO_POINTER(c->n + 1));
 	if (c->generic_alloc < c->alloc) {
 		c->generic = xrealloc(c->generic, c->alloc * sizeof(*c->generic));
 		c->generic_done = xrealloc(c->generic_done, c->alloc * sizeof(*c->generic_done));
@@ -632,10 +657,16 @@ char *eval_param_key(CXCursor fn, const char *file, int i)
 	return k;
 }
 
+struct memo_rec;
+static void memo_note(struct summary_cache *sc, const char *key, const struct aval *v, unsigned line);
+
 static void fact_note(struct eval_ctx *cx, const char *key, const struct aval *v, unsigned line)
 {
-	if (cx->on_fact && key)
-		cx->on_fact(cx->data, key, v, line);
+	if (!cx->on_fact || !key)
+		return;
+	cx->on_fact(cx->data, key, v, line);
+	if (cx->cache)
+		memo_note(cx->cache, key, v, line);
 }
 
 /* An unbounded join that holds a constant too large for any costly
@@ -1638,6 +1669,173 @@ static void callee_stores(struct eval_ctx *cx, struct node *call, const struct a
 	}
 }
 
+/* ---- call_summary's memo ----
+ * A helper's summary is a function of the helper, the arguments and the
+ * context the interpreter runs it in (the depth, the attempt class, the
+ * fact base, whether observations are wanted, the header-helper line, a
+ * pending goto-back round): a loop body run to its fixed point, or a
+ * helper called many times with the same values, asks the same question
+ * again.  The answer keeps what the run cost (the caller's budget is
+ * charged the same, so a budget that runs out runs out at the same place)
+ * and the observations it made (replayed through fact_note, so the fact
+ * base gets them as often as before).  Cleared whenever the allocator
+ * table may have changed (summary_cache_forget_calls). */
+
+struct memo_fact {
+	char *key;
+	struct interval iv;
+	unsigned src, line;
+};
+
+struct memo_entry {
+	size_t slot;
+	int depth;
+	unsigned n, inline_line;
+	bool with_facts, backward_changed;
+	const struct eval_assume *assume;
+	const struct factbase *facts;
+	struct aval *args;
+	/* the answer */
+	bool has;
+	struct aval ret;
+	int consumed;
+	struct memo_fact *obs;
+	size_t nobs, obs_alloc;
+	struct memo_entry *next; /* same hash */
+};
+
+struct memo_rec {
+	struct memo_entry *e;
+	struct memo_rec *up;
+};
+
+static void memo_entries_free(void *p)
+{
+	for (struct memo_entry *e = p, *nx; e; e = nx) {
+		nx = e->next;
+		for (size_t i = 0; i < e->nobs; i++)
+			free(e->obs[i].key);
+		free(e->obs);
+		free(e->args);
+		free(e);
+	}
+}
+
+void summary_cache_forget_calls(struct summary_cache *c)
+{
+	if (c && c->memo)
+		g_hash_table_remove_all(c->memo);
+}
+
+static bool memo_arg_same(const struct aval *a, const struct aval *b)
+{
+	if (!aval_same(a, b) || a->iv.known != b->iv.known || a->src_why != b->src_why ||
+	    a->src_why_kind != b->src_why_kind || a->src_line != b->src_line || a->nev != b->nev)
+		return false;
+	for (int i = 0; i < a->nev && i < EV_MAX; i++)
+		if (a->evl[i] != b->evl[i])
+			return false;
+	return true;
+}
+
+static guint memo_mix(guint h, uint64_t v)
+{
+	h ^= (guint)(v ^ (v >> 32));
+	return h * 16777619u;
+}
+
+static guint memo_hash(const struct memo_entry *k)
+{
+	guint h = 2166136261u;
+	h = memo_mix(h, k->slot);
+	h = memo_mix(h, (uint64_t)k->depth << 32 | k->n);
+	h = memo_mix(h, k->inline_line);
+	for (unsigned i = 0; i < k->n; i++) {
+		const struct aval *a = &k->args[i];
+		h = memo_mix(h, (uint64_t)a->iv.lo);
+		h = memo_mix(h, (uint64_t)a->iv.hi);
+		h = memo_mix(h, a->g.must ^ (a->g.may << 1));
+		h = memo_mix(h, (uint64_t)(unsigned)a->param << 32 | a->src);
+	}
+	return h;
+}
+
+static bool memo_key_same(const struct memo_entry *a, const struct memo_entry *b)
+{
+	if (a->slot != b->slot || a->depth != b->depth || a->n != b->n || a->inline_line != b->inline_line ||
+	    a->with_facts != b->with_facts || a->backward_changed != b->backward_changed ||
+	    a->assume != b->assume || a->facts != b->facts)
+		return false;
+	for (unsigned i = 0; i < a->n; i++)
+		if (!memo_arg_same(&a->args[i], &b->args[i]))
+			return false;
+	return true;
+}
+
+static struct memo_entry *memo_find(struct summary_cache *sc, const struct memo_entry *k, guint h)
+{
+	if (!sc->memo)
+		return NULL;
+	for (struct memo_entry *e = g_hash_table_lookup(sc->memo, GUINT_TO_POINTER(h)); e; e = e->next)
+		if (memo_key_same(e, k))
+			return e;
+	return NULL;
+}
+
+static void memo_add(struct summary_cache *sc, struct memo_entry *e, guint h)
+{
+	if (!sc->memo)
+		sc->memo = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, memo_entries_free);
+	g_hash_table_steal_extended(sc->memo, GUINT_TO_POINTER(h), NULL, (gpointer *)&e->next);
+	g_hash_table_insert(sc->memo, GUINT_TO_POINTER(h), e);
+}
+
+/* an observation made while answers are being recorded: theirs too */
+static void memo_note(struct summary_cache *sc, const char *key, const struct aval *v, unsigned line)
+{
+	for (struct memo_rec *r = sc->rec; r; r = r->up) {
+		struct memo_entry *e = r->e;
+		ALLOC_GROW(e->obs, e->nobs + 1, e->obs_alloc);
+		e->obs[e->nobs++] = (struct memo_fact){ xstrdup(key), v->iv, v->src, line };
+	}
+}
+
+static bool memo_off(void)
+{
+	static int off = -1;
+	if (off < 0)
+		off = getenv("GFPAUDIT_NO_SUMMARY_MEMO") != NULL;
+	return off;
+}
+
+/* The helper's returned value `ret` as the caller's value of the call. */
+static struct aval summary_result(struct aval ret, const struct aval *args, unsigned n)
+{
+	struct aval r = ret;
+	r.param = -1; /* a helper's parameters are not ours */
+	r.gparam = -1;
+	r.nev = 0;
+	r.pdep = 0;
+	for (unsigned i = 0; i < n; i++)
+		r.pdep |= args[i].pdep;
+	for (unsigned i = 0; i < n; i++)
+		ev_merge(&r, &args[i]);
+	/* The helper ran on our arguments' real bits, so r.g is already this
+	 * call's mask.  If it returns a parameter transformed and that argument
+	 * is one of our parameters, compose the transforms: wrappers need it. */
+	if (ret.param >= 0 && (unsigned)ret.param < n) {
+		const struct aval *a = &args[ret.param];
+		if (a->param >= 0) {
+			r.param = a->param;
+			r.pset_must = (a->pset_must & ~ret.pclr_may) | ret.pset_must;
+			r.pset_may = (a->pset_may & ~ret.pclr) | ret.pset_may;
+			r.pclr = (a->pclr | ret.pclr) & ~ret.pset_may;
+			r.pclr_may = (a->pclr_may | ret.pclr_may) & ~ret.pset_must;
+		}
+	}
+	return r;
+}
+
 static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct aval *args, unsigned n,
 				struct callee_exit *ce)
 {
@@ -1678,6 +1876,37 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 		sub.inline_line = cx->inline_line ? cx->inline_line : call->line;
 	else
 		sub.inline_line = 0;
+	struct memo_entry mk = { .slot = slot, .depth = cx->depth, .n = n, .inline_line = sub.inline_line,
+				 .with_facts = cx->on_fact != NULL, .backward_changed = cx->backward_changed,
+				 .assume = cx->assume, .facts = cx->facts, .args = args };
+	/* not under an attempt class or a loop capture: their descriptions
+	 * live on the stack, and their addresses say nothing of their contents */
+	bool memo = !want_exits && !generic && !cx->assume && !cx->capture_at && !memo_off();
+	guint mh = memo ? memo_hash(&mk) : 0;
+	struct memo_entry *hit = memo ? memo_find(sc, &mk, mh) : NULL;
+	struct memo_rec rec = { 0 };
+	if (hit) {
+		sc->memo_hits++;
+		cx->budget -= hit->consumed;
+		for (size_t i = 0; i < hit->nobs; i++) {
+			struct aval v = aval_unknown();
+			v.iv = hit->obs[i].iv;
+			v.src = hit->obs[i].src;
+			fact_note(cx, hit->obs[i].key, &v, hit->obs[i].line);
+		}
+		if (!hit->has)
+			return aval_unknown();
+		return summary_result(hit->ret, args, n);
+	}
+	if (memo) {
+		sc->memo_misses++;
+		rec.e = xcalloc(1, sizeof(*rec.e));
+		*rec.e = mk;
+		rec.e->args = xmalloc((n ? n : 1) * sizeof(*args));
+		memcpy(rec.e->args, args, n * sizeof(*args));
+		rec.up = sc->rec;
+		sc->rec = &rec;
+	}
 	sub.depth = cx->depth + 1;
 	sub.has_ret = false;
 	sub.loops = NULL;
@@ -1690,7 +1919,15 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 		sub.exits = &ce->st;
 	}
 	eval_function(&sub, args, n);
-	cx->budget -= 30000 - (sub.budget > 0 ? sub.budget : 0);
+	int consumed = 30000 - (sub.budget > 0 ? sub.budget : 0);
+	cx->budget -= consumed;
+	if (memo) {
+		sc->rec = rec.up;
+		rec.e->has = sub.has_ret && sub.budget > 0;
+		rec.e->ret = sub.ret;
+		rec.e->consumed = consumed;
+		memo_add(sc, rec.e, mh);
+	}
 	if (want_exits)
 		ce->have = sub.budget > 0 && !ce->st.dead;
 	if (generic) {
@@ -1699,31 +1936,17 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	}
 	if (!sub.has_ret || sub.budget <= 0)
 		return aval_unknown();
-	struct aval r = sub.ret;
-	r.param = -1; /* a helper's parameters are not ours */
-	r.gparam = -1;
-	r.nev = 0;
-	r.pdep = 0;
-	for (unsigned i = 0; i < n; i++)
-		r.pdep |= args[i].pdep;
-	if (generic)
-		sc->generic[slot] = r;
-	for (unsigned i = 0; i < n; i++)
-		ev_merge(&r, &args[i]);
-	/* The helper ran on our arguments' real bits, so r.g is already this
-	 * call's mask.  If it returns a parameter transformed and that argument
-	 * is one of our parameters, compose the transforms: wrappers need it. */
-	if (sub.ret.param >= 0 && (unsigned)sub.ret.param < n) {
-		const struct aval *a = &args[sub.ret.param];
-		if (a->param >= 0) {
-			r.param = a->param;
-			r.pset_must = (a->pset_must & ~sub.ret.pclr_may) | sub.ret.pset_must;
-			r.pset_may = (a->pset_may & ~sub.ret.pclr) | sub.ret.pset_may;
-			r.pclr = (a->pclr | sub.ret.pclr) & ~sub.ret.pset_may;
-			r.pclr_may = (a->pclr_may | sub.ret.pclr_may) & ~sub.ret.pset_must;
-		}
+	if (generic) {
+		struct aval g = sub.ret;
+		g.param = -1;
+		g.gparam = -1;
+		g.nev = 0;
+		g.pdep = 0;
+		for (unsigned i = 0; i < n; i++)
+			g.pdep |= args[i].pdep;
+		sc->generic[slot] = g;
 	}
-	return r;
+	return summary_result(sub.ret, args, n);
 }
 
 static bool node_is_gfp(struct node *n)

@@ -1787,6 +1787,7 @@ static bool sites_pass(const struct tu *t, struct sites_opts *o, const struct fn
 		       struct file_result *out, size_t first_site)
 {
 	bool new_wrappers = false;
+	summary_cache_forget_calls(cache);
 	for (size_t i = 0; i < fns->n; i++) {
 		struct fn_model *f = fns->f[i];
 		if (debug_on())
@@ -1816,6 +1817,7 @@ static bool sites_pass(const struct tu *t, struct sites_opts *o, const struct fn
 		if (!wrapper_done[i] && promote_wrapper(&s)) {
 			wrapper_done[i] = true;
 			new_wrappers = true;
+			summary_cache_forget_calls(cache);
 		}
 		for (size_t k = 0; k < s.n; k++)
 			build_site(&s, &s.recs[k], out);
@@ -1834,6 +1836,7 @@ static void publish_facts(const struct tu *t, struct sites_opts *o, const struct
 			  struct summary_cache *cache, struct file_result *out)
 {
 	struct init_walk w = { t, o, out };
+	summary_cache_forget_calls(cache);
 	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), global_inits, &w);
 	for (size_t i = 0; i < fns->n; i++) {
 		struct fn_model *f = fns->f[i];

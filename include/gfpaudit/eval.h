@@ -133,6 +133,9 @@ char *eval_param_key(CXCursor fn, const char *file, int i);
 
 struct summary_cache *summary_cache_new(void);
 void summary_cache_free(struct summary_cache *c);
+/* Forget the helpers' answers to particular arguments (eval.c's memo):
+ * the allocator table changed, so a helper may now call an allocator. */
+void summary_cache_forget_calls(struct summary_cache *c);
 
 /* Run the interpreter over cx->fn with parameters unknown (or bound to
  * `args` when non-NULL).  Returns 0. */
