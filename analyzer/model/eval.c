@@ -1671,11 +1671,10 @@ static void callee_stores(struct eval_ctx *cx, struct node *call, const struct a
 
 /* ---- call_summary's memo ----
  * A helper's summary is a function of the helper, the arguments and the
- * context the interpreter runs it in (the depth, the attempt class, the
- * fact base, whether observations are wanted, the header-helper line, a
+ * context the interpreter runs it in (the depth, the fact base, whether observations are wanted, the header-helper line, a
  * pending goto-back round): a loop body run to its fixed point, or a
- * helper called many times with the same values, asks the same question
- * again.  The answer keeps what the run cost (the caller's budget is
+ * helper called many times with the same values, and each attempt class
+ * (attempts.c) asks the same question again.  The answer keeps what the run cost (the caller's budget is
  * charged the same, so a budget that runs out runs out at the same place)
  * and the observations it made (replayed through fact_note, so the fact
  * base gets them as often as before).  Cleared whenever the allocator
@@ -1692,7 +1691,6 @@ struct memo_entry {
 	int depth;
 	unsigned n, inline_line;
 	bool with_facts, backward_changed;
-	const struct eval_assume *assume;
 	const struct factbase *facts;
 	struct aval *args;
 	/* the answer */
@@ -1764,7 +1762,7 @@ static bool memo_key_same(const struct memo_entry *a, const struct memo_entry *b
 {
 	if (a->slot != b->slot || a->depth != b->depth || a->n != b->n || a->inline_line != b->inline_line ||
 	    a->with_facts != b->with_facts || a->backward_changed != b->backward_changed ||
-	    a->assume != b->assume || a->facts != b->facts)
+	    a->facts != b->facts)
 		return false;
 	for (unsigned i = 0; i < a->n; i++)
 		if (!memo_arg_same(&a->args[i], &b->args[i]))
@@ -1878,10 +1876,11 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 		sub.inline_line = 0;
 	struct memo_entry mk = { .slot = slot, .depth = cx->depth, .n = n, .inline_line = sub.inline_line,
 				 .with_facts = cx->on_fact != NULL, .backward_changed = cx->backward_changed,
-				 .assume = cx->assume, .facts = cx->facts, .args = args };
-	/* not under an attempt class or a loop capture: their descriptions
-	 * live on the stack, and their addresses say nothing of their contents */
-	bool memo = !want_exits && !generic && !cx->assume && !cx->capture_at && !memo_off();
+				 .facts = cx->facts, .args = args };
+	/* an attempt class (cx->assume) and a loop capture (capture_at) name
+	 * nodes of the analyzed function, never of a helper's model (its own,
+	 * built by summary_fn): they do not change a helper's answer */
+	bool memo = !want_exits && !generic && !memo_off();
 	guint mh = memo ? memo_hash(&mk) : 0;
 	struct memo_entry *hit = memo ? memo_find(sc, &mk, mh) : NULL;
 	struct memo_rec rec = { 0 };
