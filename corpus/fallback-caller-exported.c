@@ -98,12 +98,16 @@ struct page *zp_spare_get(struct zp_mm *mm)
  * check-name: an exported function hands a static one's failure to callers that cope (forwarded)
  *
  * check-output-start
+ * corpus/fallback-caller-exported.c:35:13: warning: 'alloc_pages' can request order 9: no __GFP_NORETRY before its fallback [costly-no-noretry]
+ * corpus/fallback-caller-exported.c:35:13: note: gfp GFP_KERNEL | __GFP_ZERO
+ * corpus/fallback-caller-exported.c:35:13: note: fallback caller-smaller: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
+ * corpus/fallback-caller-exported.c:35:13: note: proven: every path asks for more than order 3
  * corpus/fallback-caller-exported.c:66:13: warning: 'alloc_pages' can request order 9: no fallback [costly-no-fallback]
- * corpus/fallback-caller-exported.c:66:13: note: gfp 0
+ * corpus/fallback-caller-exported.c:66:13: note: gfp GFP_KERNEL
  * corpus/fallback-caller-exported.c:66:13: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
  * corpus/fallback-caller-exported.c:66:13: note: proven: every path asks for more than order 3
  * corpus/fallback-caller-exported.c:87:14: warning: 'alloc_pages' can request order 9: no fallback [costly-no-fallback]
- * corpus/fallback-caller-exported.c:87:14: note: gfp 0
+ * corpus/fallback-caller-exported.c:87:14: note: gfp GFP_KERNEL
  * corpus/fallback-caller-exported.c:87:14: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
  * corpus/fallback-caller-exported.c:87:14: note: proven: every path asks for more than order 3
  * check-output-end

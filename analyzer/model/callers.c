@@ -929,7 +929,8 @@ static void exported_forwarders(struct fwd_find *ff, const char *key, int depth)
 
 static void find_calls(struct fwd_find *ff, const struct node *nd, const char *key, CXCursor g, int depth)
 {
-	if (nd->kind == CXCursor_CallExpr && nd->name && nd->line) {
+	/* the name first: the key's last part (callers_key) */
+	if (nd->kind == CXCursor_CallExpr && nd->name && nd->line && !strcmp(nd->name, strrchr(key, ':') + 1)) {
 		CXCursor fn = callee_of(nd);
 		char *fk = clang_Cursor_isNull(fn) ? NULL : callers_key(fn, ff->file);
 		if (fk && !strcmp(fk, key)) {
