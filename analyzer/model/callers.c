@@ -522,6 +522,46 @@ static bool leaves(const struct node *call, const struct node *br, const struct 
 	return false;
 }
 
+static bool names_fallback(const struct tu *t, const struct node *n)
+{
+	if (n->name && strstr(n->name, "FALLBACK"))
+		return true;
+	for (unsigned i = 0; i < n->nkids; i++)
+		if (names_fallback(t, n->kids[i]))
+			return true;
+	return false;
+}
+
+/* Does the failure branch `fail` leave by `return *_FALLBACK;` (THP: the
+ * fault is retried with base pages), itself or after a goto to a label of
+ * the function (the first return from the label on: `goto fallback;` ...
+ * `fallback: ...; return VM_FAULT_FALLBACK;`, fs/dax.c)?  The return. */
+static const struct node *thp_fallback_return(const struct tu *t, const struct node *call, const struct node *fail)
+{
+	const struct node *r = find_kind(fail, CXCursor_ReturnStmt), *g = NULL;
+	const struct node *lab = goto_target(call, fail, &g);
+	if (g && (!r || g->off < r->off)) {
+		r = NULL;
+		/* the label's statement and the ones after it in its block */
+		const struct node *blk = lab ? lab->parent : NULL;
+		if (!lab || lab->off < call->off || !blk || blk->kind != CXCursor_CompoundStmt)
+			return NULL;
+		for (unsigned i = 0; i < blk->nkids && !r; i++) {
+			const struct node *k = blk->kids[i];
+			if (k->off < lab->off)
+				continue;
+			while (k->kind == CXCursor_LabelStmt && k->nkids)
+				k = k->kids[0];
+			if (k->kind == CXCursor_ReturnStmt)
+				r = k;
+			else if (find_kind(k, CXCursor_ReturnStmt) || find_kind(k, CXCursor_GotoStmt) ||
+				 is_exit_stmt(k))
+				return NULL; /* another exit on the way: cannot tell */
+		}
+	}
+	return r && r->nkids && names_fallback(t, r->kids[0]) ? r : NULL;
+}
+
 static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
 				     const struct alloc_table *tab, unsigned *line)
 {
@@ -558,6 +598,13 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 				*line = m->line;
 				h = CALLER_SMALLER;
 			} else if ((m = find_call(br, call->name, call)) != NULL) {
+				*line = m->line;
+				h = CALLER_SMALLER;
+			}
+		}
+		if (h == CALLER_PROPAGATES && fail) {
+			const struct node *m = thp_fallback_return(t, call, fail);
+			if (m) {
 				*line = m->line;
 				h = CALLER_SMALLER;
 			}
@@ -620,15 +667,47 @@ static void add(struct pub *pb, CXCursor fn, enum caller_handling h, unsigned li
 	free(key);
 }
 
-/* A call of F in `g` whose failure g returns, g static here: an edge
- * g -> F (found in a first walk); its own "hands it on" is then not
- * published, g's callers' handling is. */
+enum fwd_kind { FWD_NONE, FWD_STATIC, FWD_EXPORTED };
+
+/* Does `g` hand the failure of `call` (of fn, which it does not cope with)
+ * back to its own callers, in a way the reader of fn's key follows?
+ * FWD_STATIC: g is static, its callers are all in this file and their
+ * handling is published for fn too.  FWD_EXPORTED: g is not static but fn
+ * is, so fn's one reader, a site of this file, consults fails:g itself
+ * (callers_cope): g's callers may be in any file. */
+static enum fwd_kind forward_kind(const struct tu *t, const struct node *call, CXCursor fn, CXCursor g)
+{
+	if (clang_Cursor_isNull(g) || !callers_failure_returns(t, call, NULL))
+		return FWD_NONE;
+	if (clang_Cursor_getStorageClass(g) == CX_SC_Static)
+		return FWD_STATIC;
+	return clang_Cursor_getStorageClass(fn) == CX_SC_Static ? FWD_EXPORTED : FWD_NONE;
+}
+
+/* `f(x);` of a function returning a pointer: the caller takes nothing
+ * from the call (a reference taken, mm/huge_memory.c's copy_huge_pmd()
+ * on mm_get_huge_zero_folio()), it neither copes with a failure nor hands
+ * it on: no observation. */
+static bool discards_pointer(const struct tu *t, const struct node *call, CXCursor fn)
+{
+	if (result_type(fn) != RT_POINTER)
+		return false;
+	struct use u;
+	find_use(t, (struct node *)call, &u);
+	free(u.lv);
+	return u.ignored;
+}
+
+/* A call of F in `g` whose failure g returns (forward_kind), g static
+ * here: an edge g -> F (found in a first walk); its own "hands it on" is
+ * then not published, g's callers' handling is.  g exported, F static:
+ * nothing is published, F's reader follows g's own key. */
 static bool forwards(struct pub *pb, const struct node *call, CXCursor fn, CXCursor g)
 {
-	if (clang_Cursor_isNull(g) || clang_Cursor_getStorageClass(g) != CX_SC_Static ||
-	    !callers_failure_returns(pb->t, call, NULL))
+	enum fwd_kind k = forward_kind(pb->t, call, fn, g);
+	if (k == FWD_NONE)
 		return false;
-	if (!pb->finding)
+	if (!pb->finding || k == FWD_EXPORTED)
 		return true;
 	char *gk = callers_key(g, pb->file), *fk = callers_key(fn, pb->file);
 	if (gk && fk) {
@@ -652,7 +731,7 @@ static void walk(struct pub *pb, const struct node *n, CXCursor g)
 		if (!clang_Cursor_isNull(fn)) {
 			unsigned line;
 			enum caller_handling h = classify(pb->t, n, fn, pb->tab, &line);
-			if (h != CALLER_PROPAGATES || !forwards(pb, n, fn, g))
+			if (h != CALLER_PROPAGATES || (!forwards(pb, n, fn, g) && !discards_pointer(pb->t, n, fn)))
 				add(pb, fn, h, line);
 		}
 	} else if (n->kind == CXCursor_DeclRefExpr && n->var < 0 && n->line) {
@@ -833,20 +912,105 @@ static bool copes(const struct fact_value *v)
 	       strrchr(v->cmax_where, ':');
 }
 
-bool callers_cope(const struct factbase *fb, CXCursor fn, const char *file, struct caller_fallback *out)
+/* The non-static functions of the file that hand the failure of the
+ * function keyed `key` back to their callers (forward_kind FWD_EXPORTED),
+ * directly or through static functions that do (FWD_STATIC), a few levels:
+ * their keys are added to `gs`. */
+struct fwd_find {
+	const struct tu *t;
+	struct fn_model *const *f;
+	size_t n;
+	const char *file;
+	const struct alloc_table *tab;
+	GPtrArray *gs;
+};
+
+static void exported_forwarders(struct fwd_find *ff, const char *key, int depth);
+
+static void find_calls(struct fwd_find *ff, const struct node *nd, const char *key, CXCursor g, int depth)
+{
+	/* the name first: the key's last part (callers_key) */
+	if (nd->kind == CXCursor_CallExpr && nd->name && nd->line && !strcmp(nd->name, strrchr(key, ':') + 1)) {
+		CXCursor fn = callee_of(nd);
+		char *fk = clang_Cursor_isNull(fn) ? NULL : callers_key(fn, ff->file);
+		if (fk && !strcmp(fk, key)) {
+			unsigned line;
+			enum fwd_kind k = classify(ff->t, nd, fn, ff->tab, &line) == CALLER_PROPAGATES
+						  ? forward_kind(ff->t, nd, fn, g) : FWD_NONE;
+			char *gk = k == FWD_NONE ? NULL : callers_key(g, ff->file);
+			bool seen = false;
+			for (guint i = 0; gk && i < ff->gs->len; i++)
+				seen |= !strcmp(g_ptr_array_index(ff->gs, i), gk);
+			if (gk && strcmp(gk, key) && !seen) {
+				if (k == FWD_EXPORTED) {
+					g_ptr_array_add(ff->gs, gk);
+					gk = NULL;
+				} else if (depth < 4) {
+					exported_forwarders(ff, gk, depth + 1);
+				}
+			}
+			free(gk);
+		}
+		free(fk);
+	}
+	for (unsigned i = 0; i < nd->nkids; i++)
+		find_calls(ff, nd->kids[i], key, g, depth);
+}
+
+static void exported_forwarders(struct fwd_find *ff, const char *key, int depth)
+{
+	for (size_t i = 0; i < ff->n; i++)
+		if (ff->f[i] && ff->f[i]->body && ff->f[i]->in_main)
+			find_calls(ff, ff->f[i]->body, key, ff->f[i]->cur, depth);
+}
+
+bool callers_cope(const struct factbase *fb, const struct tu *t, struct fn_model *const *f, size_t n,
+		  const struct alloc_table *tab, CXCursor fn, const char *file, struct caller_fallback *out)
 {
 	char *key = callers_key(fn, file);
-	struct fact_value v;
-	bool have = key && factbase_get(fb, key, &v);
-	free(key);
-	if (!have || !copes(&v))
+	if (!key)
 		return false;
-	const char *colon = strrchr(v.cmax_where, ':');
-	out->how = (enum caller_handling)(v.cmax > CALLER_SMALLER ? CALLER_SMALLER : v.cmax);
-	out->file = xstrndup(v.cmax_where, (size_t)(colon - v.cmax_where));
-	out->line = atoi(colon + 1);
-	out->ncallers = v.nobs;
-	return true;
+	/* fn's own key, then those of the exported functions that hand its
+	 * failure on (only for a static fn: its callers are all here) */
+	GPtrArray *keys = g_ptr_array_new_with_free_func(free);
+	g_ptr_array_add(keys, key);
+	if (t && f && clang_Cursor_getStorageClass(fn) == CX_SC_Static) {
+		struct fwd_find ff = { t, f, n, file, tab, keys };
+		exported_forwarders(&ff, key, 0);
+	}
+	bool any = false, bad = false;
+	struct fact_value best = { 0 };
+	const char *via = NULL;
+	unsigned nobs = 0;
+	for (guint i = 0; i < keys->len && !bad; i++) {
+		struct fact_value v;
+		if (!factbase_get(fb, g_ptr_array_index(keys, i), &v)) {
+			bad = i > 0; /* a forwarder nobody calls: the tree shows no caller of it */
+			continue;
+		}
+		if (!copes(&v)) {
+			bad = true;
+			break;
+		}
+		nobs += v.nobs;
+		if (!any || v.cmax > best.cmax) {
+			best = v;
+			via = i ? g_ptr_array_index(keys, i) : NULL;
+		}
+		any = true;
+	}
+	bool r = any && !bad;
+	if (r) {
+		const char *colon = strrchr(best.cmax_where, ':');
+		out->how = (enum caller_handling)(best.cmax > CALLER_SMALLER ? CALLER_SMALLER : best.cmax);
+		out->file = xstrndup(best.cmax_where, (size_t)(colon - best.cmax_where));
+		out->line = atoi(colon + 1);
+		out->ncallers = nobs;
+		/* "fails:G" -> "G" (exported keys name no file) */
+		out->via = via ? xstrdup(via + 6) : NULL;
+	}
+	g_ptr_array_unref(keys);
+	return r;
 }
 
 /* callers_cope()'s view (facts.h): no fallback when a caller propagates
@@ -856,6 +1020,6 @@ bool callers_cope(const struct factbase *fb, CXCursor fn, const char *file, stru
 char *callers_fact_text(const struct fact_value *v)
 {
 	if (!copes(v))
-		return xstrdup("-");
+		return xstrdup(v ? "none" : "-"); /* a forwarder's reader tells them apart */
 	return xasprintf("copes %lld %s %u", (long long)v->cmax, v->cmax_where, v->nobs);
 }

@@ -803,20 +803,24 @@ static void caller_fallback(struct fn_scan *s, const struct call_rec *r, struct 
 	};
 	struct caller_fallback cf;
 	if (!s->o->facts || !s->fn->in_main || !s->fn->name || !callers_failure_returns(s->tu, r->call, NULL) ||
-	    !callers_cope(s->o->facts, s->fn->cur, s->o->report_path, &cf))
+	    !callers_cope(s->o->facts, s->tu, s->scope ? s->scope->fns : NULL, s->scope ? s->scope->n : 0,
+			  s->o->table, s->fn->cur, s->o->report_path, &cf))
 		return;
 	st->fallback = kind[cf.how];
 	st->fallback_line = cf.line;
 	if (strcmp(cf.file, st->file))
 		st->fallback_file = xstrdup(cf.file);
-	char *note = xasprintf("caller: %s returns the failure, and %s %s (%s, %u call%s across the tree)",
-			       s->fn->name, cf.ncallers == 1 ? "its caller" : "every caller",
+	char *via = cf.via ? xasprintf(" (handed on by '%s')", cf.via) : xstrdup("");
+	char *note = xasprintf("caller: %s returns the failure%s, and %s %s (%s, %u call%s across the tree)",
+			       s->fn->name, via, cf.ncallers == 1 ? "its caller" : "every caller",
 			       cf.how == CALLER_SMALLER ? "retries smaller" : cf.how == CALLER_OTHER_PATH
 			       ? "falls back to another allocation" : "goes on without it",
 			       caller_handling_name(cf.how), cf.ncallers, cf.ncallers == 1 ? "" : "s");
 	site_add_evidence(st, cf.file, cf.line, note);
 	free(note);
+	free(via);
 	free(cf.file);
+	free(cf.via);
 }
 
 struct floor_info {

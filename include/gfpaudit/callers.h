@@ -3,8 +3,9 @@
  * Every function of an analyzed file publishes, for each function it calls
  * (facts.h observation "fails:F", "fails:FILE:F" for a static F), how it
  * handles that call's failure (a NULL, an error code, a zero count):
- *   CALLER_PROPAGATES   the failure goes on (returned, `goto err`, not
- *                       looked at, or F's address is taken: callers unseen);
+ *   CALLER_PROPAGATES   the failure goes on (returned, `goto err`, an
+ *                       error code not looked at, or F's address is taken:
+ *                       callers unseen);
  *   CALLER_FEATURE_OFF  the failure branch goes on (no return, not even
  *                       `return 0`; no goto, no -E code; a warning, a flag
  *                       cleared): the result was optional;
@@ -12,7 +13,9 @@
  *                       thing another way (another allocator, another
  *                       function into the same variable);
  *   CALLER_SMALLER      the failure branch lowers an argument of the call and
- *                       calls again (a loop, a goto back, a second call).
+ *                       calls again (a loop, a goto back, a second call), or
+ *                       returns THP's `*_FALLBACK` (the fault is retried
+ *                       with base pages), itself or after a goto.
  * The observations are constants (the kind's number), so the join of a
  * function's callers is an interval: its low end is the weakest caller.  A
  * site whose failure leaves its function by a return has a fallback when
@@ -48,7 +51,10 @@ char *callers_key(CXCursor fn, const char *file);
  * for it: its own callers' handling (all in this file) is published for
  * the callee too, a few levels down (radeon's igp_read_bios_from_vram(),
  * returned by radeon_read_disabled_bios(), whose caller tries the next
- * BIOS source). */
+ * BIOS source).  A non-static function that hands back the failure of a
+ * static one publishes nothing for it either: the static function's one
+ * reader, in this file, follows the other's key (callers_cope).  A call
+ * whose pointer result is discarded (`get_ref(x);`) publishes nothing. */
 void callers_publish(const struct tu *t, struct fn_model *const *f, size_t n, const char *file,
 		     const struct alloc_table *tab, struct file_result *out);
 
@@ -69,9 +75,20 @@ struct caller_fallback {
 	char *file;               /* where: "file" and line of that caller */
 	int line;
 	unsigned ncallers;        /* observations joined */
+	char *via;                /* the exported function of this file whose
+				   * callers the best one is (it hands fn's
+				   * failure on), or NULL; new */
 };
 /* Do all the callers of fn that the tree shows cope with its failure? On
- * true *out is filled (out->file is new). */
-bool callers_cope(const struct factbase *fb, CXCursor fn, const char *file, struct caller_fallback *out);
+ * true *out is filled (out->file, out->via are new).  A static fn whose
+ * failure a non-static function g of the file hands back (directly or
+ * through static functions of the file: t, the file's n functions f, the
+ * allocators tab) is followed there: g's callers (fails:g, in any file)
+ * must cope too, and g must have one the tree shows (mm/huge_memory.c's
+ * get_huge_zero_page() through mm_get_huge_zero_folio() to its callers in
+ * huge_memory.c and fs/dax.c, which return VM_FAULT_FALLBACK).  t NULL:
+ * fn's own key only. */
+bool callers_cope(const struct factbase *fb, const struct tu *t, struct fn_model *const *f, size_t n,
+		  const struct alloc_table *tab, CXCursor fn, const char *file, struct caller_fallback *out);
 
 #endif
