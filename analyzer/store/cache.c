@@ -165,10 +165,12 @@ void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, cons
 	strbuf_release(&sb);
 }
 
-void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
-			 char out[STORE_HASH_HEX])
+void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *more, const char *result,
+			  char out[STORE_HASH_HEX])
 {
-	store_i_row_checksum2(k, incset, NULL, result, out);
+	char *prefix = store_i_more_prefix(NULL, more);
+	store_i_row_checksum2(k, incset, prefix, result, out);
+	free(prefix);
 }
 
 /* treefacts_gen counts the changes to a context's tree facts */
@@ -684,9 +686,7 @@ int store_get(struct store *s, const struct store_key *k, struct file_result **o
 		const char *sum = (const char *)sqlite3_column_text(s->get, 3);
 		const char *more = (const char *)sqlite3_column_text(s->get, 4);
 		char want[STORE_HASH_HEX];
-		char *prefix = store_i_more_prefix(NULL, more);
-		store_i_row_checksum2(k, inc, prefix, txt, want);
-		free(prefix);
+		store_i_row_checksum(k, inc, more, txt, want);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue; /* analyzed again, and the row replaced */
 		/* the facts and what they consulted stay in the side row until the
@@ -749,9 +749,7 @@ int store_put(struct store *s, const struct store_key *k, const char *const *inc
 	sqlite3_bind_text(s->put, 3, k->content, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(s->put, 4, inc);
 	char sum[STORE_HASH_HEX];
-	char *prefix = store_i_more_prefix(NULL, row.sum);
-	store_i_row_checksum2(k, inc, prefix, txt, sum);
-	free(prefix);
+	store_i_row_checksum(k, inc, row.sum, txt, sum);
 	sqlite3_bind_text(s->put, 5, txt, -1, free);
 	sqlite3_bind_int64(s->put, 6, (sqlite3_int64)time(NULL));
 	if (sqlite3_step(s->put) != SQLITE_DONE)

@@ -89,13 +89,11 @@ int store_judged_get(struct store *s, const struct store_key *k,
 		const char *sum = (const char *)sqlite3_column_text(q, 4);
 		const char *more = (const char *)sqlite3_column_text(q, 5);
 		const char *body = (const char *)sqlite3_column_text(q, 6);
-		char want[STORE_HASH_HEX], got[STORE_HASH_HEX] = "";
+		char want[STORE_HASH_HEX];
 		store_i_judged_checksum(k, inc, digest, more, txt, want);
 		if (!store_i_row_trusted(s, inc, producer, sum, want))
 			continue;
-		if (body)
-			store_hash_buf(body, (size_t)sqlite3_column_bytes(q, 6), got);
-		if (!more || strcmp(got, more)) { /* the side row was changed */
+		if (!store_i_more_intact(more, body, (size_t)sqlite3_column_bytes(q, 6))) { /* the side row was changed */
 			s->st.untrusted++;
 			continue;
 		}

@@ -71,6 +71,15 @@ void store_i_row_release(struct store_i_row *row)
 	row->keep = row->more = NULL;
 }
 
+bool store_i_more_intact(const char *sum, const char *body, size_t len)
+{
+	char got[STORE_HASH_HEX];
+	if (!sum || !body)
+		return false;
+	store_hash_buf(body, len, got);
+	return !strcmp(got, sum);
+}
+
 char *store_i_more_prefix(const char *digest, const char *sum)
 {
 	return digest ? xasprintf("judged %s\nmore %s\n", digest, sum ? sum : "-")
@@ -145,11 +154,7 @@ int store_load_deferred(struct store *s, struct file_result *r)
 	if (sqlite3_step(q) == SQLITE_ROW) {
 		const char *sum = (const char *)sqlite3_column_text(q, 0);
 		const char *body = (const char *)sqlite3_column_text(q, 1);
-		size_t len = (size_t)sqlite3_column_bytes(q, 1);
-		char got[STORE_HASH_HEX];
-		if (body)
-			store_hash_buf(body, len, got);
-		if (body && sum && !strcmp(sum, want) && !strcmp(got, want)) {
+		if (sum && !strcmp(sum, want) && store_i_more_intact(sum, body, (size_t)sqlite3_column_bytes(q, 1))) {
 			r->deferred = xstrdup(body);
 			rc = 0;
 		}

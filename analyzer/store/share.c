@@ -119,7 +119,6 @@ static int import_rows(struct store *s, bool judged, size_t *copied, size_t *ski
 		snprintf(k.context, sizeof(k.context), "%s", (const char *)sqlite3_column_text(q, 1));
 		snprintf(k.content, sizeof(k.content), "%s", (const char *)sqlite3_column_text(q, 2));
 		sqlite3_int64 inc = sqlite3_column_int64(q, 3), here = 0;
-		char *prefix = NULL;
 		bool copy = false;
 		const char *txt = (const char *)sqlite3_column_text(q, 4);
 		const char *producer = (const char *)sqlite3_column_text(q, 6);
@@ -129,17 +128,13 @@ static int import_rows(struct store *s, bool judged, size_t *copied, size_t *ski
 		const char *fdigest = judged ? (const char *)sqlite3_column_text(q, 10) : NULL;
 		const char *msum = (const char *)sqlite3_column_text(q, 11);
 		const char *mbody = (const char *)sqlite3_column_text(q, 12);
-		char want[STORE_HASH_HEX], got[STORE_HASH_HEX] = "";
+		char want[STORE_HASH_HEX];
 		if (judged)
 			store_i_judged_checksum(&k, inc, fdigest ? fdigest : "", msum, txt, want);
 		else
-			store_i_row_checksum2(&k, inc, (prefix = store_i_more_prefix(NULL, msum)), txt, want);
-		free(prefix);
-		prefix = NULL;
-		if (mbody)
-			store_hash_buf(mbody, (size_t)sqlite3_column_bytes(q, 12), got);
+			store_i_row_checksum(&k, inc, msum, txt, want);
 		if (!k.path || !txt || !producer || strcmp(producer, gfpaudit_version) || !sum || strcmp(sum, want) ||
-		    (inc && (!idigest || !ibody)) || !msum || strcmp(msum, got)) {
+		    (inc && (!idigest || !ibody)) || !store_i_more_intact(msum, mbody, (size_t)sqlite3_column_bytes(q, 12))) {
 			(*skipped)++;
 			continue;
 		}
@@ -148,9 +143,7 @@ static int import_rows(struct store *s, bool judged, size_t *copied, size_t *ski
 		if (judged)
 			store_i_judged_checksum(&k, here, fdigest, msum, txt, want);
 		else
-			store_i_row_checksum2(&k, here, (prefix = store_i_more_prefix(NULL, msum)), txt, want);
-		free(prefix);
-		prefix = NULL;
+			store_i_row_checksum(&k, here, msum, txt, want);
 		sqlite3_stmt *w[2] = { put, origin };
 		for (int i = 0; !rc && i < 2 && w[i]; i++) {
 			sqlite3_reset(w[i]);

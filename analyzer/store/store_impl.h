@@ -37,8 +37,9 @@ int store_i_commit(struct store *s);
 /* the include set of a row: stored once, checked against header hashes */
 int store_i_incset_valid(struct store *s, sqlite3_int64 id);
 int store_i_incset_store(struct store *s, const char *const *inc, size_t n, sqlite3_int64 *id);
-/* the checksum of a row (key, include set, result text) */
-void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *result,
+/* the checksum of a results row (key, include set, its side row's hash
+ * `more` (NULL: none; more.c), result text) */
+void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const char *more, const char *result,
 			  char out[STORE_HASH_HEX]);
 /* the same over prefix then result (either NULL: "") */
 void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, const char *prefix, const char *result,
@@ -77,6 +78,8 @@ char *store_i_more_prefix(const char *digest, const char *sum);
 /* write the side row of k (table STORE_MORE_*; digest: judged rows') */
 int store_i_more_put(struct store *s, int table, const struct store_key *k, sqlite3_int64 inc, const char *digest,
 		     const struct store_i_row *row);
+/* whether a side row's body (len bytes) still hashes to its sum */
+bool store_i_more_intact(const char *sum, const char *body, size_t len);
 /* drop the side rows of k's path and context whose main row is gone */
 int store_i_more_prune(struct store *s, int table, const struct store_key *k);
 /* the result of a main row's text; with sum, its side row stays in the

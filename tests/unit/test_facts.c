@@ -368,9 +368,10 @@ TEST(store_row_checksum_is_the_blob_id)
 	store_i_row_checksum2(&k, 7, "judged d\n", "{\"file\":\"a.c\"}", got);
 	CHECK_EQ_STR(got, want);
 	free(all);
-	all = xasprintf("gfpaudit-row %s\n%s\n%s\n%s\n%lld\n", gfpaudit_version, k.path, k.context, k.content, 0LL);
+	all = xasprintf("gfpaudit-row %s\n%s\n%s\n%s\n%lld\nmore -\n", gfpaudit_version, k.path, k.context,
+			k.content, 0LL);
 	store_hash_buf(all, strlen(all), want);
-	store_i_row_checksum(&k, 0, NULL, got);
+	store_i_row_checksum(&k, 0, NULL, NULL, got);
 	CHECK_EQ_STR(got, want);
 	free(all);
 }
