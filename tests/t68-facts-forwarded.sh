@@ -22,20 +22,7 @@ trap 'rm -rf "$T"' EXIT
 cp -r "$root/tests/data/facts-fwd" "$T/fw"
 cd "$T/fw" || exit 1
 
-# site FILE.json FUNCTION -> "fallback fallback_at rules" or "none"
-site() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-s = [x for x in d["sites"] if x["function"] == sys.argv[2]]
-if not s:
-    print("none")
-    sys.exit()
-s = s[0]
-rules = sorted("%s:%s" % (f["rule"], f["severity"]) for f in d["findings"] if f["function"] == sys.argv[2])
-print("%s %s %s" % (s["fallback"], s.get("fallback_at", "-"), ",".join(rules) or "-"))
-PY
-}
+. "$here/lib/fallback-site.sh"
 
 "$G" audit --no-cache --format json --sites -q zero.c > "$T/alone.json" 2> "$T/alone.err"
 expect_rc "zero.c alone: exit 1 (warnings)" 1 $? "$(cat "$T/alone.err")"
