@@ -522,12 +522,12 @@ static bool leaves(const struct node *call, const struct node *br, const struct 
 	return false;
 }
 
-static bool names_fallback(const struct tu *t, const struct node *n)
+static bool names_fallback(const struct node *n)
 {
 	if (n->name && strstr(n->name, "FALLBACK"))
 		return true;
 	for (unsigned i = 0; i < n->nkids; i++)
-		if (names_fallback(t, n->kids[i]))
+		if (names_fallback(n->kids[i]))
 			return true;
 	return false;
 }
@@ -536,7 +536,7 @@ static bool names_fallback(const struct tu *t, const struct node *n)
  * fault is retried with base pages), itself or after a goto to a label of
  * the function (the first return from the label on: `goto fallback;` ...
  * `fallback: ...; return VM_FAULT_FALLBACK;`, fs/dax.c)?  The return. */
-static const struct node *thp_fallback_return(const struct tu *t, const struct node *call, const struct node *fail)
+static const struct node *thp_fallback_return(const struct node *call, const struct node *fail)
 {
 	const struct node *r = find_kind(fail, CXCursor_ReturnStmt), *g = NULL;
 	const struct node *lab = goto_target(call, fail, &g);
@@ -559,7 +559,7 @@ static const struct node *thp_fallback_return(const struct tu *t, const struct n
 				return NULL; /* another exit on the way: cannot tell */
 		}
 	}
-	return r && r->nkids && names_fallback(t, r->kids[0]) ? r : NULL;
+	return r && r->nkids && names_fallback(r->kids[0]) ? r : NULL;
 }
 
 static enum caller_handling classify(const struct tu *t, const struct node *call, CXCursor callee,
@@ -603,7 +603,7 @@ static enum caller_handling classify(const struct tu *t, const struct node *call
 			}
 		}
 		if (h == CALLER_PROPAGATES && fail) {
-			const struct node *m = thp_fallback_return(t, call, fail);
+			const struct node *m = thp_fallback_return(call, fail);
 			if (m) {
 				*line = m->line;
 				h = CALLER_SMALLER;
