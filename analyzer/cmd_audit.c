@@ -10,6 +10,7 @@
 #include "gfpaudit/audit.h"
 #include "gfpaudit/factpass.h"
 #include "gfpaudit/treefacts.h"
+#include "gfpaudit/phase.h"
 #include <limits.h>
 #include "gfpaudit/cocci.h"
 #include "gfpaudit/cli.h"
@@ -535,6 +536,7 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 		} else {
 			saved = true;
 		}
+		phase_mark("tree facts saved");
 	}
 	if (save && a->build_tree_facts && saved) {
 		free(r->facts_note);
@@ -552,6 +554,7 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 	stamp = save ? tree_stamp(s, triage_context(r->tri), rebuild, root) : NULL;
 	if (saved && (!save || stamp) && factpass_save_record(&fo, &fs, stamp ? stamp : "-"))
 		err_clear(); /* costs the next run speed, not results */
+	phase_mark("run record saved");
 	free(stamp);
 	if (a->c.verbose && fs.from_record)
 		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; from the run record: %zu files take "
@@ -713,8 +716,10 @@ int audit_main(struct audit_args *a)
 		exit_code = EXIT_USAGE;
 		goto out;
 	}
+	phase_mark("start");
 	if ((exit_code = run_setup(&r)))
 		goto out;
+	phase_mark("setup");
 	if (a->candidates) {
 		print_candidates(&r);
 		goto out;
@@ -739,6 +744,7 @@ int audit_main(struct audit_args *a)
 				.lookup = on_lookup, .store = on_store, .idle = on_idle };
 	int rc = pool_run(r.e, r.fl.paths, r.fl.n, &po);
 	engine_set_facts(r.e, NULL);
+	phase_mark("first pass");
 	struct triage_stats ts;
 	triage_get_stats(r.tri, &ts);
 	r.st.rep.cached = ts.cached;
@@ -767,9 +773,11 @@ int audit_main(struct audit_args *a)
 		exit_code = EXIT_TOOL;
 	} else {
 		exit_code = run_report(&r, exit_code);
+		phase_mark("report");
 	}
 out:
 	run_release(&r);
+	phase_mark("release");
 	if (stop) {
 		/* die of the signal, as the shell that sent it expects */
 		fflush(NULL);

@@ -9,6 +9,7 @@
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
+#include "gfpaudit/phase.h"
 
 struct fp_run {
 	const struct factpass_opts *o;
@@ -444,9 +445,12 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		 struct factpass_stats *st)
 {
 	memset(st, 0, sizeof(*st));
+	phase_mark("before the facts passes");
 	size_t *order = xcalloc(n + 1, sizeof(*order));
 	char *key = record_key(o, files, n, order);
+	phase_mark("facts: record key");
 	if (key && from_record(o, files, paths, n, key, order, st)) {
+		phase_mark("facts: from the record");
 		free(key);
 		free(order);
 		return 0;
@@ -455,6 +459,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	for (size_t i = 0; i < n; i++)
 		if (files[i] && store_load_deferred(o->store, files[i]))
 			err_clear(); /* then it has none: judged again, as a file that consulted nothing */
+	phase_mark("facts: record missed, deferred loaded");
 	struct fp_run run = { .o = o, .files = files, .st = st };
 	run.idx = xcalloc(n + 1, sizeof(*run.idx));
 	run.first = xcalloc(n + 1, sizeof(*run.first));
@@ -467,7 +472,9 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		factbase_free(run.fb);
 		run.fb = join_mixed(o->extra, o->nextra, files, run.first, n);
 		st->keys = factbase_size(run.fb);
+		phase_mark("facts: join");
 		size_t m = pick(&run, n, paths, todo);
+		phase_mark("facts: pick");
 		if (!m) {
 			st->converged = true;
 			break;
@@ -486,6 +493,7 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		engine_set_facts(o->engine, run.fb);
 		rc = pool_run(o->engine, todo, m, &po);
 		engine_set_facts(o->engine, NULL);
+		phase_mark("facts: pass");
 		for (size_t i = 0; i < m; i++) {
 			free(run.content[i]);
 			run.content[i] = NULL;
@@ -524,5 +532,6 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	free(run.content);
 	free(run.failed);
 	free(run.idx);
+	phase_mark("facts: record made");
 	return rc;
 }

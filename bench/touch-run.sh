@@ -5,6 +5,9 @@
 # every k-th of the sorted list of files with sites in the cold run's JSON.
 # Usage: bench/touch-run.sh GFPAUDIT KDIR CACHE COLD_JSON N OUT_PREFIX
 # Prints the run's wall/RSS and its facts line; OUT_PREFIX.json/.err kept.
+# The comment names the time, so no two runs touch a file the same way (a
+# cache that saw one touch would answer the next from its rows).  With
+# GFPAUDIT_PROFILE=1 the main process's phases are printed too.
 set -eu
 G=$1 K=$2 C=$3 J=$4 N=$5 O=$6
 mapfile -t files < <(python3 - "$J" "$N" <<'PY'
@@ -20,9 +23,9 @@ restore() { for f in "${files[@]}"; do [ -f "$B/$(echo "$f" | tr / _)" ] && cp -
 trap restore EXIT
 for f in "${files[@]}"; do
 	cp -p "$K/$f" "$B/$(echo "$f" | tr / _)"
-	printf '/* gfpaudit bench: touched */\n' >> "$K/$f"
+	printf '/* gfpaudit bench: touched %s */\n' "$(date +%s.%N)" >> "$K/$f"
 done
 echo "touched ${#files[@]} files (first: ${files[0]})"
 /usr/bin/time -f "wall %e s, max RSS %M KB, user %U s, sys %S s" "$G" audit -v --tree "$K" --format json --sites -q -j2 \
 	--cache "$C" "$K" > "$O.json" 2> "$O.err" || true
-grep -E '^gfpaudit: [0-9]+ files:|facts:|^wall' "$O.err"
+grep -E '^gfpaudit: [0-9]+ files:|facts:|^wall|^phase:' "$O.err"

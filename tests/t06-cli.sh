@@ -96,6 +96,16 @@ out=$("$G" audit -v -q --cache "$tmp/c.sqlite" "$tmp/inc/notc.c" 2>&1); rc=$?
 expect_grep "not-C file: answered from the cache the second time" "1 from the cache" "$out"
 expect_grep "not-C file: still reported as failed" "1 failed" "$out"
 expect_rc "not-C file: still exit 3" 3 "$rc" "$out"
+# another build of the analyzer shares no row; GFPAUDIT_CACHE_AS (benchmarks)
+# keys the rows as that build's
+cp "$G" "$tmp/g2" && printf 'x' >> "$tmp/g2"
+export GFPAUDIT_DATADIR=$(cd "$here/.." && pwd) # the same kernel models for both builds
+"$tmp/g2" audit -q --cache "$tmp/c2.sqlite" "$tmp/inc/a.c" > /dev/null 2>&1
+out=$("$G" audit -v -q --cache "$tmp/c2.sqlite" "$tmp/inc/a.c" 2>&1)
+expect_grep "another build's rows are not used" "0 from the cache" "$out"
+out=$(GFPAUDIT_CACHE_AS="$tmp/g2" "$G" audit -v -q --cache "$tmp/c2.sqlite" "$tmp/inc/a.c" 2>&1)
+expect_grep "GFPAUDIT_CACHE_AS: the named build's rows are used" "1 from the cache" "$out"
+unset GFPAUDIT_DATADIR
 
 # the precompiled header (default with --tree) on a miniature prepared tree
 mk_tree() { # dir: a tree whose linux/gfp.h declares the page allocator

@@ -138,7 +138,7 @@ int store_judged_put(struct store *s, const struct store_key *k, const struct fi
 	sqlite3_bind_text(q, 5, r->facts_digest, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(q, 6, txt, -1, free);
 	sqlite3_bind_int64(q, 7, (sqlite3_int64)time(NULL));
-	sqlite3_bind_text(q, 8, gfpaudit_version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 8, store_i_producer(), -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 9, sum, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		rc = store_i_db_err(s, "store");
@@ -199,7 +199,7 @@ int store_judged_get_digest(struct store *s, const struct store_key *k, const ch
 
 static void run_checksum(const char *context, const char *key, const char *body, char out[STORE_HASH_HEX])
 {
-	char *txt = xasprintf("gfpaudit-run %s\n%s\n%s\n%s", gfpaudit_version, context, key, body);
+	char *txt = xasprintf("gfpaudit-run %s\n%s\n%s\n%s", store_i_producer(), context, key, body);
 	store_hash_buf(txt, strlen(txt), out);
 	free(txt);
 }
@@ -218,7 +218,7 @@ int store_run_get(struct store *s, const char context[STORE_HASH_HEX], const cha
 		const char *sum = (const char *)sqlite3_column_text(q, 2);
 		char want[STORE_HASH_HEX];
 		run_checksum(context, key, b ? b : "", want);
-		if (b && producer && !strcmp(producer, gfpaudit_version) && sum && !strcmp(sum, want)) {
+		if (b && producer && !strcmp(producer, store_i_producer()) && sum && !strcmp(sum, want)) {
 			*body = xstrdup(b);
 			rc = 0;
 		} else {
@@ -244,7 +244,7 @@ int store_run_put(struct store *s, const char context[STORE_HASH_HEX], const cha
 	sqlite3_bind_text(q, 2, key, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(q, 3, body, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 4, (sqlite3_int64)time(NULL));
-	sqlite3_bind_text(q, 5, gfpaudit_version, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 5, store_i_producer(), -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 6, sum, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(q) != SQLITE_DONE)
 		rc = store_i_db_err(s, "run record");

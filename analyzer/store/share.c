@@ -133,7 +133,7 @@ static int import_rows(struct store *s, bool judged, size_t *copied, size_t *ski
 			store_i_judged_checksum(&k, inc, fdigest ? fdigest : "", msum, txt, want);
 		else
 			store_i_row_checksum(&k, inc, msum, txt, want);
-		if (!k.path || !txt || !producer || strcmp(producer, gfpaudit_version) || !sum || strcmp(sum, want) ||
+		if (!k.path || !txt || !producer || strcmp(producer, store_i_producer()) || !sum || strcmp(sum, want) ||
 		    (inc && (!idigest || !ibody)) || !store_i_more_intact(msum, mbody, (size_t)sqlite3_column_bytes(q, 12))) {
 			(*skipped)++;
 			continue;

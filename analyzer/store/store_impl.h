@@ -44,6 +44,9 @@ void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const
 /* the same over prefix then result (either NULL: "") */
 void store_i_row_checksum2(const struct store_key *k, sqlite3_int64 incset, const char *prefix, const char *result,
 			   char out[STORE_HASH_HEX]);
+/* the version rows are written and trusted under: this build's, or with
+ * GFPAUDIT_CACHE_AS=FILE (benchmarks) FILE's `--version` */
+const char *store_i_producer(void);
 /* whether a row read back may be used: written by this version, its
  * checksum is WANT (what its key and body hash to), its include set still
  * holds; counts the rows that may not (untrusted, stale includes) */

@@ -1,0 +1,21 @@
+/* Phase marks for GFPAUDIT_PROFILE (phase.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "gfpaudit/phase.h"
+
+void phase_mark(const char *what)
+{
+	static int on = -1;
+	static struct timespec last;
+	if (on < 0)
+		on = getenv("GFPAUDIT_PROFILE") != NULL;
+	if (!on)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (last.tv_sec || last.tv_nsec)
+		fprintf(stderr, "phase: %s %.2f s\n", what,
+			(double)(now.tv_sec - last.tv_sec) + (double)(now.tv_nsec - last.tv_nsec) / 1e9);
+	last = now;
+}

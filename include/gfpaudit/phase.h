@@ -1,0 +1,8 @@
+/* Where the main process's time goes: with GFPAUDIT_PROFILE set, each mark
+ * prints "phase: WHAT S s" (seconds since the previous mark) on stderr. */
+#ifndef GFPAUDIT_PHASE_H
+#define GFPAUDIT_PHASE_H
+
+void phase_mark(const char *what);
+
+#endif
