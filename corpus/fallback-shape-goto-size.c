@@ -19,7 +19,7 @@ int scanner_run(struct scanner *sc)
 	char *buf;
 
 again:
-	buf = kmalloc(chunk << 9, GFP_NOIO | __GFP_NOWARN); // warn: costly-no-noretry // site: fallback=order-loop fbat=24
+	buf = kmalloc(chunk << 9, GFP_KERNEL | __GFP_NOWARN); // warn: costly-no-noretry // site: fallback=order-loop fbat=24
 	if (!buf) {
 		chunk >>= 1;
 		if (chunk >= 1U << sc->block_shift)
@@ -52,7 +52,7 @@ next:
  *
  * check-output-start
  * corpus/fallback-shape-goto-size.c:22:8: warning: 'kmalloc' can request order 7..10 (512 KiB to 4 MiB) [costly-no-noretry]
- * corpus/fallback-shape-goto-size.c:22:8: note: gfp GFP_NOIO | __GFP_NOWARN
+ * corpus/fallback-shape-goto-size.c:22:8: note: gfp GFP_KERNEL | __GFP_NOWARN
  * corpus/fallback-shape-goto-size.c:22:8: note: fallback order-loop: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
  * corpus/fallback-shape-goto-size.c:22:8: note: proven: every path asks for more than order 3
  * corpus/fallback-shape-goto-size.c:40:8: warning: 'kmalloc' can request order 5 (129536 bytes to 128 KiB): no fallback [costly-no-fallback]

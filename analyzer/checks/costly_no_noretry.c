@@ -7,13 +7,60 @@
  * Why: the caller can live without the large block (it has a fallback), yet
  * the allocator will run direct compaction and reclaim, and retry, for it.
  * This is the iomap/filemap buffered-write regression (pgbench 0.75x).
+ * Not reported where the tree's allocator does the same with __GFP_NORETRY as
+ * without it (a mask without __GFP_IO: no compaction, and a costly order gives
+ * up after one reclaim round either way): the flag is no fix there.
  * Known false positives: masks that come from a parameter the callers always
  * restrict (the rule sees only this file); sysfs-tuned THP masks.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "gfpaudit/check.h"
 #include "describe.h"
 #include "words.h"
+#include "gfpaudit/slowpath.h"
+
+/* The slow path's work: compaction, reclaim, draining, their retries, the
+ * OOM killer (how it then gives up is not work). */
+static bool work_step(enum sp_fact_id f)
+{
+	return f == SPF_COMPACT_FIRST || f == SPF_RECLAIM || f == SPF_DRAIN || f == SPF_COMPACT_AFTER ||
+	       f == SPF_RECLAIM_RETRY || f == SPF_COMPACT_RETRY || f == SPF_OOM;
+}
+
+static const struct sp_step *next_work(const struct sp_outcome *o, size_t *i)
+{
+	for (; *i < o->nsteps; (*i)++)
+		if (work_step(o->steps[*i].fact))
+			return &o->steps[(*i)++];
+	return NULL;
+}
+
+/* Does the slow path do the same work for `g` at `order` as for `g` with
+ * __GFP_NORETRY?  Then adding it changes nothing (no model: it may). */
+static bool noretry_changes_nothing(const struct slowpath_model *m, struct gfp_bits g, int order)
+{
+	if (!m)
+		return false;
+	struct gfp_bits nr = { g.must | GFPB(NORETRY), g.may | GFPB(NORETRY) };
+	struct sp_outcome a, b;
+	slowpath_simulate(m, g, order, &a);
+	slowpath_simulate(m, nr, order, &b);
+	bool same = a.compacts == b.compacts && a.reclaims == b.reclaims && a.retries == b.retries && a.oom == b.oom;
+	size_t i = 0, j = 0;
+	for (const struct sp_step *x, *y; same;) {
+		x = next_work(&a, &i);
+		y = next_work(&b, &j);
+		if (!x || !y) {
+			same = !x && !y;
+			break;
+		}
+		same = x->fact == y->fact && x->when == y->when && !strcmp(x->text, y->text);
+	}
+	sp_outcome_release(&a);
+	sp_outcome_release(&b);
+	return same;
+}
 
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
@@ -25,7 +72,8 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 		const struct attempt *a = &s->att[i];
 		if (a->role != ROLE_FALLBACK || !a->orders.known || a->orders.hi <= costly)
 			continue;
-		if (!gfp_may(a->gfp, GFPB(DIRECT_RECLAIM)) || gfp_must(a->gfp, GFPB(NORETRY)))
+		if (!gfp_may(a->gfp, GFPB(DIRECT_RECLAIM)) || gfp_must(a->gfp, GFPB(NORETRY)) ||
+		    noretry_changes_nothing(ctx->facts->model, a->gfp, a->orders.hi))
 			continue;
 		char *d = describe_attempt(s, a);
 		check_report(c, s, ctx, "%s: the attempt has a fallback yet may enter direct reclaim "
