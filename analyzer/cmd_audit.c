@@ -529,8 +529,11 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 	}
 	bool saved = !save || fs.from_record;
 	if (save && !fs.from_record) {
-		if (treefacts_save(s, triage_context(r->tri), root ? root : "", rebuild,
-				   r->st.rep.files, r->fl.paths, r->fl.n)) {
+		/* resumed, the tree's facts as its state's run left them: only the
+		 * files whose part changed are written again */
+		bool inc = fs.resumed && fs.tree_intact;
+		if (treefacts_save(s, triage_context(r->tri), root ? root : "", rebuild && !inc,
+				   r->st.rep.files, r->fl.paths, r->fl.n, inc ? fs.touched : NULL)) {
 			fprintf(stderr, "gfpaudit audit: warning: tree facts not saved: %s\n", err_last());
 			err_clear();
 		} else {
@@ -561,6 +564,13 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 			"their judged result, no join, no pass%s\n",
 			fs.keys, r->fl.n, r->facts_note ? ", " : "", r->facts_note ? r->facts_note : "",
 			fs.recorded, fs.converged ? " (converged)" : " (the limit, --facts-passes)");
+	else if (a->c.verbose && fs.resumed)
+		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; resumed from the last run's state "
+			"(%zu files changed since): %zu passes%s, %zu files re-judged (%zu parsed, %zu from the cache, "
+			"%zu from the first parse; %zu changed), worker CPU %.1f s, wall %.1f s\n",
+			fs.keys, r->fl.n, r->facts_note ? ", " : "", r->facts_note ? r->facts_note : "",
+			fs.resume_changed, fs.passes, fs.converged ? " (converged)" : " (the limit, --facts-passes)",
+			fs.judged, fs.parsed, fs.cached, fs.reused, fs.changed, fs.worker_cpu, fs.wall);
 	else if (a->c.verbose)
 		fprintf(stderr, "gfpaudit: facts: %zu keys from %zu files%s%s; %zu passes%s, %zu files re-judged "
 			"(%zu parsed, %zu from the cache, %zu from the first parse; %zu changed), worker CPU %.1f s, "

@@ -5,6 +5,7 @@
 #include <glib.h>
 #include "gfpaudit/factpass.h"
 #include "gfpaudit/facts.h"
+#include "gfpaudit/factstate.h"
 #include "gfpaudit/provenance.h"
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
@@ -22,6 +23,9 @@ struct fp_run {
 	size_t reused;      /* of this pass's lookups: first-pass second judgements */
 	size_t failures_alloc;
 	bool *failed;       /* files whose judgement failed in this run */
+	bool *wanted;       /* the last demand (pick) */
+	bool *ever;         /* wanted by some pass's demand (the state's flag) */
+	GHashTable *by_path; /* file (as reported) -> index + 1 */
 	struct factpass_stats *st;
 };
 
@@ -114,19 +118,33 @@ static bool consults(const struct file_result *r, const char *key)
 
 /* A file's observations, except that for the keys it reads itself its
  * first pass's stay: a file does not feed itself from pass to pass (a
- * `x -= 5` of a field it reads would shrink the field each pass). */
-static void add_file(struct factbase *fb, const struct joined *j)
+ * `x -= 5` of a field it reads would shrink the field each pass).  Its
+ * part in the join (new array of *n pointers into r and first). */
+static const struct fact_obs **contributions(const struct joined *j, size_t *n)
 {
+	const struct fact_obs **out = xcalloc((j->r->nfacts + (j->first ? j->first->nfacts : 0)) + 1, sizeof(*out));
+	*n = 0;
 	if (!j->first || j->first == j->r) {
-		factbase_add_result(fb, j->r);
-		return;
+		for (size_t k = 0; k < j->r->nfacts; k++)
+			out[(*n)++] = &j->r->facts[k];
+		return out;
 	}
 	for (size_t k = 0; k < j->first->nfacts; k++)
 		if (consults(j->r, j->first->facts[k].key))
-			factbase_add_obs(fb, j->r->file, &j->first->facts[k]);
+			out[(*n)++] = &j->first->facts[k];
 	for (size_t k = 0; k < j->r->nfacts; k++)
 		if (!consults(j->r, j->r->facts[k].key))
-			factbase_add_obs(fb, j->r->file, &j->r->facts[k]);
+			out[(*n)++] = &j->r->facts[k];
+	return out;
+}
+
+static void add_file(struct factbase *fb, const struct joined *j)
+{
+	size_t n;
+	const struct fact_obs **c = contributions(j, &n);
+	for (size_t k = 0; k < n; k++)
+		factbase_add_obs(fb, j->r->file, c[k]);
+	free(c);
 }
 
 static struct factbase *join_mixed(struct file_result *const *a, size_t na, struct file_result *const *b,
@@ -260,8 +278,10 @@ static void on_done(void *data, size_t i, struct file_result *r)
 static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 {
 	size_t m = 0;
-	bool *wanted = xcalloc(n + 1, sizeof(*wanted));
+	bool *wanted = run->wanted;
 	demand(run->files, n, run->o->all_publishers, wanted);
+	for (size_t i = 0; i < n; i++)
+		run->ever[i] = run->ever[i] || wanted[i];
 	for (int publishers = 1; publishers >= 0; publishers--)
 		for (size_t i = 0; i < n; i++) {
 			struct file_result *r = run->files[i];
@@ -270,7 +290,6 @@ static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 			run->idx[m] = i;
 			out[m++] = paths[i];
 		}
-	free(wanted);
 	return m;
 }
 
@@ -286,6 +305,31 @@ static int cmp_ident(const void *a, const void *b)
 	const struct ident_at *x = a, *y = b;
 	int c = strcmp(x->path, y->path);
 	return c ? c : strcmp(x->id, y->id);
+}
+
+/* The passes' inputs but the files (the record's and the state's). */
+static void inputs_text(const struct factpass_opts *o, struct strbuf *sb)
+{
+	/* no extra file: nothing of the tree's facts enters the passes, whether
+	 * the cache held none (a cold run that builds them) or holds this run's
+	 * own files only (the warm run after it: a digest of the root alone) */
+	const char *xd = o->nextra && o->extra_digest && *o->extra_digest ? o->extra_digest : "-";
+	strbuf_addf(sb, "context %s\npasses %d all-publishers %d\nextra %zu %s\n", o->context, o->max_passes,
+		    o->all_publishers ? 1 : 0, o->nextra, xd);
+}
+
+/* The state's head (new string), or NULL when an input is not known. */
+static char *state_head(const struct factpass_opts *o)
+{
+	if (!o->store || !o->ident || !o->context || (o->nextra && !o->extra_digest))
+		return NULL;
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, "gfpaudit facts state 1\n");
+	inputs_text(o, &sb);
+	char hex[STORE_HASH_HEX];
+	store_hash_buf(sb.buf, sb.len, hex);
+	strbuf_release(&sb);
+	return xstrdup(hex);
 }
 
 /* The record's key (new string), and order[k]: the file at position k of
@@ -304,12 +348,9 @@ static char *record_key(const struct factpass_opts *o, struct file_result *const
 	}
 	qsort(v, n, sizeof(*v), cmp_ident);
 	struct strbuf sb = STRBUF_INIT;
-	/* no extra file: nothing of the tree's facts enters the passes, whether
-	 * the cache held none (a cold run that builds them) or holds this run's
-	 * own files only (the warm run after it: a digest of the root alone) */
-	const char *xd = o->nextra && o->extra_digest && *o->extra_digest ? o->extra_digest : "-";
-	strbuf_addf(&sb, "gfpaudit facts run 1\ncontext %s\npasses %d all-publishers %d\nextra %zu %s\nfiles %zu\n",
-		    o->context, o->max_passes, o->all_publishers ? 1 : 0, o->nextra, xd, n);
+	strbuf_adds(&sb, "gfpaudit facts run 1\n");
+	inputs_text(o, &sb);
+	strbuf_addf(&sb, "files %zu\n", n);
 	for (size_t k = 0; k < n; k++) {
 		/* length-prefixed: a path may hold any byte but NUL */
 		strbuf_addf(&sb, "%zu:%s %s\n", strlen(v[k].path), v[k].path, v[k].id);
@@ -426,6 +467,12 @@ int factpass_save_record(const struct factpass_opts *o, const struct factpass_st
 	char *body = xasprintf("stamp %s\n%s", stamp ? stamp : "-", st->record_body);
 	int rc = store_run_put(o->store, o->context, st->record_key, body);
 	free(body);
+	if (!rc && st->state && st->state_head) {
+		char ctx[STORE_HASH_HEX];
+		snprintf(ctx, sizeof(ctx), "%s", o->context);
+		rc = store_state_put(o->store, ctx, st->state_head, stamp ? stamp : "-", st->state, st->state_len);
+	}
+	phase_mark("facts: record and state saved");
 	return rc;
 }
 
@@ -436,9 +483,375 @@ void factpass_stats_release(struct factpass_stats *st)
 	free(st->failures);
 	free(st->record_key);
 	free(st->record_body);
+	free(st->state);
+	free(st->state_head);
+	free(st->touched);
 	st->failures = NULL;
 	st->nfailures = 0;
-	st->record_key = st->record_body = NULL;
+	st->record_key = st->record_body = st->state_head = NULL;
+	st->state = NULL;
+	st->touched = NULL;
+}
+
+/* ---- the state: where the passes ended ---- */
+
+/* A joined file's part in the state. */
+static void state_set(struct factstate *fs, const struct file_result *r, const struct file_result *first,
+		      const char *ident, bool wanted)
+{
+	struct joined j = { r, first };
+	size_t nobs;
+	const struct fact_obs **c = contributions(&j, &nobs);
+	struct factstate_file f = { .path = r->file, .ident = ident,
+				    .digest = first && r != first ? r->facts_digest : NULL, .wanted = wanted,
+				    .obs = c, .nobs = nobs, .consulted = r->consulted, .nconsulted = r->nconsulted };
+	factstate_set(fs, &f);
+	free(c);
+}
+
+/* The state of a run whose passes ended on files[] (new blob in st). */
+static void keep_state(const struct factpass_opts *o, struct fp_run *run, size_t n, struct factstate *fs)
+{
+	struct factstate *mine = NULL;
+	if (!fs) {
+		fs = mine = factstate_new();
+		for (size_t k = 0; k < o->nextra; k++)
+			if (o->extra[k] && o->extra[k]->status == FILE_ANALYZED)
+				state_set(fs, o->extra[k], NULL, NULL, false);
+		for (size_t i = 0; i < n; i++)
+			if (run->files[i] && run->files[i]->status == FILE_ANALYZED)
+				state_set(fs, run->files[i], run->first[i], o->ident[i], run->ever[i]);
+	}
+	run->st->state_head = state_head(o);
+	if (run->st->state_head)
+		factstate_save(fs, &run->st->state, &run->st->state_len);
+	factstate_free(mine);
+	phase_mark("facts: state made");
+}
+
+/* ---- resuming from the state of an earlier run ---- */
+
+/* The digest of each key's answer (what a reader sees of it). */
+static char **key_texts(struct factbase *fb, char *const *keys, size_t n)
+{
+	char **t = xcalloc(n + 1, sizeof(*t));
+	for (size_t k = 0; k < n; k++) {
+		char d[FACTBASE_DIGEST_HEX + 1];
+		factbase_digest(fb, &keys[k], 1, d);
+		t[k] = xstrdup(d);
+	}
+	return t;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	for (size_t k = 0; v && k < n; k++)
+		free(v[k]);
+	free(v);
+}
+
+struct resume {
+	struct fp_run *run;
+	struct factstate *fs;
+	size_t n;
+	char *const *paths;
+	bool *next;  /* files to judge in the next pass */
+};
+
+static struct factbase *state_fb(struct factstate *fs)
+{
+	struct factbase *fb = factbase_new();
+	factstate_source(fs, fb);
+	return fb;
+}
+
+/* One file's new part (r NULL: drop it). */
+struct part {
+	const char *path;
+	const struct file_result *r, *first;
+	const char *ident;
+	bool wanted;
+};
+
+/* Set the files' parts and mark for the next pass the readers of every key
+ * whose answer moved.  The run's factbase is renewed. */
+static void resume_apply(struct resume *rs, const struct part *p, size_t np)
+{
+	struct fp_run *run = rs->run;
+	/* the keys the parts touch, before and after */
+	GHashTable *keys = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+	for (size_t x = 0; x < np; x++) {
+		long at = factstate_find(rs->fs, p[x].path);
+		size_t nold = 0;
+		char **old = at >= 0 ? factstate_file_keys(rs->fs, (size_t)at, &nold) : NULL;
+		for (size_t k = 0; k < nold; k++)
+			g_hash_table_add(keys, old[k]);
+		free(old);
+		for (size_t k = 0; p[x].r && k < p[x].r->nfacts; k++)
+			g_hash_table_add(keys, xstrdup(p[x].r->facts[k].key));
+		for (size_t k = 0; p[x].r && p[x].first && k < p[x].first->nfacts; k++)
+			g_hash_table_add(keys, xstrdup(p[x].first->facts[k].key));
+	}
+	guint nk = 0;
+	char **kv = (char **)g_hash_table_get_keys_as_array(keys, &nk);
+	char **before = key_texts(run->fb, kv, nk);
+	for (size_t x = 0; x < np; x++) {
+		if (p[x].r)
+			state_set(rs->fs, p[x].r, p[x].first, p[x].ident, p[x].wanted);
+		else
+			factstate_drop(rs->fs, p[x].path);
+	}
+	factbase_free(run->fb);
+	run->fb = state_fb(rs->fs);
+	char **after = key_texts(run->fb, kv, nk);
+	for (size_t k = 0; k < nk; k++) {
+		if (!strcmp(before[k], after[k]))
+			continue;
+		size_t nr;
+		size_t *rd = factstate_readers(rs->fs, kv[k], &nr);
+		for (size_t x = 0; x < nr; x++) {
+			struct factstate_file f;
+			if (!factstate_file(rs->fs, rd[x], &f) || !f.ident || !f.wanted)
+				continue;
+			gpointer v = g_hash_table_lookup(run->by_path, f.path);
+			if (v)
+				rs->next[GPOINTER_TO_SIZE(v) - 1] = true;
+		}
+		free(rd);
+	}
+	free_strv(before, nk);
+	free_strv(after, nk);
+	g_free(kv);
+	g_hash_table_destroy(keys);
+}
+
+/* One pass over todo[0..m): judged by the pool against run->fb. */
+static int run_pass(struct fp_run *run, char **todo, size_t m)
+{
+	const struct factpass_opts *o = run->o;
+	struct factpass_stats *st = run->st;
+	struct pool_stats ps = { 0 };
+	struct pool_opts po = o->pool;
+	po.done = on_done;
+	po.lookup = on_lookup;
+	po.store = on_store;
+	po.idle = on_idle;
+	po.data = run;
+	po.stats = &ps;
+	run->reused = 0;
+	engine_set_facts(o->engine, run->fb);
+	int rc = pool_run(o->engine, todo, m, &po);
+	engine_set_facts(o->engine, NULL);
+	for (size_t i = 0; i < m; i++) {
+		free(run->content[i]);
+		run->content[i] = NULL;
+	}
+	st->passes++;
+	st->parsed += ps.forked;
+	st->cached += ps.answered - run->reused;
+	st->reused += run->reused;
+	st->wall += ps.wall;
+	st->worker_cpu += ps.worker_cpu;
+	phase_mark("facts: pass");
+	return rc;
+}
+
+/* Each unchanged file takes its judged row as the state names it. */
+static bool resume_rows(const struct factpass_opts *o, struct fp_run *run, struct factstate *fs, char *const *paths,
+			size_t n, const bool *changed)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct factstate_file f;
+		long at = run->files[i] && !changed[i] ? factstate_find(fs, run->files[i]->file) : -1;
+		if (at < 0 || !factstate_file(fs, (size_t)at, &f) || !f.digest)
+			continue;
+		struct store_key sk = { .path = run->files[i]->file };
+		struct file_result *r = NULL;
+		snprintf(sk.context, sizeof(sk.context), "%s", o->context);
+		if (store_content_hash(o->store, paths[i], sk.content) ||
+		    store_judged_get_digest(o->store, &sk, f.digest, &r)) {
+			err_clear();
+			return false;
+		}
+		r->not_in_config = run->files[i]->not_in_config;
+		run->files[i] = r; /* run->first[i] keeps the first pass's */
+	}
+	return true;
+}
+
+/* Which files changed since the state: *nchanged, and the state's files
+ * the run no longer has (new array of *ngone paths into fs). */
+static bool *resume_changes(const struct factpass_opts *o, struct fp_run *run, struct factstate *fs, size_t n,
+			    size_t *nchanged, const char ***gone, size_t *ngone)
+{
+	bool *changed = xcalloc(n + 1, sizeof(*changed));
+	*nchanged = *ngone = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct file_result *r = run->files[i];
+		if (!r || !r->file)
+			continue;
+		struct factstate_file f;
+		long at = factstate_find(fs, r->file);
+		bool have = at >= 0 && factstate_file(fs, (size_t)at, &f) && f.ident;
+		bool analyzed = r->status == FILE_ANALYZED;
+		if ((analyzed && have && !strcmp(f.ident, o->ident[i])) || (!analyzed && !have))
+			continue;
+		changed[i] = true;
+		(*nchanged)++;
+	}
+	size_t alloc = 0;
+	*gone = NULL;
+	for (size_t k = 0; k < factstate_nfiles(fs); k++) {
+		struct factstate_file f;
+		if (factstate_file(fs, k, &f) && f.ident && !g_hash_table_contains(run->by_path, f.path)) {
+			ALLOC_GROW(*gone, *ngone + 1, alloc);
+			(*gone)[(*ngone)++] = f.path;
+		}
+	}
+	return changed;
+}
+
+/* Start from where the passes of an earlier run with the same inputs but
+ * a few files ended (factstate.h): those files' parts replace their old
+ * ones, and only the readers of keys whose answer moved are judged, for
+ * up to max_passes rounds.  False: no state, or too much changed (the
+ * caller runs the passes from the start). */
+static bool resume(const struct factpass_opts *o, struct fp_run *run, char *const *paths, size_t n, char **todo,
+		   int *rcp)
+{
+	char *head = state_head(o);
+	char ctx[STORE_HASH_HEX];
+	void *blob = NULL;
+	size_t len = 0;
+	char *stamp = NULL;
+	struct factstate *fs = NULL;
+	snprintf(ctx, sizeof(ctx), "%s", o->context ? o->context : "");
+	if (!head || store_state_get(o->store, ctx, head, &stamp, &blob, &len) || factstate_load(blob, len, &fs)) {
+		err_clear();
+		free(head);
+		free(blob);
+		free(stamp);
+		return false;
+	}
+	/* the tree's facts as that run left them: only the files whose part
+	 * changes need writing again (the caller's call) */
+	run->st->tree_intact = !strcmp(stamp, o->stamp ? o->stamp : "-");
+	free(stamp);
+	free(head);
+	free(blob);
+	phase_mark("facts: state loaded");
+	size_t nchanged, ngone;
+	const char **gone;
+	bool *changed = resume_changes(o, run, fs, n, &nchanged, &gone, &ngone);
+	/* past a tenth of the files, starting over costs about as much */
+	if (nchanged + ngone > n / 10 + 16 || !resume_rows(o, run, fs, paths, n, changed)) {
+		for (size_t i = 0; i < n; i++)
+			if (run->files[i] != run->first[i]) {
+				file_result_free(run->files[i]);
+				run->files[i] = run->first[i];
+			}
+		free(changed);
+		free(gone);
+		factstate_free(fs);
+		return false;
+	}
+	struct factpass_stats *st = run->st;
+	bool *next = xcalloc(n + 1, sizeof(*next));
+	bool *touched = xcalloc(n + 1, sizeof(*touched));
+	struct resume rs = { run, fs, n, paths, next };
+	run->fb = state_fb(fs);
+	struct part *parts = xcalloc(n + ngone + 1, sizeof(*parts));
+	size_t np = 0;
+	for (size_t k = 0; k < ngone; k++)
+		parts[np++] = (struct part){ .path = gone[k] };
+	for (size_t i = 0; i < n; i++) {
+		if (!changed[i])
+			continue;
+		struct file_result *r = run->files[i];
+		touched[i] = true;
+		if (r->status != FILE_ANALYZED) {
+			parts[np++] = (struct part){ .path = r->file };
+			continue;
+		}
+		if (store_load_deferred(o->store, r))
+			err_clear();
+		/* the demand as a file alone shows it (factpass.h) */
+		run->wanted[i] = r->facts_digest && (file_result_wants_facts(r) ||
+						     (file_result_facts_eligible(r) && file_result_publishes_open(r)));
+		parts[np++] = (struct part){ r->file, r, NULL, o->ident[i], run->wanted[i] };
+	}
+	resume_apply(&rs, parts, np);
+	for (size_t i = 0; i < n; i++)
+		next[i] = next[i] || (changed[i] && run->wanted[i]);
+	free(changed);
+	free(gone);
+	phase_mark("facts: changes applied");
+	int rc = 0;
+	for (run->pass = 1;; run->pass++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct file_result *r = run->files[i];
+			if (!next[i] || run->failed[i] || !r || r->status != FILE_ANALYZED)
+				continue;
+			next[i] = false;
+			if (store_load_deferred(o->store, r))
+				err_clear();
+			if (fresh(run, r))
+				continue;
+			run->idx[m] = i;
+			todo[m++] = paths[i];
+		}
+		memset(next, 0, n * sizeof(*next));
+		if (!m) {
+			st->converged = true;
+			break;
+		}
+		if (run->pass > o->max_passes)
+			break;
+		struct file_result **was = xcalloc(m + 1, sizeof(*was));
+		for (size_t k = 0; k < m; k++)
+			was[k] = run->files[run->idx[k]];
+		size_t *idx = xcalloc(m + 1, sizeof(*idx));
+		memcpy(idx, run->idx, m * sizeof(*idx));
+		rc = run_pass(run, todo, m);
+		np = 0;
+		for (size_t k = 0; !rc && k < m; k++) {
+			size_t i = idx[k];
+			if (run->files[i] == was[k])
+				continue; /* failed: keeps its answer */
+			touched[i] = true;
+			if (store_load_deferred(o->store, run->first[i]))
+				err_clear();
+			struct factstate_file f;
+			long at = factstate_find(fs, run->files[i]->file);
+			bool wanted = at >= 0 && factstate_file(fs, (size_t)at, &f) ? f.wanted : run->wanted[i];
+			parts[np++] = (struct part){ run->files[i]->file, run->files[i], run->first[i], o->ident[i], wanted };
+		}
+		if (np)
+			resume_apply(&rs, parts, np);
+		free(was);
+		free(idx);
+		if (rc)
+			break;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (run->first[i]) {
+			file_result_free(run->first[i]->spec);
+			run->first[i]->spec = NULL;
+		}
+	factbase_free(run->fb);
+	run->fb = NULL;
+	st->keys = factstate_nkeys(fs);
+	st->resumed = true;
+	st->resume_changed = nchanged + ngone;
+	st->touched = touched;
+	if (!rc && !st->failed)
+		keep_state(o, run, n, fs);
+	factstate_free(fs);
+	free(next);
+	free(parts);
+	*rcp = rc;
+	return true;
 }
 
 int factpass_run(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
@@ -455,20 +868,29 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		free(order);
 		return 0;
 	}
-	/* the passes read every file's facts and consulted keys */
-	for (size_t i = 0; i < n; i++)
-		if (files[i] && store_load_deferred(o->store, files[i]))
-			err_clear(); /* then it has none: judged again, as a file that consulted nothing */
-	phase_mark("facts: record missed, deferred loaded");
 	struct fp_run run = { .o = o, .files = files, .st = st };
 	run.idx = xcalloc(n + 1, sizeof(*run.idx));
 	run.first = xcalloc(n + 1, sizeof(*run.first));
 	memcpy(run.first, files, n * sizeof(*files));
 	run.content = xcalloc(n + 1, sizeof(*run.content));
 	run.failed = xcalloc(n + 1, sizeof(*run.failed));
+	run.wanted = xcalloc(n + 1, sizeof(*run.wanted));
+	run.ever = xcalloc(n + 1, sizeof(*run.ever));
+	run.by_path = g_hash_table_new(g_str_hash, g_str_equal);
+	for (size_t i = 0; i < n; i++)
+		if (files[i] && files[i]->file)
+			g_hash_table_insert(run.by_path, files[i]->file, GSIZE_TO_POINTER(i + 1));
 	char **todo = xcalloc(n + 1, sizeof(*todo));
 	int rc = 0;
-	for (run.pass = 1;; run.pass++) {
+	bool resumed = key && !getenv("GFPAUDIT_NO_RESUME") && resume(o, &run, paths, n, todo, &rc);
+	if (!resumed) {
+		/* the passes read every file's facts and consulted keys */
+		for (size_t i = 0; i < n; i++)
+			if (files[i] && store_load_deferred(o->store, files[i]))
+				err_clear(); /* then it has none: judged again, as a file that consulted nothing */
+		phase_mark("facts: record missed, deferred loaded");
+	}
+	for (run.pass = 1; !resumed; run.pass++) {
 		factbase_free(run.fb);
 		run.fb = join_mixed(o->extra, o->nextra, files, run.first, n);
 		st->keys = factbase_size(run.fb);
@@ -481,35 +903,13 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		}
 		if (run.pass > o->max_passes)
 			break;
-		struct pool_stats ps = { 0 };
-		struct pool_opts po = o->pool;
-		po.done = on_done;
-		po.lookup = on_lookup;
-		po.store = on_store;
-		po.idle = on_idle;
-		po.data = &run;
-		po.stats = &ps;
-		run.reused = 0;
-		engine_set_facts(o->engine, run.fb);
-		rc = pool_run(o->engine, todo, m, &po);
-		engine_set_facts(o->engine, NULL);
-		phase_mark("facts: pass");
-		for (size_t i = 0; i < m; i++) {
-			free(run.content[i]);
-			run.content[i] = NULL;
-		}
+		rc = run_pass(&run, todo, m);
 		/* the second judgements of the first parse the first pass did not
 		 * take: the join after it was their best chance (memory) */
 		for (size_t i = 0; run.pass == 1 && i < n; i++) {
 			file_result_free(run.first[i]->spec);
 			run.first[i]->spec = NULL;
 		}
-		st->passes++;
-		st->parsed += ps.forked;
-		st->cached += ps.answered - run.reused;
-		st->reused += run.reused;
-		st->wall += ps.wall;
-		st->worker_cpu += ps.worker_cpu;
 		if (rc)
 			break;
 	}
@@ -521,6 +921,8 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		st->record_body = record_body(st, files, run.first, order, n);
 		if (st->record_body)
 			st->record_key = xstrdup(key);
+		if (st->record_body && !resumed)
+			keep_state(o, &run, n, NULL);
 	}
 	free(key);
 	free(order);
@@ -531,7 +933,10 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 	free(todo);
 	free(run.content);
 	free(run.failed);
+	free(run.wanted);
+	free(run.ever);
 	free(run.idx);
+	g_hash_table_destroy(run.by_path);
 	phase_mark("facts: record made");
 	return rc;
 }

@@ -128,7 +128,7 @@ static char *facts_json(const struct file_result *r)
 }
 
 int treefacts_save(struct store *s, const char *context, const char *root, bool rebuild,
-		   struct file_result **files, char *const *paths, size_t n)
+		   struct file_result **files, char *const *paths, size_t n, const bool *only)
 {
 	char ctx[STORE_HASH_HEX];
 	snprintf(ctx, sizeof(ctx), "%s", context);
@@ -137,6 +137,8 @@ int treefacts_save(struct store *s, const char *context, const char *root, bool 
 		return rc;
 	for (size_t i = 0; !rc && i < n; i++) {
 		struct file_result *r = files[i];
+		if (only && !only[i])
+			continue;
 		if (r && store_load_deferred(s, r))
 			err_clear();
 		struct stat st;

@@ -18,6 +18,12 @@ struct factbase {
 	size_t cap, n;
 	GHashTable *reads;  /* keys factbase_get() was asked for, or NULL */
 	GHashTable *texts;  /* key -> fact_value_text(), memo for digests */
+	/* factbase_set_source: keys filled on first lookup */
+	factbase_source_fn source;
+	void *source_data;
+	size_t source_keys;
+	GHashTable *sourced; /* keys asked of the source */
+	bool sourcing;
 };
 
 static uint64_t hash_key(const char *s)
@@ -52,12 +58,35 @@ void factbase_free(struct factbase *fb)
 		g_hash_table_destroy(fb->reads);
 	if (fb->texts)
 		g_hash_table_destroy(fb->texts);
+	if (fb->sourced)
+		g_hash_table_destroy(fb->sourced);
 	free(fb);
+}
+
+void factbase_set_source(struct factbase *fb, factbase_source_fn fn, void *data, size_t nkeys)
+{
+	fb->source = fn;
+	fb->source_data = data;
+	fb->source_keys = nkeys;
+	if (!fb->sourced)
+		fb->sourced = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+}
+
+/* Fill `key` from the source, once. */
+static void source_key(const struct factbase *cfb, const char *key)
+{
+	struct factbase *fb = (struct factbase *)cfb; /* a cache of the source's answers */
+	if (!fb->source || !key || g_hash_table_contains(fb->sourced, key))
+		return;
+	g_hash_table_add(fb->sourced, xstrdup(key));
+	fb->sourcing = true;
+	fb->source(fb->source_data, key, fb);
+	fb->sourcing = false;
 }
 
 size_t factbase_size(const struct factbase *fb)
 {
-	return fb ? fb->n : 0;
+	return !fb ? 0 : fb->source ? fb->source_keys : fb->n;
 }
 
 static struct entry *find(const struct factbase *fb, const char *key)
@@ -92,7 +121,7 @@ static bool obs_const(const struct fact_obs *o)
 
 static void add(struct factbase *fb, const char *file, const struct fact_obs *o)
 {
-	if (fb->texts) { /* the answers may change */
+	if (fb->texts && !fb->sourcing) { /* the answers may change (a key from the source is new) */
 		g_hash_table_destroy(fb->texts);
 		fb->texts = NULL;
 	}
@@ -154,8 +183,11 @@ bool factbase_get(const struct factbase *fb, const char *key, struct fact_value 
 		return false;
 	if (fb->reads && !g_hash_table_contains(fb->reads, key))
 		g_hash_table_add(fb->reads, xstrdup(key));
-	const struct entry *e = find(fb, key);
 	char *w = wildcard(key);
+	source_key(fb, key);
+	if (w && strcmp(w, key))
+		source_key(fb, w);
+	const struct entry *e = find(fb, key);
 	const struct entry *x = w && strcmp(w, key) ? find(fb, w) : NULL;
 	free(w);
 	if (x && !x->key)

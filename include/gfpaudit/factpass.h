@@ -87,6 +87,23 @@ struct factpass_stats {
 	/* A record of this run to keep (factpass_save_record): the passes
 	 * converged with no failure and every input known.  New strings. */
 	char *record_key, *record_body;
+	/* ...and where the passes ended (factstate.h), kept with the record:
+	 * the next run whose record misses because a few files changed
+	 * resumes from it.  New buffer and string. */
+	void *state;
+	size_t state_len;
+	char *state_head;
+	/* Resumed from the state of an earlier run: `resume_changed` files
+	 * changed (or came or went) since; the others kept their results, and
+	 * only the files whose consulted keys moved were judged again. */
+	bool resumed;
+	size_t resume_changed;
+	/* ...and the tree's facts are as the state's run left them (its stamp
+	 * is o->stamp): writing the touched files' parts brings them up to date */
+	bool tree_intact;
+	/* Files whose result (and so their part in the tree's facts) this run
+	 * changed, when resumed: n flags (new array), NULL otherwise. */
+	bool *touched;
 };
 
 /* files[0..n) are the results of paths[0..n) (analyzed or not); a file
@@ -96,7 +113,7 @@ struct factpass_stats {
 int factpass_run(const struct factpass_opts *o, struct file_result **files, char *const *paths, size_t n,
 		 struct factpass_stats *st);
 
-/* Keep st's run record under o->store with `stamp` (what o->stamp must
+/* Keep st's run record (and state) under o->store with `stamp` (what o->stamp must
  * be for the next run to use it): 0, or the store's error.  No-op when st
  * has none. */
 int factpass_save_record(const struct factpass_opts *o, const struct factpass_stats *st, const char *stamp);

@@ -60,6 +60,12 @@ bool factbase_get(const struct factbase *fb, const char *key, struct fact_value 
 /* Add one observation made in `file` (tree facts read back from the cache). */
 void factbase_add_obs(struct factbase *fb, const char *file, const struct fact_obs *o);
 
+/* A factbase filled on demand: the first lookup of a key (or of its
+ * wildcard) calls fn, which adds that key's observations in join order
+ * (factbase_add_obs); nkeys is what factbase_size() says.  factstate.h. */
+typedef void (*factbase_source_fn)(void *data, const char *key, struct factbase *fb);
+void factbase_set_source(struct factbase *fb, factbase_source_fn fn, void *data, size_t nkeys);
+
 /* Start (on) or stop recording the keys factbase_get() is asked for; either
  * way the record starts empty.  The factbase is const to its readers: the
  * record is kept beside it. */

@@ -120,6 +120,17 @@ const char *store_last_row(const struct store *s);
 int store_run_get(struct store *s, const char context[STORE_HASH_HEX], const char *key, char **body);
 int store_run_put(struct store *s, const char context[STORE_HASH_HEX], const char *key, const char *body);
 
+/* Where the facts passes ended (factstate.h), one per context and head (a
+ * digest of the passes' inputs but the files): a blob, with the stamp of
+ * the tree's facts its run left (factpass.h).  store_state_get: 0 with
+ * *blob (new buffer, *len) and *stamp (new string), GA_ENOTFOUND when there
+ * is none (or it was written by another version, or its checksum fails).
+ * store_state_put replaces it and commits. */
+int store_state_get(struct store *s, const char context[STORE_HASH_HEX], const char *head, char **stamp, void **blob,
+		    size_t *len);
+int store_state_put(struct store *s, const char context[STORE_HASH_HEX], const char *head, const char *stamp,
+		    const void *blob, size_t len);
+
 /* A count of the changes to a context's tree facts (rows or their
  * built-mark, by any writer: triggers of the file); 0 when never changed. */
 int store_tree_gen(struct store *s, const char context[STORE_HASH_HEX], long long *gen);

@@ -33,9 +33,10 @@ void treefacts_release(struct treefacts *t);
 
 /* Record the observations of files[0..n) (results of paths[0..n), analyzed
  * ones only).  rebuild: drop the context's rows first and mark it built from
- * root; else only update rows (of a context already built).  Parses what
+ * root; else only update rows (of a context already built).  only: when
+ * not NULL, files[i] with only[i] false are left as they are.  Parses what
  * the results deferred (result.h). */
 int treefacts_save(struct store *s, const char *context, const char *root, bool rebuild,
-		   struct file_result **files, char *const *paths, size_t n);
+		   struct file_result **files, char *const *paths, size_t n, const bool *only);
 
 #endif

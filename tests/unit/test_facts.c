@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 #include "gfpaudit/facts.h"
 #include "gfpaudit/factpass.h"
+#include "gfpaudit/factstate.h"
 #include "gfpaudit/provenance.h"
 #include "gfpaudit/store.h"
 #include "gfpaudit/strbuf.h"
@@ -423,4 +424,115 @@ TEST(store_run_record_and_tree_gen)
 	err_clear();
 	store_close(s);
 	free(db);
+}
+
+/* Do a and b answer alike for keys[] (the digests' text and the values)? */
+static bool same_answers(struct factbase *a, struct factbase *b, char *const *keys, size_t n)
+{
+	bool same = true;
+	for (size_t k = 0; k < n; k++) {
+		char da[FACTBASE_DIGEST_HEX + 1], db[FACTBASE_DIGEST_HEX + 1];
+		factbase_digest(a, &keys[k], 1, da);
+		factbase_digest(b, &keys[k], 1, db);
+		same = same && !strcmp(da, db);
+		struct fact_value va, vb;
+		bool ha = factbase_get(a, keys[k], &va), hb = factbase_get(b, keys[k], &vb);
+		same = same && ha == hb;
+		if (ha && hb)
+			same = same && va.iv.known == vb.iv.known && va.iv.lo == vb.iv.lo && va.iv.hi == vb.iv.hi &&
+			       va.nobs == vb.nobs && va.nfiles == vb.nfiles && !strcmp(va.where, vb.where) &&
+			       !strcmp(va.where2 ? va.where2 : "-", vb.where2 ? vb.where2 : "-");
+	}
+	return same;
+}
+
+static void state_add(struct factstate *fs, const struct file_result *r, const char *ident)
+{
+	const struct fact_obs **obs = xcalloc(r->nfacts + 1, sizeof(*obs));
+	for (size_t k = 0; k < r->nfacts; k++)
+		obs[k] = &r->facts[k];
+	struct factstate_file f = { .path = r->file, .ident = ident, .wanted = true, .obs = obs, .nobs = r->nfacts,
+				    .consulted = r->consulted, .nconsulted = r->nconsulted };
+	factstate_set(fs, &f);
+	free(obs);
+}
+
+TEST(factstate_answers_as_the_join_and_survives_its_blob)
+{
+	/* b.c, then a.c, then c.c: the state keeps path order, as the join */
+	struct file_result *b = result_with_fact("b.c", "field:s.x", 100, SRCB(CONST));
+	file_result_add_fact(b, "param:f#1", iv_range(1, 9), SRCB(USER), 12);
+	struct file_result *a = result_with_fact("a.c", "field:s.x", 40000, SRCB(CONST));
+	file_result_add_fact(a, "field:s.*", iv_unknown(), SRCB(DEVICE), 3);
+	struct file_result *c = result_with_fact("c.c", "field:t.y", 5, SRCB(CONST));
+	char *cons[] = { "field:s.x", "param:f#1" };
+	c->consulted = xcalloc(3, sizeof(char *));
+	c->consulted[0] = xstrdup(cons[0]);
+	c->consulted[1] = xstrdup(cons[1]);
+	c->nconsulted = 2;
+	char *keys[] = { "field:s.x", "field:s.*", "param:f#1", "field:t.y", "field:none.z" };
+	struct factbase *join = factbase_new();
+	factbase_add_result(join, a);
+	factbase_add_result(join, b);
+	factbase_add_result(join, c);
+	struct factstate *fs = factstate_new();
+	state_add(fs, b, "idb");
+	state_add(fs, a, "ida");
+	state_add(fs, c, "idc");
+	struct factbase *src = factbase_new();
+	factstate_source(fs, src);
+	CHECK(same_answers(join, src, keys, 5));
+	CHECK_EQ_INT(factbase_size(src), 4);
+	/* readers: c.c consulted field:s.x; the wildcard field:s.* covers it */
+	size_t nr;
+	size_t *rd = factstate_readers(fs, "field:s.*", &nr);
+	REQUIRE(nr == 1);
+	struct factstate_file f;
+	REQUIRE(factstate_file(fs, rd[0], &f));
+	CHECK_EQ_STR(f.path, "c.c");
+	free(rd);
+	rd = factstate_readers(fs, "field:t.y", &nr);
+	CHECK_EQ_INT(nr, 0);
+	free(rd);
+	/* the blob and back */
+	void *blob;
+	size_t len;
+	factstate_save(fs, &blob, &len);
+	struct factstate *back;
+	REQUIRE(factstate_load(blob, len, &back) == 0);
+	struct factbase *src2 = factbase_new();
+	factstate_source(back, src2);
+	CHECK(same_answers(join, src2, keys, 5));
+	long at = factstate_find(back, "a.c");
+	REQUIRE(at >= 0 && factstate_file(back, (size_t)at, &f));
+	CHECK_EQ_STR(f.ident, "ida");
+	CHECK(f.digest == NULL && f.wanted);
+	/* a.c changes: its new part replaces the old; b.c goes */
+	struct file_result *a2 = result_with_fact("a.c", "field:s.x", 64, SRCB(CONST));
+	state_add(back, a2, "ida2");
+	CHECK(factstate_drop(back, "b.c"));
+	struct factbase *join2 = factbase_new();
+	factbase_add_result(join2, a2);
+	factbase_add_result(join2, c);
+	factbase_free(src2);
+	src2 = factbase_new();
+	factstate_source(back, src2);
+	CHECK(same_answers(join2, src2, keys, 5));
+	CHECK(!same_answers(join, src2, keys, 5)); /* the change shows */
+	/* a blob that is not one: refused, never read past its end */
+	CHECK(factstate_load(blob, len / 2, &fs) != 0);
+	((char *)blob)[0] = 'X';
+	CHECK(factstate_load(blob, len, &fs) != 0);
+	err_clear();
+	free(blob);
+	factbase_free(src);
+	factbase_free(src2);
+	factbase_free(join);
+	factbase_free(join2);
+	factstate_free(fs);
+	factstate_free(back);
+	file_result_free(a);
+	file_result_free(a2);
+	file_result_free(b);
+	file_result_free(c);
 }

@@ -1,0 +1,67 @@
+/* Where the facts passes ended: each joined file's part in the last join
+ * (the observations it added, the keys its judgement consulted) and how
+ * its result was reached, kept so that a run in which a few files changed
+ * starts from there instead of from every file's facts (factpass.c resume).
+ *
+ * A file's part: its path, its first-pass identity (triage_identity; NULL
+ * for a file of the tree's facts, which is joined but not audited), the
+ * digest of its judged row (NULL: its first-pass result stands), whether
+ * the last run's demand wanted it (factpass.h), its observations as the
+ * join took them and the keys it consulted.  The join of the parts, in
+ * path order, is the join the passes made (facts.h): factstate_source()
+ * answers a factbase's lookups from it, one key at a time, so a run reads
+ * only the keys it asks for.  A blob (factstate_save/load) holds it all.
+ */
+#ifndef GFPAUDIT_FACTSTATE_H
+#define GFPAUDIT_FACTSTATE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "gfpaudit/result.h"
+
+struct factstate;
+struct factbase;
+
+struct factstate_file {
+	const char *path;
+	const char *ident;   /* NULL: a file of the tree's facts */
+	const char *digest;  /* NULL: the first-pass result stands */
+	bool wanted;
+	const struct fact_obs *const *obs; /* as the join took them */
+	size_t nobs;
+	char *const *consulted;
+	size_t nconsulted;
+};
+
+struct factstate *factstate_new(void);
+void factstate_free(struct factstate *st);
+/* Set a file's part (replacing the one of the same path). */
+void factstate_set(struct factstate *st, const struct factstate_file *f);
+/* Drop a file's part; false when it had none. */
+bool factstate_drop(struct factstate *st, const char *path);
+
+/* The files, in no particular order: i < factstate_nfiles(). */
+size_t factstate_nfiles(const struct factstate *st);
+/* File i's part (obs and consulted left NULL/0); false past the end. */
+bool factstate_file(const struct factstate *st, size_t i, struct factstate_file *out);
+/* The index of `path`'s part, or -1. */
+long factstate_find(const struct factstate *st, const char *path);
+/* Change file i's digest (NULL: the first-pass result). */
+void factstate_set_digest(struct factstate *st, size_t i, const char *digest);
+
+/* The keys file i observes or consulted, each once (new array of new
+ * strings, sorted).  */
+char **factstate_file_keys(const struct factstate *st, size_t i, size_t *n);
+/* The files (indexes) whose judgement consulted `key`, or a key its
+ * wildcard covers when key is one ("field:S.*": every "field:S.f"). */
+size_t *factstate_readers(struct factstate *st, const char *key, size_t *n);
+
+/* Make fb answer its lookups from st's join (st must outlive fb). */
+void factstate_source(struct factstate *st, struct factbase *fb);
+/* Keys with at least one observation. */
+size_t factstate_nkeys(struct factstate *st);
+
+/* The blob (new buffer) and back: 0, or GA_EINVAL for a blob that is not one. */
+void factstate_save(struct factstate *st, void **blob, size_t *len);
+int factstate_load(const void *blob, size_t len, struct factstate **out);
+
+#endif
