@@ -50,7 +50,7 @@ int cmd_call(struct cmd_dev *d, const void *arg, size_t len)
 
 static int tab_load_full(struct cmd_dev *d)
 {
-	d->tab = kzalloc(TAB_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=4..4 fallback=caller-other-path
+	d->tab = kzalloc(TAB_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=4..4 fallback=caller-other-path
 	if (!d->tab)
 		return -ENOMEM;
 	return 0;
@@ -80,9 +80,5 @@ int tab_init(struct cmd_dev *d)
  * corpus/fallback-caller-errcode.c:25:16: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
  * corpus/fallback-caller-errcode.c:25:16: note: the memory is only used through its virtual address, so vmalloc memory would do
  * corpus/fallback-caller-errcode.c:25:16: note: proven: every path asks for more than order 3
- * corpus/fallback-caller-errcode.c:53:11: warning: 'kzalloc' can request order 4 (64 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
- * corpus/fallback-caller-errcode.c:53:11: note: gfp GFP_KERNEL | __GFP_ZERO
- * corpus/fallback-caller-errcode.c:53:11: note: fallback caller-other-path: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
- * corpus/fallback-caller-errcode.c:53:11: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -17,7 +17,7 @@ void hist_note(struct hist_dev *d);
 
 static int hist_enable(struct hist_dev *d)
 {
-	d->hist = kmalloc(HIST_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=31
+	d->hist = kmalloc(HIST_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=31
 	if (!d->hist)
 		return -ENOMEM;
 	d->history = true;
@@ -35,9 +35,5 @@ int hist_probe(struct hist_dev *d)
  * check-name: a caller in the file goes on without the buffer (caller-feature-off)
  *
  * check-output-start
- * corpus/fallback-caller-feature-off.c:20:12: warning: 'kmalloc' can request order 5 (128 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
- * corpus/fallback-caller-feature-off.c:20:12: note: gfp GFP_KERNEL
- * corpus/fallback-caller-feature-off.c:20:12: note: fallback caller-feature-off: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
- * corpus/fallback-caller-feature-off.c:20:12: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -23,7 +23,7 @@ struct card {
 
 static bool rom_from_vram(struct card *c)
 {
-	c->rom = kmalloc(ROM_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=5..5 fallback=caller-other-path fbat=51
+	c->rom = kmalloc(ROM_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-other-path fbat=51
 	if (!c->rom)
 		return false;
 	c->rom[0] = 0x55;
@@ -97,10 +97,6 @@ bool fw_get(struct card *c)
  * check-name: a static function hands the failure to a caller that copes (forwarded)
  *
  * check-output-start
- * corpus/fallback-caller-forwarded.c:26:11: warning: 'kmalloc' can request order 5 (128 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
- * corpus/fallback-caller-forwarded.c:26:11: note: gfp GFP_KERNEL
- * corpus/fallback-caller-forwarded.c:26:11: note: fallback caller-other-path: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
- * corpus/fallback-caller-forwarded.c:26:11: note: proven: every path asks for more than order 3
  * corpus/fallback-caller-forwarded.c:58:11: warning: 'kmalloc' can request order 5 (128 KiB): no fallback [costly-no-fallback]
  * corpus/fallback-caller-forwarded.c:58:11: note: gfp GFP_KERNEL
  * corpus/fallback-caller-forwarded.c:58:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation

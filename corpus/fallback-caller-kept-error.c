@@ -28,7 +28,7 @@ static int ring_setup(struct ring_dev *d, int i)
 
 static int stats_setup(struct ring_dev *d)
 {
-	d->stats = kmalloc(RING_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=49
+	d->stats = kmalloc(RING_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=49
 	if (!d->stats)
 		return -ENOMEM;
 	return 0;
@@ -66,9 +66,5 @@ int ring_init(struct ring_dev *d)
  * corpus/fallback-caller-kept-error.c:23:15: note: gfp GFP_KERNEL
  * corpus/fallback-caller-kept-error.c:23:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
  * corpus/fallback-caller-kept-error.c:23:15: note: proven: every path asks for more than order 3
- * corpus/fallback-caller-kept-error.c:31:13: warning: 'kmalloc' can request order 5 (128 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
- * corpus/fallback-caller-kept-error.c:31:13: note: gfp GFP_KERNEL
- * corpus/fallback-caller-kept-error.c:31:13: note: fallback caller-feature-off: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
- * corpus/fallback-caller-kept-error.c:31:13: note: proven: every path asks for more than order 3
  * check-output-end
  */

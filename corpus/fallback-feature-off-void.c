@@ -26,7 +26,7 @@ struct mmc_like {
 
 static void host_setup_bounce(struct mmc_like *h)
 {
-	h->bounce = kmalloc(BOUNCE_BYTES, GFP_KERNEL); // warn: costly-no-noretry // site: order=4..4 fallback=feature-off fbat=32 contig=physical
+	h->bounce = kmalloc(BOUNCE_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=4..4 fallback=feature-off fbat=32 contig=physical
 	if (!h->bounce) {
 		pr_err("no bounce buffer, going on with single segments\n");
 		return;
@@ -64,10 +64,6 @@ void host_probe(struct mmc_like *h)
  * check-name: a void function going on without DMA memory: feature-off
  *
  * check-output-start
- * corpus/fallback-feature-off-void.c:29:14: warning: 'kmalloc' can request order 4 (64 KiB): no __GFP_NORETRY before its fallback [costly-no-noretry]
- * corpus/fallback-feature-off-void.c:29:14: note: gfp GFP_KERNEL
- * corpus/fallback-feature-off-void.c:29:14: note: fallback feature-off: the attempt has a fallback yet may enter direct reclaim without '__GFP_NORETRY', so it can stall in compaction and reclaim
- * corpus/fallback-feature-off-void.c:29:14: note: proven: every path asks for more than order 3
  * corpus/fallback-feature-off-void.c:40:16: warning: 'kcalloc' can request order 4 (64 KiB): no fallback [costly-no-fallback]
  * corpus/fallback-feature-off-void.c:40:16: note: gfp GFP_KERNEL | __GFP_ZERO
  * corpus/fallback-feature-off-void.c:40:16: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation

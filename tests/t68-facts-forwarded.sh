@@ -36,7 +36,7 @@ expect_rc "with the callers: exit 1 (warnings)" 1 $? "$(cat "$T/both.err")"
 expect_grep "through zero_get: one caller takes one page, one returns ZF_FALLBACK after a goto (the best: smaller)" \
 	'^caller-smaller user\.c:31 costly-no-noretry:warning$' "$(site "$T/both.json" zero_alloc_big)"
 expect_grep "through the static zero_deep_fill and the exported zero_deep_get: the caller goes on" \
-	'^caller-feature-off user\.c:37 costly-no-noretry:warning$' "$(site "$T/both.json" zero_alloc_deep)"
+	'^caller-feature-off user\.c:37 costly-no-noretry:note$' "$(site "$T/both.json" zero_alloc_deep)"
 expect_grep "through zero_ring_get to a caller that returns -ENOMEM: still no fallback" \
 	'^none - costly-no-fallback:warning$' "$(site "$T/both.json" zero_alloc_ring)"
 expect_grep "an exported function nobody calls: still no fallback" \

@@ -62,6 +62,25 @@ static bool noretry_changes_nothing(const struct slowpath_model *m, struct gfp_b
 	return same;
 }
 
+/* Why a finding is only a note, or NULL.  Judged on the whole 6.12 tree
+ * (bench/accuracy/issue14-precision-f.md, 44 rows): where the code goes on
+ * without the block (a feature off, here or in every caller) or its
+ * callers get it another way, none of 25 was worth a change.  (An order
+ * loop whose mask may carry __GFP_NORETRY, none of 8 either; but a mask
+ * the site does not know — a gfp_t parameter — "may" too, and those stay.) */
+static const char *quiet_fallback(const struct site *s)
+{
+	switch (s->fallback) {
+	case FB_FEATURE_OFF:
+	case FB_CALLER_OFF:
+		return "the code goes on without the block, once; a stall there is rarely worth the flag";
+	case FB_CALLER_PATH:
+		return "the callers get it another way; a stall there is rarely worth the flag";
+	default:
+		return NULL;
+	}
+}
+
 static void on_site(const struct check *c, const struct site *s, struct check_ctx *ctx)
 {
 	int costly = ctx->facts->costly_order;
@@ -76,8 +95,12 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 		    noretry_changes_nothing(ctx->facts->model, a->gfp, a->orders.hi))
 			continue;
 		char *d = describe_attempt(s, a);
-		check_report(c, s, ctx, "%s: the attempt has a fallback yet may enter direct reclaim "
-			     "without '__GFP_NORETRY', so it can stall in compaction and reclaim", d);
+		const char *why = quiet_fallback(s);
+		struct finding *f = check_report(c, s, ctx, "%s: the attempt has a fallback yet may enter direct reclaim "
+						 "without '__GFP_NORETRY', so it can stall in compaction and reclaim%s%s",
+						 d, why ? "; a note: " : "", why ? why : "");
+		if (why && f->severity > SEV_NOTE)
+			f->severity = SEV_NOTE;
 		free(d);
 		return;
 	}
