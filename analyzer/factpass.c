@@ -467,11 +467,13 @@ int factpass_save_record(const struct factpass_opts *o, const struct factpass_st
 	char *body = xasprintf("stamp %s\n%s", stamp ? stamp : "-", st->record_body);
 	int rc = store_run_put(o->store, o->context, st->record_key, body);
 	free(body);
-	if (!rc && st->state && st->state_head) {
-		char ctx[STORE_HASH_HEX];
-		snprintf(ctx, sizeof(ctx), "%s", o->context);
+	char ctx[STORE_HASH_HEX];
+	snprintf(ctx, sizeof(ctx), "%s", o->context);
+	if (!rc && st->state && st->state_head)
 		rc = store_state_put(o->store, ctx, st->state_head, stamp ? stamp : "-", st->state, st->state_len);
-	}
+	else if (!rc && st->nparts && st->state_head)
+		rc = store_state_put_parts(o->store, ctx, st->state_head, stamp ? stamp : "-", st->part_path, st->part,
+					   st->part_len, st->nparts);
 	phase_mark("facts: record and state saved");
 	return rc;
 }
@@ -486,6 +488,17 @@ void factpass_stats_release(struct factpass_stats *st)
 	free(st->state);
 	free(st->state_head);
 	free(st->touched);
+	for (size_t i = 0; i < st->nparts; i++) {
+		free(st->part_path[i]);
+		free(st->part[i]);
+	}
+	free(st->part_path);
+	free(st->part);
+	free(st->part_len);
+	st->part_path = NULL;
+	st->part = NULL;
+	st->part_len = NULL;
+	st->nparts = 0;
 	st->failures = NULL;
 	st->nfailures = 0;
 	st->record_key = st->record_body = st->state_head = NULL;
@@ -507,6 +520,35 @@ static void state_set(struct factstate *fs, const struct file_result *r, const s
 				    .obs = c, .nobs = nobs, .consulted = r->consulted, .nconsulted = r->nconsulted };
 	factstate_set(fs, &f);
 	free(c);
+}
+
+/* A resumed run keeps the parts of the files it changed beside the state
+ * (all of the state again once they are a tenth of its files). */
+static void keep_parts(const struct factpass_opts *o, struct fp_run *run, struct factstate *fs, GHashTable *changed,
+		       size_t had)
+{
+	struct factpass_stats *st = run->st;
+	size_t n = g_hash_table_size(changed);
+	if (had + n > factstate_nfiles(fs) / 10 + 16) {
+		run->st->state_head = state_head(o);
+		if (run->st->state_head)
+			factstate_save(fs, &run->st->state, &run->st->state_len);
+		phase_mark("facts: state made");
+		return;
+	}
+	st->state_head = state_head(o);
+	st->part_path = xcalloc(n + 1, sizeof(*st->part_path));
+	st->part = xcalloc(n + 1, sizeof(*st->part));
+	st->part_len = xcalloc(n + 1, sizeof(*st->part_len));
+	GHashTableIter it;
+	gpointer k;
+	g_hash_table_iter_init(&it, changed);
+	while (g_hash_table_iter_next(&it, &k, NULL)) {
+		st->part_path[st->nparts] = xstrdup(k);
+		factstate_part_save(fs, k, &st->part[st->nparts], &st->part_len[st->nparts]);
+		st->nparts++;
+	}
+	phase_mark("facts: state parts made");
 }
 
 /* The state of a run whose passes ended on files[] (new blob in st). */
@@ -555,7 +597,8 @@ struct resume {
 	struct factstate *fs;
 	size_t n;
 	char *const *paths;
-	bool *next;  /* files to judge in the next pass */
+	bool *next;          /* files to judge in the next pass */
+	GHashTable *changed; /* the paths whose part this run set or dropped */
 };
 
 static struct factbase *state_fb(struct factstate *fs)
@@ -600,6 +643,7 @@ static void resume_apply(struct resume *rs, const struct part *p, size_t np)
 			state_set(rs->fs, p[x].r, p[x].first, p[x].ident, p[x].wanted);
 		else
 			factstate_drop(rs->fs, p[x].path);
+		g_hash_table_add(rs->changed, xstrdup(p[x].path));
 	}
 	factbase_free(run->fb);
 	run->fb = state_fb(rs->fs);
@@ -716,6 +760,11 @@ static bool *resume_changes(const struct factpass_opts *o, struct fp_run *run, s
  * ones, and only the readers of keys whose answer moved are judged, for
  * up to max_passes rounds.  False: no state, or too much changed (the
  * caller runs the passes from the start). */
+static int load_part(void *data, const void *blob, size_t len)
+{
+	return factstate_part_load(data, blob, len);
+}
+
 static bool resume(const struct factpass_opts *o, struct fp_run *run, char *const *paths, size_t n, char **todo,
 		   int *rcp)
 {
@@ -737,8 +786,15 @@ static bool resume(const struct factpass_opts *o, struct fp_run *run, char *cons
 	 * changes need writing again (the caller's call) */
 	run->st->tree_intact = !strcmp(stamp, o->stamp ? o->stamp : "-");
 	free(stamp);
-	free(head);
 	free(blob);
+	size_t had = 0;
+	if (store_state_parts(o->store, ctx, head, load_part, fs, &had)) {
+		err_clear();
+		free(head);
+		factstate_free(fs);
+		return false;
+	}
+	free(head);
 	phase_mark("facts: state loaded");
 	size_t nchanged, ngone;
 	const char **gone;
@@ -758,7 +814,7 @@ static bool resume(const struct factpass_opts *o, struct fp_run *run, char *cons
 	struct factpass_stats *st = run->st;
 	bool *next = xcalloc(n + 1, sizeof(*next));
 	bool *touched = xcalloc(n + 1, sizeof(*touched));
-	struct resume rs = { run, fs, n, paths, next };
+	struct resume rs = { run, fs, n, paths, next, g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL) };
 	run->fb = state_fb(fs);
 	struct part *parts = xcalloc(n + ngone + 1, sizeof(*parts));
 	size_t np = 0;
@@ -846,7 +902,8 @@ static bool resume(const struct factpass_opts *o, struct fp_run *run, char *cons
 	st->resume_changed = nchanged + ngone;
 	st->touched = touched;
 	if (!rc && !st->failed)
-		keep_state(o, run, n, fs);
+		keep_parts(o, run, fs, rs.changed, had);
+	g_hash_table_destroy(rs.changed);
 	factstate_free(fs);
 	free(next);
 	free(parts);

@@ -546,3 +546,123 @@ int factstate_load(const void *blob, size_t len, struct factstate **out)
 	*out = st;
 	return 0;
 }
+
+/* ---- one file's part ---- */
+
+#define PART_MAGIC "GFPPART1"
+
+struct part_head {
+	char magic[8];
+	uint32_t bom, flags, nobs, nrd, nstr, pad;
+};
+#define PART_WANTED 1u
+#define PART_IDENT 2u
+#define PART_DIGEST 4u
+#define PART_GONE 8u
+
+void factstate_part_save(const struct factstate *st, const char *path, void **blob, size_t *len)
+{
+	long i = factstate_find(st, path);
+	const struct fs_f *f = i >= 0 && !st->f[i].dead ? &st->f[i] : NULL;
+	struct part_head h = { .bom = BOM };
+	memcpy(h.magic, PART_MAGIC, 8);
+	struct strbuf str = STRBUF_INIT;
+	strbuf_add(&str, path, strlen(path) + 1);
+	if (!f) {
+		h.flags = PART_GONE;
+	} else {
+		h.flags = (f->wanted ? PART_WANTED : 0) | (f->ident ? PART_IDENT : 0) | (f->digest ? PART_DIGEST : 0);
+		if (f->ident)
+			strbuf_add(&str, f->ident, strlen(f->ident) + 1);
+		if (f->digest)
+			strbuf_add(&str, f->digest, strlen(f->digest) + 1);
+		h.nobs = f->nobs;
+		h.nrd = f->nrd;
+	}
+	struct fs_ob *ob = xcalloc(h.nobs + 1, sizeof(*ob));
+	uint32_t *rd = xcalloc(h.nrd + 1, sizeof(*rd));
+	for (uint32_t j = 0; j < h.nobs; j++) {
+		ob[j] = f->obs[j];
+		ob[j].key = (uint32_t)str.len;
+		strbuf_add(&str, st->key[f->obs[j].key], strlen(st->key[f->obs[j].key]) + 1);
+	}
+	for (uint32_t j = 0; j < h.nrd; j++) {
+		rd[j] = (uint32_t)str.len;
+		strbuf_add(&str, st->key[f->rd[j]], strlen(st->key[f->rd[j]]) + 1);
+	}
+	h.nstr = (uint32_t)str.len;
+	size_t total = sizeof(h) + h.nobs * sizeof(*ob) + h.nrd * sizeof(*rd) + str.len;
+	char *b = xcalloc(total + 1, 1);
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + sizeof(h), ob, h.nobs * sizeof(*ob));
+	memcpy(b + sizeof(h) + h.nobs * sizeof(*ob), rd, h.nrd * sizeof(*rd));
+	memcpy(b + sizeof(h) + h.nobs * sizeof(*ob) + h.nrd * sizeof(*rd), str.buf, str.len);
+	free(ob);
+	free(rd);
+	strbuf_release(&str);
+	*blob = b;
+	*len = total;
+}
+
+int factstate_part_load(struct factstate *st, const void *blob, size_t len)
+{
+	struct part_head h;
+	if (len < sizeof(h))
+		return err_set(GA_EINVAL, "facts state part: too short");
+	memcpy(&h, blob, sizeof(h));
+	if (memcmp(h.magic, PART_MAGIC, 8) || h.bom != BOM || !h.nstr ||
+	    len != sizeof(h) + (size_t)h.nobs * sizeof(struct fs_ob) + (size_t)h.nrd * sizeof(uint32_t) + h.nstr)
+		return err_set(GA_EINVAL, "facts state part: not one this build reads");
+	const char *b = blob;
+	const char *str = b + sizeof(h) + (size_t)h.nobs * sizeof(struct fs_ob) + (size_t)h.nrd * sizeof(uint32_t);
+	if (str[h.nstr - 1])
+		return err_set(GA_EINVAL, "facts state part: strings not terminated");
+	const char *path = str, *ident = NULL, *digest = NULL;
+	size_t at = strlen(path) + 1;
+	if ((h.flags & PART_IDENT) && at < h.nstr) {
+		ident = str + at;
+		at += strlen(ident) + 1;
+	}
+	if ((h.flags & PART_DIGEST) && at < h.nstr) {
+		digest = str + at;
+		at += strlen(digest) + 1;
+	}
+	if (h.flags & PART_GONE) {
+		factstate_drop(st, path);
+		return 0;
+	}
+	struct fs_ob *ob = xcalloc(h.nobs + 1, sizeof(*ob));
+	memcpy(ob, b + sizeof(h), (size_t)h.nobs * sizeof(*ob));
+	uint32_t *rd = xcalloc(h.nrd + 1, sizeof(*rd));
+	memcpy(rd, b + sizeof(h) + (size_t)h.nobs * sizeof(*ob), (size_t)h.nrd * sizeof(*rd));
+	struct fact_obs *obs = xcalloc(h.nobs + 1, sizeof(*obs));
+	const struct fact_obs **pobs = xcalloc(h.nobs + 1, sizeof(*pobs));
+	char **cons = xcalloc(h.nrd + 1, sizeof(*cons));
+	int rc = 0;
+	for (uint32_t j = 0; !rc && j < h.nobs; j++) {
+		if (ob[j].key >= h.nstr)
+			rc = err_set(GA_EINVAL, "facts state part: bad key");
+		else
+			obs[j] = (struct fact_obs){ .key = (char *)str + ob[j].key, .iv = { ob[j].lo, ob[j].hi, ob[j].known != 0 },
+						    .src = ob[j].src, .line = ob[j].line };
+		pobs[j] = &obs[j];
+	}
+	for (uint32_t j = 0; !rc && j < h.nrd; j++) {
+		if (rd[j] >= h.nstr)
+			rc = err_set(GA_EINVAL, "facts state part: bad key");
+		else
+			cons[j] = (char *)str + rd[j];
+	}
+	if (!rc) {
+		struct factstate_file f = { .path = path, .ident = ident, .digest = digest,
+					    .wanted = (h.flags & PART_WANTED) != 0, .obs = pobs, .nobs = h.nobs,
+					    .consulted = cons, .nconsulted = h.nrd };
+		factstate_set(st, &f);
+	}
+	free(ob);
+	free(rd);
+	free(obs);
+	free(pobs);
+	free(cons);
+	return rc;
+}

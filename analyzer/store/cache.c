@@ -276,10 +276,13 @@ int store_open(const char *path, struct store **out)
 		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
 		"  PRIMARY KEY(context, key));"
 		"CREATE TABLE IF NOT EXISTS treefacts_gen(context TEXT PRIMARY KEY, gen INTEGER NOT NULL);"
-		/* state.c: where the facts passes ended (store.h store_state_get) */
-		"CREATE TABLE IF NOT EXISTS states(context TEXT NOT NULL, head TEXT NOT NULL, stamp TEXT NOT NULL, body BLOB NOT NULL,"
-		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
-		"  PRIMARY KEY(context, head));"
+		/* state.c: where the facts passes ended (store.h store_state_get),
+		 * and the parts of files changed since, kept beside it */
+		"CREATE TABLE IF NOT EXISTS fact_states(context TEXT NOT NULL, head TEXT NOT NULL, stamp TEXT NOT NULL,"
+		"  body BLOB NOT NULL, body_sum TEXT NOT NULL, stored INTEGER NOT NULL, producer TEXT NOT NULL,"
+		"  checksum TEXT NOT NULL, PRIMARY KEY(context, head));"
+		"CREATE TABLE IF NOT EXISTS fact_state_parts(context TEXT NOT NULL, head TEXT NOT NULL, path TEXT NOT NULL,"
+		"  body BLOB NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY(context, head, path));"
 		TREE_GEN_TRIGGER("treefacts", "i", "INSERT", "NEW")
 		TREE_GEN_TRIGGER("treefacts", "u", "UPDATE", "NEW")
 		TREE_GEN_TRIGGER("treefacts", "d", "DELETE", "OLD")
@@ -626,9 +629,10 @@ int store_use_context(struct store *s, const char context[STORE_HASH_HEX])
 		"DELETE FROM treefacts_built WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM treefacts_imported WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM runs WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
-		"DELETE FROM states WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM fact_states WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
+		"DELETE FROM fact_state_parts WHERE context IN (SELECT context FROM contexts WHERE used < %lld);"
 		"DELETE FROM contexts WHERE used < %lld;",
-		old, old, old, old, old, old, old, old);
+		old, old, old, old, old, old, old, old, old);
 	rc = store_i_exec(s, sql);
 	free(sql);
 	int crc = store_i_commit(s);

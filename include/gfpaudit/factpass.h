@@ -93,6 +93,10 @@ struct factpass_stats {
 	void *state;
 	size_t state_len;
 	char *state_head;
+	/* ...or, resumed, only the parts of the files it changed (new arrays) */
+	char **part_path;
+	void **part;
+	size_t *part_len, nparts;
 	/* Resumed from the state of an earlier run: `resume_changed` files
 	 * changed (or came or went) since; the others kept their results, and
 	 * only the files whose consulted keys moved were judged again. */

@@ -64,4 +64,10 @@ size_t factstate_nkeys(struct factstate *st);
 void factstate_save(struct factstate *st, void **blob, size_t *len);
 int factstate_load(const void *blob, size_t len, struct factstate **out);
 
+/* One file's part alone (new buffer; a file with no part: "gone"), and
+ * applied to a state (set, or dropped when gone): a run that changed a few
+ * files keeps their parts beside the state instead of the state again. */
+void factstate_part_save(const struct factstate *st, const char *path, void **blob, size_t *len);
+int factstate_part_load(struct factstate *st, const void *blob, size_t len);
+
 #endif

@@ -130,6 +130,14 @@ int store_state_get(struct store *s, const char context[STORE_HASH_HEX], const c
 		    size_t *len);
 int store_state_put(struct store *s, const char context[STORE_HASH_HEX], const char *head, const char *stamp,
 		    const void *blob, size_t len);
+/* The parts kept beside a state (factstate_part_save): fn for each, in path
+ * order (*n of them); a part that fails its checksum stops it, GA_ENOTFOUND.
+ * store_state_put drops them; store_state_put_parts adds or replaces
+ * paths[i]'s and sets the state's stamp, and commits. */
+int store_state_parts(struct store *s, const char context[STORE_HASH_HEX], const char *head,
+		      int (*fn)(void *data, const void *blob, size_t len), void *data, size_t *n);
+int store_state_put_parts(struct store *s, const char context[STORE_HASH_HEX], const char *head, const char *stamp,
+			  char *const *paths, void *const *blobs, const size_t *lens, size_t n);
 
 /* A count of the changes to a context's tree facts (rows or their
  * built-mark, by any writer: triggers of the file); 0 when never changed. */

@@ -519,6 +519,28 @@ TEST(factstate_answers_as_the_join_and_survives_its_blob)
 	factstate_source(back, src2);
 	CHECK(same_answers(join2, src2, keys, 5));
 	CHECK(!same_answers(join, src2, keys, 5)); /* the change shows */
+	/* the same change as parts beside the first blob: a.c's new part, b.c gone */
+	void *pa, *pb;
+	size_t la, lb;
+	factstate_part_save(back, "a.c", &pa, &la);
+	factstate_part_save(back, "b.c", &pb, &lb);
+	struct factstate *again;
+	REQUIRE(factstate_load(blob, len, &again) == 0);
+	CHECK(factstate_part_load(again, pa, la) == 0);
+	CHECK(factstate_part_load(again, pb, lb) == 0);
+	CHECK(factstate_part_load(again, pa, la / 2) != 0);
+	err_clear();
+	struct factbase *src3 = factbase_new();
+	factstate_source(again, src3);
+	CHECK(same_answers(join2, src3, keys, 5));
+	at = factstate_find(again, "a.c");
+	REQUIRE(at >= 0 && factstate_file(again, (size_t)at, &f));
+	CHECK_EQ_STR(f.ident, "ida2");
+	CHECK(factstate_find(again, "b.c") < 0 || !factstate_file(again, (size_t)factstate_find(again, "b.c"), &f));
+	factbase_free(src3);
+	factstate_free(again);
+	free(pa);
+	free(pb);
 	/* a blob that is not one: refused, never read past its end */
 	CHECK(factstate_load(blob, len / 2, &fs) != 0);
 	((char *)blob)[0] = 'X';
