@@ -775,10 +775,9 @@ static bool resume(const struct factpass_opts *o, struct fp_run *run, char *cons
 	char *stamp = NULL;
 	struct factstate *fs = NULL;
 	snprintf(ctx, sizeof(ctx), "%s", o->context ? o->context : "");
-	if (!head || store_state_get(o->store, ctx, head, &stamp, &blob, &len) || factstate_load(blob, len, &fs)) {
+	if (!head || store_state_get(o->store, ctx, head, &stamp, &blob, &len) || factstate_adopt(blob, len, &fs)) {
 		err_clear();
 		free(head);
-		free(blob);
 		free(stamp);
 		return false;
 	}
@@ -786,7 +785,6 @@ static bool resume(const struct factpass_opts *o, struct fp_run *run, char *cons
 	 * changes need writing again (the caller's call) */
 	run->st->tree_intact = !strcmp(stamp, o->stamp ? o->stamp : "-");
 	free(stamp);
-	free(blob);
 	size_t had = 0;
 	if (store_state_parts(o->store, ctx, head, load_part, fs, &had)) {
 		err_clear();

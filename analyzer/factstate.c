@@ -94,22 +94,35 @@ void factstate_free(struct factstate *st)
 	free(st);
 }
 
+/* A key's id: the loaded blob's keys are sorted (binary search), the
+ * keys added since are in the hash. */
+static long find_key(const struct factstate *st, const char *key)
+{
+	size_t lo = 0, hi = st->nsorted;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(st->key[mid], key);
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	gpointer v = g_hash_table_lookup(st->key_id, key);
+	return v ? (long)GPOINTER_TO_SIZE(v) - 1 : -1;
+}
+
 static uint32_t key_id(struct factstate *st, const char *key)
 {
-	gpointer v = g_hash_table_lookup(st->key_id, key);
-	if (v)
-		return (uint32_t)(GPOINTER_TO_SIZE(v) - 1);
+	long id = find_key(st, key);
+	if (id >= 0)
+		return (uint32_t)id;
 	ALLOC_GROW(st->key, st->nkey + 1, st->kalloc);
 	const char *k = own(st, key);
 	st->key[st->nkey] = k;
 	g_hash_table_insert(st->key_id, (gpointer)k, GSIZE_TO_POINTER(st->nkey + 1));
 	return (uint32_t)st->nkey++;
-}
-
-static long find_key(const struct factstate *st, const char *key)
-{
-	gpointer v = g_hash_table_lookup(st->key_id, key);
-	return v ? (long)GPOINTER_TO_SIZE(v) - 1 : -1;
 }
 
 long factstate_find(const struct factstate *st, const char *path)
@@ -474,26 +487,41 @@ void factstate_save(struct factstate *st, void **blob, size_t *len)
 
 int factstate_load(const void *blob, size_t len, struct factstate **out)
 {
+	char *copy = xcalloc(len + 1, 1);
+	memcpy(copy, blob, len);
+	return factstate_adopt(copy, len, out);
+}
+
+int factstate_adopt(void *blob, size_t len, struct factstate **out)
+{
 	*out = NULL;
 	struct blob_head h;
-	if (len < sizeof(h))
+	if (len < sizeof(h)) {
+		free(blob);
 		return err_set(GA_EINVAL, "facts state: too short");
+	}
 	memcpy(&h, blob, sizeof(h));
-	if (memcmp(h.magic, MAGIC, 8) || h.bom != BOM || h.version != VERSION)
-		return err_set(GA_EINVAL, "facts state: not one this build reads");
-	size_t at = sizeof(h);
-	/* every count bounded by the length before any product is formed */
-	if (h.nf > len || h.nk > len || h.nob > len || h.nrd > len || h.nstr > len || h.nk > UINT32_MAX)
-		return err_set(GA_EINVAL, "facts state: bad counts");
-	size_t need = at + h.nf * sizeof(struct blob_file) + h.nk * sizeof(uint32_t);
-	need = (need + 7) & ~(size_t)7;
-	size_t obs_at = need;
-	need += h.nob * sizeof(struct fs_ob) + h.nrd * sizeof(uint32_t) + h.nstr;
-	if (need != len || !h.nstr)
-		return err_set(GA_EINVAL, "facts state: bad length");
+	int bad = 0;
+	size_t at = sizeof(h), need = 0, obs_at = 0;
+	if (memcmp(h.magic, MAGIC, 8) || h.bom != BOM || h.version != VERSION) {
+		bad = err_set(GA_EINVAL, "facts state: not one this build reads");
+	} else if (h.nf > len || h.nk > len || h.nob > len || h.nrd > len || h.nstr > len || h.nk > UINT32_MAX) {
+		/* every count bounded by the length before any product is formed */
+		bad = err_set(GA_EINVAL, "facts state: bad counts");
+	} else {
+		need = at + h.nf * sizeof(struct blob_file) + h.nk * sizeof(uint32_t);
+		need = (need + 7) & ~(size_t)7;
+		obs_at = need;
+		need += h.nob * sizeof(struct fs_ob) + h.nrd * sizeof(uint32_t) + h.nstr;
+		if (need != len || !h.nstr)
+			bad = err_set(GA_EINVAL, "facts state: bad length");
+	}
+	if (bad) {
+		free(blob);
+		return bad;
+	}
 	struct factstate *st = factstate_new();
-	st->blob = xcalloc(len + 1, 1);
-	memcpy(st->blob, blob, len);
+	st->blob = blob; /* its own (xcalloc'd) buffer: aligned for the arrays */
 	const char *str = st->blob + obs_at + h.nob * sizeof(struct fs_ob) + h.nrd * sizeof(uint32_t);
 	if (str[h.nstr - 1]) {
 		factstate_free(st);
@@ -512,7 +540,6 @@ int factstate_load(const void *blob, size_t len, struct factstate **out)
 			break;
 		}
 		st->key[k] = str + bk[k];
-		g_hash_table_insert(st->key_id, (gpointer)st->key[k], GSIZE_TO_POINTER(k + 1));
 	}
 	st->nkey = st->nsorted = rc ? 0 : h.nk;
 	size_t used_ob = 0, used_rd = 0;

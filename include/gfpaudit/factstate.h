@@ -63,6 +63,8 @@ size_t factstate_nkeys(struct factstate *st);
 /* The blob (new buffer) and back: 0, or GA_EINVAL for a blob that is not one. */
 void factstate_save(struct factstate *st, void **blob, size_t *len);
 int factstate_load(const void *blob, size_t len, struct factstate **out);
+/* The same, taking the buffer (malloc'd; freed on error too). */
+int factstate_adopt(void *blob, size_t len, struct factstate **out);
 
 /* One file's part alone (new buffer; a file with no part: "gone"), and
  * applied to a state (set, or dropped when gone): a run that changed a few
