@@ -8,13 +8,16 @@
 #include <linux/slab.h>
 #include <linux/errno.h>
 #include <linux/printk.h>
+#include <linux/dma-mapping.h>
 
 #define RING_BYTES	(128 * 1024)
 #define NRINGS		4
 
 struct ring_dev {
+	struct device *dev;
 	void *ring[NRINGS];
 	void *stats;
+	dma_addr_t stats_dma;
 	void *trace;
 };
 
@@ -28,9 +31,11 @@ static int ring_setup(struct ring_dev *d, int i)
 
 static int stats_setup(struct ring_dev *d)
 {
-	d->stats = kmalloc(RING_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=49
+	d->stats = kmalloc(RING_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=54
 	if (!d->stats)
 		return -ENOMEM;
+	/* the device writes its counters there */
+	d->stats_dma = dma_map_single(d->dev, d->stats, RING_BYTES, DMA_FROM_DEVICE);
 	return 0;
 }
 
@@ -62,9 +67,9 @@ int ring_init(struct ring_dev *d)
  * check-name: a caller that logs a failure but keeps the error to return later is no feature-off
  *
  * check-output-start
- * corpus/fallback-caller-kept-error.c:23:15: warning: 'kmalloc' can request order 5 (128 KiB): no fallback [costly-no-fallback]
- * corpus/fallback-caller-kept-error.c:23:15: note: gfp GFP_KERNEL
- * corpus/fallback-caller-kept-error.c:23:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
- * corpus/fallback-caller-kept-error.c:23:15: note: proven: every path asks for more than order 3
+ * corpus/fallback-caller-kept-error.c:26:15: warning: 'kmalloc' can request order 5 (128 KiB): no fallback [costly-no-fallback]
+ * corpus/fallback-caller-kept-error.c:26:15: note: gfp GFP_KERNEL
+ * corpus/fallback-caller-kept-error.c:26:15: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-caller-kept-error.c:26:15: note: proven: every path asks for more than order 3
  * check-output-end
  */

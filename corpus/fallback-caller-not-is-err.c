@@ -8,11 +8,14 @@
 #include <linux/slab.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/dma-mapping.h>
 
 #define TBL_BYTES	(128 * 1024)
 
 struct tbl {
+	struct device *dev;
 	void *buf;
+	dma_addr_t dma;
 };
 
 struct tbl_dev {
@@ -31,9 +34,11 @@ static struct tbl *tbl_new(struct tbl *t)
 
 static struct tbl *shadow_new(struct tbl *t)
 {
-	t->buf = kmalloc(TBL_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=51
+	t->buf = kmalloc(TBL_BYTES, GFP_KERNEL); // note: costly-no-noretry // site: order=5..5 fallback=caller-feature-off fbat=56
 	if (!t->buf)
 		return ERR_PTR(-ENOMEM);
+	/* the device reads the shadow table */
+	t->dma = dma_map_single(t->dev, t->buf, TBL_BYTES, DMA_TO_DEVICE);
 	return t;
 }
 
@@ -60,9 +65,9 @@ int tbl_dev_init(struct tbl_dev *d, struct tbl *m, struct tbl *s)
  * check-name: `!IS_ERR(t)` tests for success: its else branch is the failure
  *
  * check-output-start
- * corpus/fallback-caller-not-is-err.c:26:11: warning: 'kmalloc' can request order 5 (128 KiB): no fallback [costly-no-fallback]
- * corpus/fallback-caller-not-is-err.c:26:11: note: gfp GFP_KERNEL
- * corpus/fallback-caller-not-is-err.c:26:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
- * corpus/fallback-caller-not-is-err.c:26:11: note: proven: every path asks for more than order 3
+ * corpus/fallback-caller-not-is-err.c:29:11: warning: 'kmalloc' can request order 5 (128 KiB): no fallback [costly-no-fallback]
+ * corpus/fallback-caller-not-is-err.c:29:11: note: gfp GFP_KERNEL
+ * corpus/fallback-caller-not-is-err.c:29:11: note: fallback none: nothing catches a failure but an error return, and orders above 3 stall or fail under fragmentation
+ * corpus/fallback-caller-not-is-err.c:29:11: note: proven: every path asks for more than order 3
  * check-output-end
  */

@@ -33,8 +33,8 @@ expect_grep "retry smaller: the caller lowers the chunk and loops" \
 	'^caller-smaller user\.c:18 costly-no-noretry:warning$' "$(site "$T/both.json" pool_fill_chunks)"
 expect_grep "other path: the caller falls back to vmalloc (a note: issue14-precision-f.md)" \
 	'^caller-other-path user\.c:31 costly-no-noretry:note$' "$(site "$T/both.json" pool_table_alloc)"
-expect_grep "feature off: the caller only notes it (a note)" \
-	'^caller-feature-off user\.c:41 costly-no-noretry:note$' "$(site "$T/both.json" pool_trace_enable)"
+expect_grep "feature off, a buffer only the CPU uses: no fallback (vmalloc memory would do)" \
+	'^none - costly-no-fallback:warning$' "$(site "$T/both.json" pool_trace_enable)"
 expect_grep "a caller that returns the error: still no fallback" \
 	'^none - costly-no-fallback:warning$' "$(site "$T/both.json" pool_ring_setup)"
 expect_grep "one caller copes, another returns the error: still no fallback" \

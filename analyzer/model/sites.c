@@ -1359,6 +1359,21 @@ static void site_finish(struct fn_scan *s, struct call_rec *r, struct site *st, 
 		st->contig = usage_contiguity(s->scope, s->fn, target, &st->contig_line, &st->contig_why);
 	if (st->fallback == FB_NONE && st->contig == CONTIG_PHYSICAL)
 		fallback_feature_off(s, r, st);
+	/* callers that go on without the block: a designed degraded mode only
+	 * where the memory must be physically contiguous, as for a function's
+	 * own (fallback_feature_off); where vmalloc memory would do, kvmalloc
+	 * is the fix and a failure that only turns a feature off is no fallback
+	 * (judged on 6.12: HDCP, tc offload and ACL arrays, issue14-precision-f.md).
+	 * kmalloc's only: pages stay pages (kvmalloc replaces no page API) */
+	if (st->fallback == FB_CALLER_OFF && st->kind == API_SLAB && st->contig != CONTIG_PHYSICAL) {
+		st->fallback = FB_NONE;
+		site_add_evidence(st, st->fallback_file ? st->fallback_file : st->file, st->fallback_line,
+				  "the callers go on without it, but nothing needs it physically contiguous: no fallback "
+				  "(vmalloc memory would do)");
+		free(st->fallback_file);
+		st->fallback_file = NULL;
+		st->fallback_line = 0;
+	}
 	site_attempts(s, r, st, a->order_var, a->oa, fl);
 	st->stall = site_stall_of(st, costly);
 
