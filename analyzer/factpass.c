@@ -755,16 +755,78 @@ static bool *resume_changes(const struct factpass_opts *o, struct fp_run *run, s
 	return changed;
 }
 
-/* Start from where the passes of an earlier run with the same inputs but
- * a few files ended (factstate.h): those files' parts replace their old
- * ones, and only the readers of keys whose answer moved are judged, for
- * up to max_passes rounds.  False: no state, or too much changed (the
- * caller runs the passes from the start). */
+/* The resumed passes: the marked files judged, their new parts set and
+ * their readers marked, round after round.  Returns pool_run's code. */
+static int resume_passes(const struct factpass_opts *o, struct resume *rs, struct part *parts, bool *touched,
+			 char **todo)
+{
+	struct fp_run *run = rs->run;
+	struct factstate *fs = rs->fs;
+	struct factpass_stats *st = run->st;
+	char *const *paths = rs->paths;
+	bool *next = rs->next;
+	size_t n = rs->n, np;
+	int rc = 0;
+	for (run->pass = 1;; run->pass++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct file_result *r = run->files[i];
+			if (!next[i] || run->failed[i] || !r || r->status != FILE_ANALYZED)
+				continue;
+			next[i] = false;
+			if (store_load_deferred(o->store, r))
+				err_clear();
+			if (fresh(run, r))
+				continue;
+			run->idx[m] = i;
+			todo[m++] = paths[i];
+		}
+		memset(next, 0, n * sizeof(*next));
+		if (!m) {
+			st->converged = true;
+			break;
+		}
+		if (run->pass > o->max_passes)
+			break;
+		struct file_result **was = xcalloc(m + 1, sizeof(*was));
+		for (size_t k = 0; k < m; k++)
+			was[k] = run->files[run->idx[k]];
+		size_t *idx = xcalloc(m + 1, sizeof(*idx));
+		memcpy(idx, run->idx, m * sizeof(*idx));
+		rc = run_pass(run, todo, m);
+		np = 0;
+		for (size_t k = 0; !rc && k < m; k++) {
+			size_t i = idx[k];
+			if (run->files[i] == was[k])
+				continue; /* failed: keeps its answer */
+			touched[i] = true;
+			if (store_load_deferred(o->store, run->first[i]))
+				err_clear();
+			struct factstate_file f;
+			long at = factstate_find(fs, run->files[i]->file);
+			bool wanted = at >= 0 && factstate_file(fs, (size_t)at, &f) ? f.wanted : run->wanted[i];
+			parts[np++] = (struct part){ run->files[i]->file, run->files[i], run->first[i], o->ident[i], wanted };
+		}
+		if (np)
+			resume_apply(rs, parts, np);
+		free(was);
+		free(idx);
+		if (rc)
+			break;
+	}
+	return rc;
+}
+
 static int load_part(void *data, const void *blob, size_t len)
 {
 	return factstate_part_load(data, blob, len);
 }
 
+/* Start from where the passes of an earlier run with the same inputs but
+ * a few files ended (factstate.h): those files' parts replace their old
+ * ones, and only the readers of keys whose answer moved are judged, for
+ * up to max_passes rounds.  False: no state, or too much changed (the
+ * caller runs the passes from the start). */
 static bool resume(const struct factpass_opts *o, struct fp_run *run, char *const *paths, size_t n, char **todo,
 		   int *rcp)
 {
@@ -840,54 +902,7 @@ static bool resume(const struct factpass_opts *o, struct fp_run *run, char *cons
 	free(changed);
 	free(gone);
 	phase_mark("facts: changes applied");
-	int rc = 0;
-	for (run->pass = 1;; run->pass++) {
-		size_t m = 0;
-		for (size_t i = 0; i < n; i++) {
-			struct file_result *r = run->files[i];
-			if (!next[i] || run->failed[i] || !r || r->status != FILE_ANALYZED)
-				continue;
-			next[i] = false;
-			if (store_load_deferred(o->store, r))
-				err_clear();
-			if (fresh(run, r))
-				continue;
-			run->idx[m] = i;
-			todo[m++] = paths[i];
-		}
-		memset(next, 0, n * sizeof(*next));
-		if (!m) {
-			st->converged = true;
-			break;
-		}
-		if (run->pass > o->max_passes)
-			break;
-		struct file_result **was = xcalloc(m + 1, sizeof(*was));
-		for (size_t k = 0; k < m; k++)
-			was[k] = run->files[run->idx[k]];
-		size_t *idx = xcalloc(m + 1, sizeof(*idx));
-		memcpy(idx, run->idx, m * sizeof(*idx));
-		rc = run_pass(run, todo, m);
-		np = 0;
-		for (size_t k = 0; !rc && k < m; k++) {
-			size_t i = idx[k];
-			if (run->files[i] == was[k])
-				continue; /* failed: keeps its answer */
-			touched[i] = true;
-			if (store_load_deferred(o->store, run->first[i]))
-				err_clear();
-			struct factstate_file f;
-			long at = factstate_find(fs, run->files[i]->file);
-			bool wanted = at >= 0 && factstate_file(fs, (size_t)at, &f) ? f.wanted : run->wanted[i];
-			parts[np++] = (struct part){ run->files[i]->file, run->files[i], run->first[i], o->ident[i], wanted };
-		}
-		if (np)
-			resume_apply(&rs, parts, np);
-		free(was);
-		free(idx);
-		if (rc)
-			break;
-	}
+	int rc = resume_passes(o, &rs, parts, touched, todo);
 	for (size_t i = 0; i < n; i++)
 		if (run->first[i]) {
 			file_result_free(run->first[i]->spec);

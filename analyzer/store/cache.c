@@ -207,6 +207,68 @@ void store_i_row_checksum(const struct store_key *k, sqlite3_int64 incset, const
 	"CREATE TRIGGER IF NOT EXISTS " table "_gen_" suffix " AFTER " event " ON " table " BEGIN " \
 	"INSERT INTO treefacts_gen VALUES(" row ".context, 1) ON CONFLICT(context) DO UPDATE SET gen=gen+1; END;"
 
+/* The tables, made under the write lock taken up front (two processes
+ * creating a fresh cache at once take turns). */
+static const char schema_sql[] =
+	"BEGIN IMMEDIATE;"
+	"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS incsets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE NOT NULL,"
+	"  body TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS results(path TEXT NOT NULL, context TEXT NOT NULL,"
+	"  content TEXT NOT NULL, incset INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL,"
+	"  stored INTEGER NOT NULL, PRIMARY KEY(path, context, content, incset));"
+	"CREATE TABLE IF NOT EXISTS origins(path TEXT NOT NULL, context TEXT NOT NULL,"
+	"  content TEXT NOT NULL, incset INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+	"  PRIMARY KEY(path, context, content, incset));"
+	"CREATE TABLE IF NOT EXISTS contexts(context TEXT PRIMARY KEY, used INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
+	"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
+	"  content TEXT NOT NULL, PRIMARY KEY(dev, ino));"
+	/* judged.c: results judged with the tree's facts, and the
+	 * tree's facts (older builds sharing the file ignore both) */
+	"CREATE TABLE IF NOT EXISTS judged(path TEXT NOT NULL, context TEXT NOT NULL,"
+	"  content TEXT NOT NULL, incset INTEGER NOT NULL, digest TEXT NOT NULL, result TEXT NOT NULL,"
+	"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+	"  PRIMARY KEY(path, context, content, incset, digest));"
+	/* more.c: the members of a result that only the facts passes read
+	 * (its side row; the body last, past what a lookup reads) */
+	"CREATE TABLE IF NOT EXISTS results_more(path TEXT NOT NULL, context TEXT NOT NULL,"
+	"  content TEXT NOT NULL, incset INTEGER NOT NULL, sum TEXT NOT NULL, body TEXT NOT NULL,"
+	"  PRIMARY KEY(path, context, content, incset));"
+	"CREATE TABLE IF NOT EXISTS judged_more(path TEXT NOT NULL, context TEXT NOT NULL,"
+	"  content TEXT NOT NULL, incset INTEGER NOT NULL, digest TEXT NOT NULL, sum TEXT NOT NULL,"
+	"  body TEXT NOT NULL, PRIMARY KEY(path, context, content, incset, digest));"
+	"CREATE TABLE IF NOT EXISTS treefacts(context TEXT NOT NULL, path TEXT NOT NULL,"
+	"  abs TEXT NOT NULL, content TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL,"
+	"  facts TEXT NOT NULL, PRIMARY KEY(context, path));"
+	"CREATE TABLE IF NOT EXISTS treefacts_built(context TEXT PRIMARY KEY, root TEXT NOT NULL,"
+	"  files INTEGER NOT NULL, built INTEGER NOT NULL);"
+	/* rows copied in by store_tree_import(), not judged here */
+	"CREATE TABLE IF NOT EXISTS treefacts_imported(context TEXT NOT NULL, path TEXT NOT NULL,"
+	"  PRIMARY KEY(context, path));"
+	/* judged.c: a facts pass's record (store.h store_run_get), and
+	 * a count of every change to the tree's facts, by any writer
+	 * (older builds too: the triggers are the file's) */
+	"CREATE TABLE IF NOT EXISTS runs(context TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL,"
+	"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
+	"  PRIMARY KEY(context, key));"
+	"CREATE TABLE IF NOT EXISTS treefacts_gen(context TEXT PRIMARY KEY, gen INTEGER NOT NULL);"
+	/* state.c: where the facts passes ended (store.h store_state_get),
+	 * and the parts of files changed since, kept beside it */
+	"CREATE TABLE IF NOT EXISTS fact_states(context TEXT NOT NULL, head TEXT NOT NULL, stamp TEXT NOT NULL,"
+	"  body BLOB NOT NULL, body_sum TEXT NOT NULL, stored INTEGER NOT NULL, producer TEXT NOT NULL,"
+	"  checksum TEXT NOT NULL, PRIMARY KEY(context, head));"
+	"CREATE TABLE IF NOT EXISTS fact_state_parts(context TEXT NOT NULL, head TEXT NOT NULL, path TEXT NOT NULL,"
+	"  body BLOB NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY(context, head, path));"
+	TREE_GEN_TRIGGER("treefacts", "i", "INSERT", "NEW")
+	TREE_GEN_TRIGGER("treefacts", "u", "UPDATE", "NEW")
+	TREE_GEN_TRIGGER("treefacts", "d", "DELETE", "OLD")
+	TREE_GEN_TRIGGER("treefacts_built", "i", "INSERT", "NEW")
+	TREE_GEN_TRIGGER("treefacts_built", "u", "UPDATE", "NEW")
+	TREE_GEN_TRIGGER("treefacts_built", "d", "DELETE", "OLD")
+	"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
+	"COMMIT;";
+
 int store_open(const char *path, struct store **out)
 {
 	*out = NULL;
@@ -233,64 +295,7 @@ int store_open(const char *path, struct store **out)
 	/* the schema goes in under the write lock taken up front, so two
 	 * processes creating a fresh cache at once take turns */
 	if ((rc = exec_retry(s, "PRAGMA journal_mode=WAL")) || (rc = store_i_exec(s, "PRAGMA synchronous=NORMAL")) ||
-	    (rc = exec_retry(s, "BEGIN IMMEDIATE;"
-		"CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL);"
-		"CREATE TABLE IF NOT EXISTS incsets(id INTEGER PRIMARY KEY, digest TEXT UNIQUE NOT NULL,"
-		"  body TEXT NOT NULL);"
-		"CREATE TABLE IF NOT EXISTS results(path TEXT NOT NULL, context TEXT NOT NULL,"
-		"  content TEXT NOT NULL, incset INTEGER NOT NULL DEFAULT 0, result TEXT NOT NULL,"
-		"  stored INTEGER NOT NULL, PRIMARY KEY(path, context, content, incset));"
-		"CREATE TABLE IF NOT EXISTS origins(path TEXT NOT NULL, context TEXT NOT NULL,"
-		"  content TEXT NOT NULL, incset INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
-		"  PRIMARY KEY(path, context, content, incset));"
-		"CREATE TABLE IF NOT EXISTS contexts(context TEXT PRIMARY KEY, used INTEGER NOT NULL);"
-		"CREATE TABLE IF NOT EXISTS stats(dev INTEGER NOT NULL, ino INTEGER NOT NULL,"
-		"  size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,"
-		"  content TEXT NOT NULL, PRIMARY KEY(dev, ino));"
-		/* judged.c: results judged with the tree's facts, and the
-		 * tree's facts (older builds sharing the file ignore both) */
-		"CREATE TABLE IF NOT EXISTS judged(path TEXT NOT NULL, context TEXT NOT NULL,"
-		"  content TEXT NOT NULL, incset INTEGER NOT NULL, digest TEXT NOT NULL, result TEXT NOT NULL,"
-		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
-		"  PRIMARY KEY(path, context, content, incset, digest));"
-		/* more.c: the members of a result that only the facts passes read
-		 * (its side row; the body last, past what a lookup reads) */
-		"CREATE TABLE IF NOT EXISTS results_more(path TEXT NOT NULL, context TEXT NOT NULL,"
-		"  content TEXT NOT NULL, incset INTEGER NOT NULL, sum TEXT NOT NULL, body TEXT NOT NULL,"
-		"  PRIMARY KEY(path, context, content, incset));"
-		"CREATE TABLE IF NOT EXISTS judged_more(path TEXT NOT NULL, context TEXT NOT NULL,"
-		"  content TEXT NOT NULL, incset INTEGER NOT NULL, digest TEXT NOT NULL, sum TEXT NOT NULL,"
-		"  body TEXT NOT NULL, PRIMARY KEY(path, context, content, incset, digest));"
-		"CREATE TABLE IF NOT EXISTS treefacts(context TEXT NOT NULL, path TEXT NOT NULL,"
-		"  abs TEXT NOT NULL, content TEXT NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL,"
-		"  facts TEXT NOT NULL, PRIMARY KEY(context, path));"
-		"CREATE TABLE IF NOT EXISTS treefacts_built(context TEXT PRIMARY KEY, root TEXT NOT NULL,"
-		"  files INTEGER NOT NULL, built INTEGER NOT NULL);"
-		/* rows copied in by store_tree_import(), not judged here */
-		"CREATE TABLE IF NOT EXISTS treefacts_imported(context TEXT NOT NULL, path TEXT NOT NULL,"
-		"  PRIMARY KEY(context, path));"
-		/* judged.c: a facts pass's record (store.h store_run_get), and
-		 * a count of every change to the tree's facts, by any writer
-		 * (older builds too: the triggers are the file's) */
-		"CREATE TABLE IF NOT EXISTS runs(context TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL,"
-		"  stored INTEGER NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL,"
-		"  PRIMARY KEY(context, key));"
-		"CREATE TABLE IF NOT EXISTS treefacts_gen(context TEXT PRIMARY KEY, gen INTEGER NOT NULL);"
-		/* state.c: where the facts passes ended (store.h store_state_get),
-		 * and the parts of files changed since, kept beside it */
-		"CREATE TABLE IF NOT EXISTS fact_states(context TEXT NOT NULL, head TEXT NOT NULL, stamp TEXT NOT NULL,"
-		"  body BLOB NOT NULL, body_sum TEXT NOT NULL, stored INTEGER NOT NULL, producer TEXT NOT NULL,"
-		"  checksum TEXT NOT NULL, PRIMARY KEY(context, head));"
-		"CREATE TABLE IF NOT EXISTS fact_state_parts(context TEXT NOT NULL, head TEXT NOT NULL, path TEXT NOT NULL,"
-		"  body BLOB NOT NULL, producer TEXT NOT NULL, checksum TEXT NOT NULL, PRIMARY KEY(context, head, path));"
-		TREE_GEN_TRIGGER("treefacts", "i", "INSERT", "NEW")
-		TREE_GEN_TRIGGER("treefacts", "u", "UPDATE", "NEW")
-		TREE_GEN_TRIGGER("treefacts", "d", "DELETE", "OLD")
-		TREE_GEN_TRIGGER("treefacts_built", "i", "INSERT", "NEW")
-		TREE_GEN_TRIGGER("treefacts_built", "u", "UPDATE", "NEW")
-		TREE_GEN_TRIGGER("treefacts_built", "d", "DELETE", "OLD")
-		"INSERT OR IGNORE INTO meta VALUES('schema', '" STORE_SCHEMA "');"
-		"COMMIT;")))
+	    (rc = exec_retry(s, schema_sql)))
 		goto fail;
 	sqlite3_stmt *v = NULL;
 	if ((rc = store_i_prepare(s, "SELECT v FROM meta WHERE k='schema'", &v)))
