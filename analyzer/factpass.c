@@ -522,35 +522,6 @@ static void state_set(struct factstate *fs, const struct file_result *r, const s
 	free(c);
 }
 
-/* A resumed run keeps the parts of the files it changed beside the state
- * (all of the state again once they are a tenth of its files). */
-static void keep_parts(const struct factpass_opts *o, struct fp_run *run, struct factstate *fs, GHashTable *changed,
-		       size_t had)
-{
-	struct factpass_stats *st = run->st;
-	size_t n = g_hash_table_size(changed);
-	if (had + n > factstate_nfiles(fs) / 10 + 16) {
-		run->st->state_head = state_head(o);
-		if (run->st->state_head)
-			factstate_save(fs, &run->st->state, &run->st->state_len);
-		phase_mark("facts: state made");
-		return;
-	}
-	st->state_head = state_head(o);
-	st->part_path = xcalloc(n + 1, sizeof(*st->part_path));
-	st->part = xcalloc(n + 1, sizeof(*st->part));
-	st->part_len = xcalloc(n + 1, sizeof(*st->part_len));
-	GHashTableIter it;
-	gpointer k;
-	g_hash_table_iter_init(&it, changed);
-	while (g_hash_table_iter_next(&it, &k, NULL)) {
-		st->part_path[st->nparts] = xstrdup(k);
-		factstate_part_save(fs, k, &st->part[st->nparts], &st->part_len[st->nparts]);
-		st->nparts++;
-	}
-	phase_mark("facts: state parts made");
-}
-
 /* The state of a run whose passes ended on files[] (new blob in st). */
 static void keep_state(const struct factpass_opts *o, struct fp_run *run, size_t n, struct factstate *fs)
 {
@@ -569,6 +540,32 @@ static void keep_state(const struct factpass_opts *o, struct fp_run *run, size_t
 		factstate_save(fs, &run->st->state, &run->st->state_len);
 	factstate_free(mine);
 	phase_mark("facts: state made");
+}
+
+/* A resumed run keeps the parts of the files it changed beside the state
+ * (all of the state again once they are a tenth of its files). */
+static void keep_parts(const struct factpass_opts *o, struct fp_run *run, struct factstate *fs, GHashTable *changed,
+		       size_t had)
+{
+	struct factpass_stats *st = run->st;
+	size_t n = g_hash_table_size(changed);
+	if (had + n > factstate_nfiles(fs) / 10 + 16) {
+		keep_state(o, run, 0, fs);
+		return;
+	}
+	st->state_head = state_head(o);
+	st->part_path = xcalloc(n + 1, sizeof(*st->part_path));
+	st->part = xcalloc(n + 1, sizeof(*st->part));
+	st->part_len = xcalloc(n + 1, sizeof(*st->part_len));
+	GHashTableIter it;
+	gpointer k;
+	g_hash_table_iter_init(&it, changed);
+	while (g_hash_table_iter_next(&it, &k, NULL)) {
+		st->part_path[st->nparts] = xstrdup(k);
+		factstate_part_save(fs, k, &st->part[st->nparts], &st->part_len[st->nparts]);
+		st->nparts++;
+	}
+	phase_mark("facts: state parts made");
 }
 
 /* ---- resuming from the state of an earlier run ---- */
@@ -626,9 +623,9 @@ static void resume_apply(struct resume *rs, const struct part *p, size_t np)
 	for (size_t x = 0; x < np; x++) {
 		long at = factstate_find(rs->fs, p[x].path);
 		size_t nold = 0;
-		char **old = at >= 0 ? factstate_file_keys(rs->fs, (size_t)at, &nold) : NULL;
+		const char **old = at >= 0 ? factstate_file_obs_keys(rs->fs, (size_t)at, &nold) : NULL;
 		for (size_t k = 0; k < nold; k++)
-			g_hash_table_add(keys, old[k]);
+			g_hash_table_add(keys, xstrdup(old[k]));
 		free(old);
 		for (size_t k = 0; p[x].r && k < p[x].r->nfacts; k++)
 			g_hash_table_add(keys, xstrdup(p[x].r->facts[k].key));

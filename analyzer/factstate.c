@@ -194,12 +194,6 @@ bool factstate_file(const struct factstate *st, size_t i, struct factstate_file 
 	return true;
 }
 
-void factstate_set_digest(struct factstate *st, size_t i, const char *digest)
-{
-	if (i < st->nf)
-		st->f[i].digest = own(st, digest);
-}
-
 static int cmp_path_at(const void *a, const void *b, void *data)
 {
 	const struct factstate *st = data;
@@ -293,28 +287,15 @@ void factstate_source(struct factstate *st, struct factbase *fb)
 	factbase_set_source(fb, source, st, factstate_nkeys(st));
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-char **factstate_file_keys(const struct factstate *st, size_t i, size_t *n)
+const char **factstate_file_obs_keys(const struct factstate *st, size_t i, size_t *n)
 {
 	*n = 0;
 	if (i >= st->nf || st->f[i].dead)
 		return NULL;
 	const struct fs_f *f = &st->f[i];
-	GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
-	char **out = xcalloc(f->nobs + f->nrd + 1, sizeof(*out));
-	for (uint32_t j = 0; j < f->nobs + f->nrd; j++) {
-		uint32_t key = j < f->nobs ? f->obs[j].key : f->rd[j - f->nobs];
-		if (g_hash_table_contains(seen, GSIZE_TO_POINTER(key + 1)))
-			continue;
-		g_hash_table_add(seen, GSIZE_TO_POINTER(key + 1));
-		out[(*n)++] = xstrdup(st->key[key]);
-	}
-	g_hash_table_destroy(seen);
-	qsort(out, *n, sizeof(*out), cmp_str);
+	const char **out = xcalloc(f->nobs + 1, sizeof(*out));
+	for (uint32_t j = 0; j < f->nobs; j++)
+		out[(*n)++] = st->key[f->obs[j].key];
 	return out;
 }
 

@@ -45,12 +45,9 @@ size_t factstate_nfiles(const struct factstate *st);
 bool factstate_file(const struct factstate *st, size_t i, struct factstate_file *out);
 /* The index of `path`'s part, or -1. */
 long factstate_find(const struct factstate *st, const char *path);
-/* Change file i's digest (NULL: the first-pass result). */
-void factstate_set_digest(struct factstate *st, size_t i, const char *digest);
-
-/* The keys file i observes or consulted, each once (new array of new
- * strings, sorted).  */
-char **factstate_file_keys(const struct factstate *st, size_t i, size_t *n);
+/* The keys of file i's observations, as many as it has (new array; the
+ * strings are the state's).  */
+const char **factstate_file_obs_keys(const struct factstate *st, size_t i, size_t *n);
 /* The files (indexes) whose judgement consulted `key`, or a key its
  * wildcard covers when key is one ("field:S.*": every "field:S.f"). */
 size_t *factstate_readers(struct factstate *st, const char *key, size_t *n);
