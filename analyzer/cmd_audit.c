@@ -1,5 +1,6 @@
 /* gfpaudit audit: analyze files, directories or whole trees. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include "cmd.h"
 #include "gfpaudit/audit.h"
 #include "gfpaudit/factpass.h"
+#include "gfpaudit/factstate.h"
 #include "gfpaudit/treefacts.h"
 #include "gfpaudit/phase.h"
 #include <limits.h>
@@ -62,11 +64,17 @@ struct audit_state {
 	size_t with_errors;
 	struct triage *tri;
 	GHashTable *not_built; /* reported paths the configuration does not build */
+	/* each file the cache cannot answer, before a worker takes it */
+	void (*on_miss)(struct audit_state *st);
 };
 
 static struct file_result *on_lookup(void *data, size_t index, const char *path)
 {
-	return triage_lookup(((struct audit_state *)data)->tri, index, path);
+	struct audit_state *st = data;
+	struct file_result *r = triage_lookup(st->tri, index, path);
+	if (!r && st->on_miss)
+		st->on_miss(st);
+	return r;
 }
 
 static void on_store(void *data, size_t index, const char *path, const struct file_result *r)
@@ -298,6 +306,13 @@ struct audit_run {
 	size_t listed;            /* files the paths gave, before configuration and shard */
 	int sev;
 	char *facts_note;         /* the summary's word on the tree's facts */
+	bool tf_loaded;           /* load_tree_facts ran */
+	/* the last run's facts state, loaded at the first pass's first miss
+	 * (spec_state): the engine judges parsed files against it, the passes
+	 * resume from it; `misses` counts the parsed files */
+	struct factpass_state *pre;
+	bool pre_tried;
+	size_t misses;
 };
 
 static void run_release(struct audit_run *r)
@@ -305,6 +320,9 @@ static void run_release(struct audit_run *r)
 	if (r->e)
 		engine_set_facts(r->e, NULL);
 	factbase_free(r->empty);
+	if (r->e)
+		engine_set_spec_state(r->e, NULL);
+	factpass_state_free(r->pre);
 	treefacts_release(&r->tf);
 	triage_free(r->tri); /* commits what the workers answered: the cache stays whole */
 	free(r->cache_path);
@@ -428,6 +446,9 @@ static bool whole_tree(const struct audit_args *a)
 /* The tree's facts of the files not audited, when they are in the cache. */
 static int load_tree_facts(struct audit_run *r)
 {
+	if (r->tf_loaded)
+		return 0;
+	r->tf_loaded = true;
 	struct store *s = triage_cache(r->tri);
 	const char *how = r->a->c.tree ? r->a->c.tree : "KDIR";
 	if (!s) {
@@ -483,11 +504,62 @@ static char *tree_stamp(struct store *s, const char *context, bool rebuild, cons
 							   root ? root : "");
 }
 
+/* The passes' inputs but the files and the record's (factpass.h): what
+ * names the state to resume from.  Needs the tree's facts loaded. */
+static void facts_inputs(struct audit_run *r, struct factpass_opts *fo)
+{
+	struct audit_args *a = r->a;
+	fo->engine = r->e;
+	fo->store = triage_cache(r->tri);
+	fo->context = triage_context(r->tri);
+	fo->max_passes = a->facts_passes;
+	fo->extra = r->tf.files;
+	fo->nextra = r->tf.n;
+	/* a shard's observations are read by the other shards */
+	fo->all_publishers = a->shard_n && (a->build_tree_facts || r->tf.built);
+	fo->extra_digest = r->tf.digest;
+}
+
+/* The first file the first pass parses: the last run's state, when the
+ * cache has one for these inputs, becomes what the workers judge each
+ * parsed file against a second time (engine.h engine_set_spec_state), up
+ * to the number of changed files a run resumes from (factpass.c); past
+ * that the run will not resume, and the state goes. */
+static void on_miss(struct audit_state *st)
+{
+	struct audit_run *r = (struct audit_run *)((char *)st - offsetof(struct audit_run, st));
+	r->misses++;
+	if (!r->pre_tried) {
+		r->pre_tried = true;
+		if (!triage_cache(r->tri) || getenv("GFPAUDIT_NO_RESUME"))
+			return;
+		if (load_tree_facts(r)) {
+			err_clear();
+			r->tf_loaded = false; /* run_facts tries again and says what is wrong */
+			return;
+		}
+		struct factpass_opts fo = { 0 };
+		facts_inputs(r, &fo);
+		if (factpass_state_load(&fo, &r->pre)) {
+			err_clear();
+			return;
+		}
+		factstate_prepare(factpass_state_facts(r->pre));
+		engine_set_spec_state(r->e, factpass_state_facts(r->pre));
+		phase_mark("first pass: state loaded");
+	} else if (r->pre && r->misses > r->fl.n / 10 + 16) {
+		engine_set_spec_state(r->e, NULL);
+		factpass_state_free(r->pre);
+		r->pre = NULL;
+	}
+}
+
 /* Join the observations and judge again what they change (factpass.h);
  * keep the tree's facts in the cache up to date.  Returns pool_run's code. */
 static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 {
 	struct audit_args *a = r->a;
+	engine_set_spec_state(r->e, NULL);
 	if (r->st.rep.n != r->fl.n)
 		return 0;
 	int rc = load_tree_facts(r);
@@ -511,14 +583,10 @@ static int run_facts(struct audit_run *r, const struct pool_opts *po1)
 	for (size_t i = 0; i < r->fl.n; i++)
 		ident[i] = triage_identity(r->tri, i);
 	char *stamp = save ? tree_stamp(s, triage_context(r->tri), rebuild, root) : NULL;
-	struct factpass_opts fo = { .engine = r->e, .store = s, .context = triage_context(r->tri),
-				    .pool = *po1, .max_passes = a->facts_passes,
-				    .extra = r->tf.files, .nextra = r->tf.n,
-				    /* a shard's observations are read by the other shards */
-				    .all_publishers = a->shard_n && (a->build_tree_facts || r->tf.built),
-				    .ident = s && (!save || stamp) ? ident : NULL,
-				    .extra_digest = r->tf.digest, .stamp = stamp ? stamp : "-",
+	struct factpass_opts fo = { .pool = *po1, .ident = s && (!save || stamp) ? ident : NULL,
+				    .stamp = stamp ? stamp : "-", .preloaded = &r->pre,
 				    .on_parsed = a->c.verbose > 1 ? on_parsed : NULL };
+	facts_inputs(r, &fo);
 	struct factpass_stats fs;
 	rc = factpass_run(&fo, r->st.rep.files, r->fl.paths, r->fl.n, &fs);
 	free(ident);
@@ -747,6 +815,7 @@ int audit_main(struct audit_args *a)
 		/* nothing joined yet: the files record which keys they consult */
 		r.empty = factbase_new();
 		engine_set_facts(r.e, r.empty);
+		r.st.on_miss = on_miss;
 	}
 	struct pool_stats ps;
 	struct pool_opts po = { .jobs = a->jobs, .timeout_sec = a->timeout, .mem_limit_mb = a->mem_mb,

@@ -172,6 +172,18 @@ struct factbase *factpass_join(struct file_result *const *a, size_t na, struct f
 	return join_mixed(a, na, b, NULL, nb);
 }
 
+/* A judgement not made by a worker, kept as a worker's would be (the
+ * results row of the file's content has it not). */
+static void put_judged(const struct factpass_opts *o, const char *file, const char content[STORE_HASH_HEX],
+		       const struct file_result *r)
+{
+	struct store_key k = { .path = file };
+	snprintf(k.context, sizeof(k.context), "%s", o->context);
+	memcpy(k.content, content, sizeof(k.content));
+	if (store_judged_put(o->store, &k, r))
+		err_clear();
+}
+
 static struct file_result *on_lookup(void *data, size_t i, const char *path)
 {
 	struct fp_run *run = data;
@@ -193,11 +205,7 @@ static struct file_result *on_lookup(void *data, size_t i, const char *path)
 		return spec;
 	}
 	if (spec) { /* kept as a worker's judgement would be (the results row has it not) */
-		struct store_key k = { .path = f0->file };
-		snprintf(k.context, sizeof(k.context), "%s", o->context);
-		memcpy(k.content, content, sizeof(k.content));
-		if (store_judged_put(o->store, &k, spec))
-			err_clear();
+		put_judged(o, f0->file, content, spec);
 		return spec;
 	}
 	run->content[i] = xstrdup(content);
@@ -321,7 +329,7 @@ static void inputs_text(const struct factpass_opts *o, struct strbuf *sb)
 /* The state's head (new string), or NULL when an input is not known. */
 static char *state_head(const struct factpass_opts *o)
 {
-	if (!o->store || !o->ident || !o->context || (o->nextra && !o->extra_digest))
+	if (!o->store || !o->context || (o->nextra && !o->extra_digest))
 		return NULL;
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_adds(&sb, "gfpaudit facts state 1\n");
@@ -814,9 +822,83 @@ static int resume_passes(const struct factpass_opts *o, struct resume *rs, struc
 	return rc;
 }
 
+/* A changed file's judgement made on its first parse against the state
+ * (engine.h engine_set_spec_state) becomes its result: its part then is
+ * the one a pass would give it, and the pass does not parse it again when
+ * the keys it read answer the same after the changes.  NULL: none. */
+static struct file_result *adopt_spec(const struct factpass_opts *o, struct fp_run *run, size_t i, const char *path)
+{
+	struct file_result *f0 = run->first[i], *spec = f0->spec;
+	char content[STORE_HASH_HEX];
+	if (!spec || strcmp(spec->file, f0->file) || !spec->facts_digest || !o->store)
+		return NULL;
+	if (store_content_hash(o->store, path, content)) {
+		err_clear();
+		return NULL;
+	}
+	put_judged(o, f0->file, content, spec);
+	f0->spec = NULL;
+	run->files[i] = spec; /* run->first[i] keeps the first pass's */
+	run->st->judged++;
+	run->st->reused++;
+	return spec;
+}
+
 static int load_part(void *data, const void *blob, size_t len)
 {
 	return factstate_part_load(data, blob, len);
+}
+
+struct factpass_state {
+	char *head, *stamp;
+	struct factstate *fs;
+	size_t had; /* parts beside the state */
+};
+
+int factpass_state_load(const struct factpass_opts *o, struct factpass_state **out)
+{
+	*out = NULL;
+	char *head = state_head(o);
+	char ctx[STORE_HASH_HEX];
+	void *blob = NULL;
+	size_t len = 0;
+	char *stamp = NULL;
+	struct factstate *fs = NULL;
+	snprintf(ctx, sizeof(ctx), "%s", o->context ? o->context : "");
+	if (!head)
+		return err_set(GA_ENOTFOUND, "no facts state: the passes' inputs are not known");
+	int rc = store_state_get(o->store, ctx, head, &stamp, &blob, &len);
+	if (!rc)
+		rc = factstate_adopt(blob, len, &fs);
+	size_t had = 0;
+	if (!rc)
+		rc = store_state_parts(o->store, ctx, head, load_part, fs, &had);
+	if (rc) {
+		free(head);
+		free(stamp);
+		factstate_free(fs);
+		return rc;
+	}
+	struct factpass_state *ps = xcalloc(1, sizeof(*ps));
+	*ps = (struct factpass_state){ head, stamp, fs, had };
+	*out = ps;
+	phase_mark("facts: state loaded");
+	return 0;
+}
+
+struct factstate *factpass_state_facts(const struct factpass_state *ps)
+{
+	return ps ? ps->fs : NULL;
+}
+
+void factpass_state_free(struct factpass_state *ps)
+{
+	if (!ps)
+		return;
+	free(ps->head);
+	free(ps->stamp);
+	factstate_free(ps->fs);
+	free(ps);
 }
 
 /* Start from where the passes of an earlier run with the same inputs but
@@ -825,34 +907,19 @@ static int load_part(void *data, const void *blob, size_t len)
  * up to max_passes rounds.  False: no state, or too much changed (the
  * caller runs the passes from the start). */
 static bool resume(const struct factpass_opts *o, struct fp_run *run, char *const *paths, size_t n, char **todo,
-		   int *rcp)
+		   struct factpass_state *ps, int *rcp)
 {
-	char *head = state_head(o);
-	char ctx[STORE_HASH_HEX];
-	void *blob = NULL;
-	size_t len = 0;
-	char *stamp = NULL;
-	struct factstate *fs = NULL;
-	snprintf(ctx, sizeof(ctx), "%s", o->context ? o->context : "");
-	if (!head || store_state_get(o->store, ctx, head, &stamp, &blob, &len) || factstate_adopt(blob, len, &fs)) {
+	if (!ps && factpass_state_load(o, &ps)) {
 		err_clear();
-		free(head);
-		free(stamp);
 		return false;
 	}
+	struct factstate *fs = ps->fs;
+	size_t had = ps->had;
 	/* the tree's facts as that run left them: only the files whose part
 	 * changes need writing again (the caller's call) */
-	run->st->tree_intact = !strcmp(stamp, o->stamp ? o->stamp : "-");
-	free(stamp);
-	size_t had = 0;
-	if (store_state_parts(o->store, ctx, head, load_part, fs, &had)) {
-		err_clear();
-		free(head);
-		factstate_free(fs);
-		return false;
-	}
-	free(head);
-	phase_mark("facts: state loaded");
+	run->st->tree_intact = !strcmp(ps->stamp, o->stamp ? o->stamp : "-");
+	ps->fs = NULL;
+	factpass_state_free(ps);
 	size_t nchanged, ngone;
 	const char **gone;
 	bool *changed = resume_changes(o, run, fs, n, &nchanged, &gone, &ngone);
@@ -891,7 +958,9 @@ static bool resume(const struct factpass_opts *o, struct fp_run *run, char *cons
 		/* the demand as a file alone shows it (factpass.h) */
 		run->wanted[i] = r->facts_digest && (file_result_wants_facts(r) ||
 						     (file_result_facts_eligible(r) && file_result_publishes_open(r)));
-		parts[np++] = (struct part){ r->file, r, NULL, o->ident[i], run->wanted[i] };
+		struct file_result *spec = adopt_spec(o, run, i, paths[i]);
+		parts[np++] = spec ? (struct part){ r->file, spec, r, o->ident[i], run->wanted[i] }
+				   : (struct part){ r->file, r, NULL, o->ident[i], run->wanted[i] };
 	}
 	resume_apply(&rs, parts, np);
 	for (size_t i = 0; i < n; i++)
@@ -949,7 +1018,20 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 			g_hash_table_insert(run.by_path, files[i]->file, GSIZE_TO_POINTER(i + 1));
 	char **todo = xcalloc(n + 1, sizeof(*todo));
 	int rc = 0;
-	bool resumed = key && !getenv("GFPAUDIT_NO_RESUME") && resume(o, &run, paths, n, todo, &rc);
+	struct factpass_state *ps = o->preloaded ? *o->preloaded : NULL;
+	if (o->preloaded)
+		*o->preloaded = NULL;
+	if (ps) { /* loaded for inputs that may not be these */
+		char *head = state_head(o);
+		if (!head || strcmp(head, ps->head)) {
+			factpass_state_free(ps);
+			ps = NULL;
+		}
+		free(head);
+	}
+	bool resumed = key && !getenv("GFPAUDIT_NO_RESUME") && resume(o, &run, paths, n, todo, ps, &rc);
+	if (!resumed && ps && (!key || getenv("GFPAUDIT_NO_RESUME")))
+		factpass_state_free(ps);
 	if (!resumed) {
 		/* the passes read every file's facts and consulted keys */
 		for (size_t i = 0; i < n; i++)

@@ -287,6 +287,78 @@ void factstate_source(struct factstate *st, struct factbase *fb)
 	factbase_set_source(fb, source, st, factstate_nkeys(st));
 }
 
+/* The state's join with one file's part replaced (factstate.h). */
+struct factstate_overlay {
+	struct factstate *st;
+	char *path;
+	GHashTable *own; /* key -> GPtrArray of its observations, in r's order */
+};
+
+struct factstate_overlay *factstate_overlay_new(struct factstate *st, const struct file_result *r)
+{
+	struct factstate_overlay *ov = xcalloc(1, sizeof(*ov));
+	ov->st = st;
+	ov->path = xstrdup(r->file);
+	ov->own = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_ptr_array_unref);
+	for (size_t k = 0; k < r->nfacts; k++) {
+		GPtrArray *a = g_hash_table_lookup(ov->own, r->facts[k].key);
+		if (!a) {
+			a = g_ptr_array_new();
+			g_hash_table_insert(ov->own, r->facts[k].key, a);
+		}
+		g_ptr_array_add(a, &r->facts[k]);
+	}
+	build_index(st); /* before a fork, the children share it */
+	return ov;
+}
+
+void factstate_overlay_free(struct factstate_overlay *ov)
+{
+	if (!ov)
+		return;
+	g_hash_table_destroy(ov->own);
+	free(ov->path);
+	free(ov);
+}
+
+static void add_own(struct factstate_overlay *ov, GPtrArray *a, struct factbase *fb)
+{
+	for (guint k = 0; a && k < a->len; k++)
+		factbase_add_obs(fb, ov->path, g_ptr_array_index(a, k));
+}
+
+/* The key's observations in path order, the file's own in its place. */
+static void source_over(void *data, const char *key, struct factbase *fb)
+{
+	struct factstate_overlay *ov = data;
+	struct factstate *st = ov->st;
+	GPtrArray *mine = g_hash_table_lookup(ov->own, key);
+	long id = find_key(st, key);
+	bool done = false;
+	build_index(st);
+	for (uint32_t k = 0; id >= 0 && k < st->kob_n[id]; k++) {
+		const struct fs_ref *r = &st->kob[st->kob_begin[id] + k];
+		int c = strcmp(st->f[r->file].path, ov->path);
+		if (!c)
+			continue; /* the file's old part */
+		if (c > 0 && !done) {
+			add_own(ov, mine, fb);
+			done = true;
+		}
+		const struct fs_ob *b = &st->f[r->file].obs[r->ob];
+		struct fact_obs o = { .key = (char *)st->key[id], .iv = { b->lo, b->hi, b->known != 0 },
+				      .src = b->src, .line = b->line };
+		factbase_add_obs(fb, st->f[r->file].path, &o);
+	}
+	if (!done)
+		add_own(ov, mine, fb);
+}
+
+void factstate_overlay_source(struct factstate_overlay *ov, struct factbase *fb)
+{
+	factbase_set_source(fb, source_over, ov, factstate_nkeys(ov->st));
+}
+
 const char **factstate_file_obs_keys(const struct factstate *st, size_t i, size_t *n)
 {
 	*n = 0;
@@ -673,4 +745,9 @@ int factstate_part_load(struct factstate *st, const void *blob, size_t len)
 	free(pobs);
 	free(cons);
 	return rc;
+}
+
+void factstate_prepare(struct factstate *st)
+{
+	build_index(st);
 }

@@ -67,13 +67,26 @@ printf '/* touched */\n' >> d_buf.c
 "$G" audit --severity note --cache "$C" -vv $FILES > /dev/null 2> "$T/t1.err"
 expect_grep "comment in d_buf.c: only it is parsed again" "4 files: 3 from the cache" "$(cat "$T/t1.err")"
 got=$(judged "$T/t1.err")
-# d_buf.c reads only its own store: its first parse judged it again against
-# that store (result.h spec), so no worker judges it in the facts pass
+# its first parse judged it again against the last run's state with its
+# part replaced (engine.h engine_set_spec_state): that judgement is its
+# result when the passes resume, so no worker judges it, and no pass runs
 if [ -z "$got" ]; then ok "comment in d_buf.c: no file judged again by a worker"; else fail "comment in d_buf.c: no file judged again by a worker" "judged: $got"; fi
 # the record misses (d_buf.c's row is new): the passes resume from where
 # the last run's ended (factstate.h), and only the changed file is judged
 expect_grep "comment in d_buf.c: resumed from the last run's state" "resumed from the last run's state \(1 files changed since\)" "$(cat "$T/t1.err")"
-expect_grep "comment in d_buf.c: only its judgement, from its first parse" 'files changed since\): 1 passes \(converged\), 1 files re-judged \(0 parsed, 0 from the cache, 1 from the first parse' "$(cat "$T/t1.err")"
+expect_grep "comment in d_buf.c: only its judgement, from its first parse" 'files changed since\): 0 passes \(converged\), 1 files re-judged \(0 parsed, 0 from the cache, 1 from the first parse' "$(cat "$T/t1.err")"
+# q_setup.c reads q_init.c's store (another file's fact): judged on its first
+# parse against the state, as the resumed passes would judge it
+printf '/* touched */\n' >> q_setup.c
+"$G" audit --severity note --cache "$C" -vv $FILES > "$T/t1b.txt" 2> "$T/t1b.err"
+expect_grep "comment in q_setup.c: only it is parsed again" "4 files: 3 from the cache" "$(cat "$T/t1b.err")"
+got=$(judged "$T/t1b.err")
+if [ -z "$got" ]; then ok "comment in q_setup.c: no file judged again by a worker"; else fail "comment in q_setup.c: no file judged again by a worker" "judged: $got"; fi
+expect_grep "comment in q_setup.c: its judgement from its first parse, no pass" 'files changed since\): 0 passes \(converged\), 1 files re-judged \(0 parsed, 0 from the cache, 1 from the first parse' "$(cat "$T/t1b.err")"
+expect_grep "comment in q_setup.c: the finding still" "$RING" "$(cat "$T/t1b.txt")"
+"$G" audit --severity note --no-cache -vv $FILES > "$T/t1c.txt" 2> "$T/t1c.err"
+if [ "$(cat "$T/t1b.txt")" = "$(cat "$T/t1c.txt")" ]; then ok "comment in q_setup.c: resumed, the findings of a run with no cache"
+else fail "comment in q_setup.c: resumed, the findings of a run with no cache" "$(diff "$T/t1b.txt" "$T/t1c.txt")"; fi
 sed -i 's/4096/8/' q_init.c
 "$G" audit --severity note --cache "$C" -vv $FILES > "$T/t2.txt" 2> "$T/t2.err"
 got=$(judged "$T/t2.err")

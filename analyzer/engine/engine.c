@@ -16,6 +16,7 @@
 #include "gfpaudit/strbuf.h"
 #include "gfpaudit/err.h"
 #include "gfpaudit/facts.h"
+#include "gfpaudit/factstate.h"
 #include "gfpaudit/result.h"
 
 struct engine {
@@ -33,7 +34,13 @@ struct engine {
 	bool prepared;             /* engine_prepare() ran */
 	struct slowpath_model *model; /* the tree's page allocator, for the rules */
 	struct factbase *facts;    /* engine_set_facts */
+	struct factstate *spec_state; /* engine_set_spec_state */
 };
+
+void engine_set_spec_state(struct engine *e, struct factstate *st)
+{
+	e->spec_state = st;
+}
 
 void engine_set_facts(struct engine *e, struct factbase *fb)
 {
@@ -484,27 +491,36 @@ static void judge_tu(struct engine *e, struct tu *t, const char *path, const cha
 		qsort(r->findings, r->nfindings, sizeof(*r->findings), cmp_finding);
 }
 
-/* Judged again on the parse in hand (r->spec), against the file's own
- * observations: the first pass judges against an empty fact base, and the
- * join after it holds at least those, so a file that reads what it stores
- * itself (a field set at probe and read elsewhere in the file) would
- * otherwise be parsed again in the facts pass.  The facts pass takes this
- * judgement instead when the keys it read answer the same in the join
- * (factpass.c): a judgement depends on those answers only.  Done when the
- * own observations change what the file's reads answer, and the facts
- * pass may judge the file again at all (file_result_facts_eligible). */
+/* Judged again on the parse in hand (r->spec): the first pass judges
+ * against an empty fact base, and the facts pass would parse the file
+ * again to judge it with the join.  The facts pass takes this judgement
+ * instead when the keys it read answer the same in the join (factpass.c):
+ * a judgement depends on those answers only.  Against what: the last
+ * run's join with this file's part replaced by its observations when the
+ * engine has that run's state (engine_set_spec_state: a run that resumes
+ * from it answers so unless other files moved the keys), else the file's
+ * own observations (a file that reads what it stores itself: a field set
+ * at probe and read elsewhere in the file).  Done when that changes what
+ * the file's reads answer, and the facts pass may judge the file again at
+ * all (file_result_facts_eligible). */
 static void speculate(struct engine *e, struct tu *t, const char *path, const char *rep,
 		      const struct unsaved_file *unsaved, size_t nunsaved, struct file_result *r)
 {
-	if (factbase_size(e->facts) || !r->nfacts)
-		return; /* not the first pass, or nothing of its own to read */
+	if (factbase_size(e->facts) || (!r->nfacts && !e->spec_state))
+		return; /* not the first pass, or nothing to read but the empty join */
 	size_t n = 0;
 	char **keys = factbase_reads(e->facts, &n);
-	struct factbase *own = factbase_new();
-	factbase_add_result(own, r);
+	struct factbase *base = factbase_new();
+	struct factstate_overlay *ov = NULL;
+	if (e->spec_state) {
+		ov = factstate_overlay_new(e->spec_state, r);
+		factstate_overlay_source(ov, base);
+	} else {
+		factbase_add_result(base, r);
+	}
 	char d0[FACTBASE_DIGEST_HEX + 1], d1[FACTBASE_DIGEST_HEX + 1];
 	factbase_digest(e->facts, keys, n, d0);
-	factbase_digest(own, keys, n, d1);
+	factbase_digest(base, keys, n, d1);
 	r->consulted = keys;
 	r->nconsulted = n;
 	r->facts_digest = d0;
@@ -520,19 +536,20 @@ static void speculate(struct engine *e, struct tu *t, const char *path, const ch
 		for (size_t i = 0; i < r->nincludes; i++)
 			s->includes[i] = xstrdup(r->includes[i]);
 		s->nincludes = r->nincludes;
-		factbase_track(own, true);
+		factbase_track(base, true);
 		double t3;
-		judge_tu(e, t, path, rep, unsaved, nunsaved, own, s, &t3);
-		s->consulted = factbase_reads(own, &s->nconsulted);
-		factbase_digest(own, s->consulted, s->nconsulted, d1);
+		judge_tu(e, t, path, rep, unsaved, nunsaved, base, s, &t3);
+		s->consulted = factbase_reads(base, &s->nconsulted);
+		factbase_digest(base, s->consulted, s->nconsulted, d1);
 		s->facts_digest = xstrdup(d1);
-		factbase_track(own, false);
+		factbase_track(base, false);
 		r->spec = s;
 	}
 	for (size_t i = 0; i < n; i++)
 		free(keys[i]);
 	free(keys);
-	factbase_free(own);
+	factbase_free(base);
+	factstate_overlay_free(ov);
 }
 
 int engine_analyze_source(struct engine *e, const char *path,

@@ -97,6 +97,12 @@ int engine_analyze_source(struct engine *e, const char *path,
 struct factbase;
 void engine_set_facts(struct engine *e, struct factbase *fb);
 struct factbase *engine_facts(const struct engine *e);
+/* The last run's facts state (factstate.h), or NULL: the first pass
+ * judges each file it parses a second time against that run's join with
+ * the file's part replaced (engine.c speculate), so that a run resuming
+ * from the state need not parse it again.  The caller keeps st. */
+struct factstate;
+void engine_set_spec_state(struct engine *e, struct factstate *st);
 
 /* With opts.pch and opts.pch_optional: why the engine parses without a PCH
  * (NULL when it has one, or was not asked). */

@@ -59,6 +59,10 @@ struct factpass_opts {
 	const char *const *ident;
 	const char *extra_digest;            /* identifies extra[] (treefacts.digest) */
 	const char *stamp;
+	/* Optional: the last run's state, loaded before the first pass
+	 * (factpass_state_load): the passes take it (*preloaded becomes
+	 * NULL) and resume from it as from the one they would load. */
+	struct factpass_state **preloaded;
 	/* Optional: each file a worker judges in pass `pass` (1-based). */
 	void (*on_parsed)(void *data, int pass, const char *path);
 	void *data;
@@ -123,6 +127,16 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 int factpass_save_record(const struct factpass_opts *o, const struct factpass_stats *st, const char *stamp);
 /* Free what st holds (failures, the record). */
 void factpass_stats_release(struct factpass_stats *st);
+
+/* Where the last run with o's inputs (but the files) left the passes,
+ * loaded ahead of factpass_run: 0, or GA_ENOTFOUND when the cache has
+ * none (or o's inputs are not known).  factpass_state_facts: its
+ * factstate (for engine_set_spec_state). */
+struct factpass_state;
+struct factstate;
+int factpass_state_load(const struct factpass_opts *o, struct factpass_state **out);
+struct factstate *factpass_state_facts(const struct factpass_state *ps);
+void factpass_state_free(struct factpass_state *ps);
 
 /* The join of the analyzed results of a[] and b[], in path order (the
  * first observation of a key is the one its value names).  New factbase. */

@@ -57,6 +57,21 @@ void factstate_source(struct factstate *st, struct factbase *fb);
 /* Keys with at least one observation. */
 size_t factstate_nkeys(struct factstate *st);
 
+/* The state's join with the part of r->file replaced by r's observations
+ * (the first pass's, as the join would take them): what a run that
+ * resumes from st would answer once r's part is set, so that a file
+ * parsed in the first pass can be judged again on its parse against it
+ * (engine.h, engine_set_spec_state).  The overlay reads st (st must
+ * outlive it, and r must outlive the overlay); the source answers from
+ * both.  factstate_overlay_new builds st's index, so processes forked
+ * after it share the index. */
+struct factstate_overlay;
+struct factstate_overlay *factstate_overlay_new(struct factstate *st, const struct file_result *r);
+void factstate_overlay_source(struct factstate_overlay *ov, struct factbase *fb);
+void factstate_overlay_free(struct factstate_overlay *ov);
+/* Build the index now (a process about to fork shares it). */
+void factstate_prepare(struct factstate *st);
+
 /* The blob (new buffer) and back: 0, or GA_EINVAL for a blob that is not one. */
 void factstate_save(struct factstate *st, void **blob, size_t *len);
 int factstate_load(const void *blob, size_t len, struct factstate **out);
