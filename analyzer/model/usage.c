@@ -25,8 +25,40 @@ static const char *const physical_users[] = {
 	"__bio_add_page", "bio_add_folio", "kmap_to_page", "flush_dcache_page", "clflush_cache_range",
 	"writel", "writeq", "writel_relaxed", "writeq_relaxed", "iowrite32", "iowrite64",
 	"lo_hi_writeq", "hi_lo_writeq", "__raw_writel", "__raw_writeq", "outl",
+	/* USB transfers: the host controller driver maps the buffer for DMA
+	 * (usb_hcd_map_urb_for_dma); usb_control_msg_send/recv copy instead */
+	"usb_fill_bulk_urb", "usb_fill_int_urb", "usb_fill_control_urb", "usb_bulk_msg",
+	"usb_interrupt_msg", "usb_control_msg",
 	NULL,
 };
+
+/* Fields whose memory a subsystem maps for DMA: a store there is a
+ * physical use (struct, field). */
+static const char *const physical_fields[][2] = {
+	{ "urb", "transfer_buffer" },
+	{ "urb", "setup_packet" },
+};
+
+/* The physical field an lvalue names (struct name "S.f"; new string), or NULL. */
+static char *physical_field(struct node *lv)
+{
+	lv = node_strip(lv);
+	if (lv->kind != CXCursor_MemberRefExpr)
+		return NULL;
+	CXCursor f = clang_getCursorReferenced(lv->cur);
+	if (clang_getCursorKind(f) != CXCursor_FieldDecl)
+		return NULL;
+	CXCursor parent = clang_getCursorSemanticParent(f);
+	CXString sn = clang_getCursorSpelling(parent), fn = clang_getCursorSpelling(f);
+	char *out = NULL;
+	for (size_t i = 0; !out && i < sizeof(physical_fields) / sizeof(physical_fields[0]); i++)
+		if (!strcmp(clang_getCString(sn), physical_fields[i][0]) &&
+		    !strcmp(clang_getCString(fn), physical_fields[i][1]))
+			out = xasprintf("%s.%s", physical_fields[i][0], physical_fields[i][1]);
+	clang_disposeString(sn);
+	clang_disposeString(fn);
+	return out;
+}
 
 /* Uses that only read, write, copy or free through the virtual address. */
 static const char *const virtual_users[] = {
@@ -74,6 +106,7 @@ struct ukey {
 	const struct fn_model *fn; /* NULL: a field */
 	int var;
 	CXCursor field;
+	bool elems; /* a field whose elements hold the memory (f[i] = p) */
 };
 
 struct uscan {
@@ -86,7 +119,7 @@ struct uscan {
 	bool changed;
 };
 
-static void add_key(struct uscan *u, const struct fn_model *fn, int var, CXCursor field)
+static void add_key_elems(struct uscan *u, const struct fn_model *fn, int var, CXCursor field, bool elems)
 {
 	for (size_t i = 0; i < u->nk; i++) {
 		if (fn && u->k[i].fn == fn && u->k[i].var == var)
@@ -97,14 +130,30 @@ static void add_key(struct uscan *u, const struct fn_model *fn, int var, CXCurso
 	if (u->nk >= 32)
 		return;
 	ALLOC_GROW(u->k, u->nk + 1, u->alloc);
-	u->k[u->nk++] = (struct ukey){ fn, var, field };
+	u->k[u->nk++] = (struct ukey){ fn, var, field, elems };
 	u->changed = true;
+}
+
+static void add_key(struct uscan *u, const struct fn_model *fn, int var, CXCursor field)
+{
+	add_key_elems(u, fn, var, field, false);
 }
 
 /* Add the place an lvalue node names (a local or a field). */
 static bool add_lvalue(struct uscan *u, const struct fn_model *fn, struct node *lv)
 {
 	lv = node_strip(lv);
+	if (lv->kind == CXCursor_ArraySubscriptExpr && lv->nkids == 2) {
+		/* s->bufs[i] = p: every element of the field holds such memory */
+		struct node *base = node_strip(lv->kids[0]);
+		if (base->kind != CXCursor_MemberRefExpr)
+			return false;
+		CXCursor f = clang_getCursorReferenced(base->cur);
+		if (clang_getCursorKind(f) != CXCursor_FieldDecl)
+			return false;
+		add_key_elems(u, NULL, -1, f, true);
+		return true;
+	}
 	if (lv->kind == CXCursor_DeclRefExpr && lv->var >= 0 && !fn->vars[lv->var].is_member) {
 		add_key(u, fn, lv->var, clang_getNullCursor());
 		return true;
@@ -119,21 +168,21 @@ static bool add_lvalue(struct uscan *u, const struct fn_model *fn, struct node *
 	return false;
 }
 
-static bool node_is_key(const struct uscan *u, const struct fn_model *fn, const struct node *n)
+static const struct ukey *node_key(const struct uscan *u, const struct fn_model *fn, const struct node *n)
 {
 	if (n->kind == CXCursor_DeclRefExpr && n->var >= 0) {
 		for (size_t i = 0; i < u->nk; i++)
 			if (u->k[i].fn == fn && u->k[i].var == n->var)
-				return true;
-		return false;
+				return &u->k[i];
+		return NULL;
 	}
 	if (n->kind != CXCursor_MemberRefExpr)
-		return false;
+		return NULL;
 	CXCursor f = clang_getCursorReferenced(n->cur);
 	for (size_t i = 0; i < u->nk; i++)
 		if (!u->k[i].fn && clang_equalCursors(u->k[i].field, f))
-			return true;
-	return false;
+			return &u->k[i];
+	return NULL;
 }
 
 static const struct fn_model *find_fn(const struct usage_scope *sc, const char *name)
@@ -156,10 +205,19 @@ static void note_unknown(struct uscan *u, const struct node *n, char *why)
 
 /* Follow one use of the memory at node n (a reference to a key) up to
  * what consumes it. */
-static void classify_use(struct uscan *u, const struct fn_model *fn, struct node *n)
+static void classify_use(struct uscan *u, const struct fn_model *fn, struct node *n, bool elems)
 {
 	struct node *c = n;
 	for (struct node *p = n->parent; p; c = p, p = p->parent) {
+		if (elems) {
+			/* s->bufs[i]: the element is the pointer to the memory */
+			if (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr)
+				continue;
+			if (p->kind != CXCursor_ArraySubscriptExpr || !p->nkids || p->kids[0] != c)
+				return;
+			elems = false;
+			continue;
+		}
 		switch (p->kind) {
 		case CXCursor_ParenExpr:
 		case CXCursor_UnexposedExpr:
@@ -179,6 +237,16 @@ static void classify_use(struct uscan *u, const struct fn_model *fn, struct node
 			return; /* !p, p++: a test or a step */
 		case CXCursor_BinaryOperator:
 			if (p->op && !strcmp(p->op, "=")) {
+				char *pf = p->nkids == 2 && p->kids[1] == c ? physical_field(p->kids[0]) : NULL;
+				if (pf && u->phys_or_unknown != CONTIG_PHYSICAL) {
+					u->phys_or_unknown = CONTIG_PHYSICAL;
+					u->phys_line = (int)p->line;
+					u->phys_why = xasprintf("stored in '%s' (mapped for DMA)", pf);
+				}
+				if (pf) {
+					free(pf);
+					return;
+				}
 				if (p->nkids == 2 && p->kids[1] == c)
 					add_lvalue(u, fn, p->kids[0]);
 				return;
@@ -255,7 +323,8 @@ static void walk(struct uscan *u, const struct fn_model *fn, struct node *n)
 {
 	if (n->kind == CXCursor_UnaryExpr)
 		return; /* sizeof(*p), alignof: no use of the memory */
-	if (node_is_key(u, fn, n)) {
+	const struct ukey *k = node_key(u, fn, n);
+	if (k) {
 		/* a write of the place itself ("p = NULL") is no use */
 		struct node *p = n->parent;
 		while (p && (p->kind == CXCursor_ParenExpr || p->kind == CXCursor_UnexposedExpr))
@@ -263,7 +332,7 @@ static void walk(struct uscan *u, const struct fn_model *fn, struct node *n)
 		bool lhs = p && p->kind == CXCursor_BinaryOperator && p->op && !strcmp(p->op, "=") &&
 			   p->nkids == 2 && node_contains(p->kids[0], n);
 		if (!lhs)
-			classify_use(u, fn, n);
+			classify_use(u, fn, n, k->elems);
 	}
 	for (unsigned i = 0; i < n->nkids; i++)
 		walk(u, fn, n->kids[i]);
