@@ -30,6 +30,9 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 		strbuf_addf(&why, "; it cannot stall (no '__GFP_DIRECT_RECLAIM') and the memory must be physically "
 			    "contiguous (%s, line %d): a failure goes back to the caller",
 			    s->contig_why ? s->contig_why : "?", s->contig_line);
+	else if (s->stall == STALL_NO)
+		strbuf_adds(&why, "; it cannot stall (no '__GFP_DIRECT_RECLAIM'): it takes a free block of that "
+			    "order or fails at once, and a kvmalloc with this mask is only its kmalloc");
 	else if (s->contig == CONTIG_VIRTUAL)
 		strbuf_adds(&why, "; the memory is only used through its virtual address, so vmalloc memory would do");
 	struct finding *f = check_report(c, s, ctx, "%s: nothing catches a failure but an error return, "
