@@ -559,3 +559,77 @@ TEST(factstate_answers_as_the_join_and_survives_its_blob)
 	file_result_free(b);
 	file_result_free(c);
 }
+
+/* The overlay: the state's join with one file's part replaced answers as
+ * the join with that file's new result in its place (path order kept: the
+ * first observation names a key's value), and leaves the state as it was. */
+TEST(factstate_overlay_answers_as_the_join_with_the_file_replaced)
+{
+	struct file_result *a = result_with_fact("a.c", "field:s.x", 40000, SRCB(CONST));
+	struct file_result *b = result_with_fact("b.c", "field:s.x", 100, SRCB(CONST));
+	file_result_add_fact(b, "param:f#1", iv_range(1, 9), SRCB(USER), 12);
+	struct file_result *c = result_with_fact("c.c", "field:s.x", 7, SRCB(CONST));
+	/* b.c's new result: another value for s.x, f#1 gone, a key of its own */
+	struct file_result *b2 = result_with_fact("b.c", "field:s.x", 65536, SRCB(USER));
+	file_result_add_fact(b2, "field:u.z", iv_range(2, 3), SRCB(CONST), 4);
+	char *keys[] = { "field:s.x", "param:f#1", "field:u.z", "field:s.*" };
+	struct factstate *fs = factstate_new();
+	state_add(fs, c, "idc");
+	state_add(fs, a, "ida");
+	state_add(fs, b, "idb");
+	struct factbase *want = factbase_new();
+	factbase_add_result(want, a);
+	factbase_add_result(want, b2);
+	factbase_add_result(want, c);
+	struct factstate_overlay *ov = factstate_overlay_new(fs, b2);
+	struct factbase *over = factbase_new();
+	factstate_overlay_source(ov, over);
+	CHECK(same_answers(want, over, keys, 4));
+	/* a file the state has not: its part goes in its place too */
+	struct file_result *bb = result_with_fact("bb.c", "field:s.x", 1, SRCB(CONST));
+	struct factbase *want2 = factbase_new();
+	factbase_add_result(want2, a);
+	factbase_add_result(want2, b);
+	factbase_add_result(want2, bb);
+	factbase_add_result(want2, c);
+	struct factstate_overlay *ov2 = factstate_overlay_new(fs, bb);
+	struct factbase *over2 = factbase_new();
+	factstate_overlay_source(ov2, over2);
+	CHECK(same_answers(want2, over2, keys, 4));
+	/* the first file in path order: its part stays first (it names the value) */
+	struct file_result *a2 = result_with_fact("a.c", "field:s.x", 50000, SRCB(REMOTE));
+	struct factbase *want3 = factbase_new();
+	factbase_add_result(want3, a2);
+	factbase_add_result(want3, b);
+	factbase_add_result(want3, c);
+	struct factstate_overlay *ov3 = factstate_overlay_new(fs, a2);
+	struct factbase *over3 = factbase_new();
+	factstate_overlay_source(ov3, over3);
+	CHECK(same_answers(want3, over3, keys, 4));
+	factbase_free(over3);
+	factbase_free(want3);
+	factstate_overlay_free(ov3);
+	file_result_free(a2);
+	/* the state itself is unchanged */
+	struct factbase *old = factbase_new(), *src = factbase_new();
+	factbase_add_result(old, a);
+	factbase_add_result(old, b);
+	factbase_add_result(old, c);
+	factstate_source(fs, src);
+	CHECK(same_answers(old, src, keys, 4));
+	CHECK(!same_answers(old, over, keys, 4)); /* the replacement shows */
+	factbase_free(src);
+	factbase_free(old);
+	factbase_free(over2);
+	factbase_free(want2);
+	factstate_overlay_free(ov2);
+	factbase_free(over);
+	factbase_free(want);
+	factstate_overlay_free(ov);
+	factstate_free(fs);
+	file_result_free(a);
+	file_result_free(b);
+	file_result_free(b2);
+	file_result_free(bb);
+	file_result_free(c);
+}
