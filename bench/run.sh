@@ -27,7 +27,10 @@
 # analysis seconds and its peak RSS, kept in $OUT/cold.profile and summed
 # into the "where the cold time goes" lines (with the slowest files).
 #
-# Env: KDIR, J (jobs, default nproc), SCOPE (space-separated subdirectories of
+#   check       bench/hook.sh (a one-file mm patch under `check --staged`)
+#   review      bench/review-612.sh (a 10-patch series against a git copy of KDIR)
+#
+# Env: KDIR, J (jobs, default nproc), CHECK_RUNS (5), SCOPE (space-separated subdirectories of
 # the tree; default: the whole tree), TOUCH (20), OUT (build/bench),
 # MISSED (0/1), MISSED_SHARD, SPATCH_RULES, SPATCH_EVERY (1), CLANG_EVERY (1), SKIP (phases to
 # skip, e.g. "spatch clang").
@@ -120,6 +123,16 @@ awk '{ p += $4; a += $6 + $8 + $10 + $12; n++ }
   echo "largest worker peaks (RSS so far, MiB):"; awk '$13 == "rss" { print $14, $2 }' "$OUT/cold.profile" |
 	sort -rn | head -3 | awk '{ printf "  %s %d\n", $2, $1 / 1024 }'; } | tee -a "$results"
 
+# the facts passes of the cold run (its -v line): the rest of its split
+fl=$(grep -m1 '^gfpaudit: facts: ' "$OUT/cold.err" || true)
+if [ -n "$fl" ]; then
+	row "cold: facts passes" "$(echo "$fl" | sed -n 's/.*wall \([0-9.]*\) s.*/\1/p')" \
+		"$(echo "$fl" | sed -n 's/.*worker CPU \([0-9.]*\) s.*/\1/p')" \
+		"$(echo "$fl" | sed -n 's/.* \([0-9]*\) files re-judged (\([0-9]*\) parsed.*/\1 re-judged, \2 parsed/p')" \
+		"$(echo "$fl" | sed -n 's/.*; \([0-9]* passes[^,]*\),.*/\1/p') (within the cold row's wall)"
+fi
+{ echo "cold phases (GFPAUDIT_PROFILE):"; grep '^phase: ' "$OUT/cold.err" | sed 's/^phase: /  /'; } | tee -a "$results"
+
 name=warm; audit warm; summary warm
 
 # touch: append a comment to evenly spaced candidates (replacing the hard link)
@@ -206,6 +219,18 @@ if ! skip clang && command -v clang >/dev/null; then
 			"$nclang of $ncand candidates" \
 			"measured $(wall clang) s wall; $(wc -l < "$OUT/clang.out") of $nclang with errors (config-dependent code)"
 	fi
+fi
+# check: a one-file mm patch in a pre-commit hook, against clang on that file (bench/hook.sh)
+if ! skip check; then
+	GFPAUDIT=$G KDIR=$KDIR bash "$here/hook.sh" "${CHECK_RUNS:-5}" > "$OUT/check.out" 2> "$OUT/check.err" || true
+	echo "check (bench/hook.sh, medians of ${CHECK_RUNS:-5}; last column x clang -fsyntax-only of the file):" | tee -a "$results"
+	sed -n '/^runs=/,$p' "$OUT/check.out" | sed 's/^/  /' | tee -a "$results"
+fi
+# review: a 10-patch series against a git repository of the tree (bench/review-612.sh)
+if ! skip review; then
+	GFPAUDIT=$G KDIR=$KDIR bash "$here/review-612.sh" > "$OUT/review.out" 2> "$OUT/review.err" || true
+	echo "review (bench/review-612.sh):" | tee -a "$results"
+	sed 's/^/  /' "$OUT/review.out" | tee -a "$results"
 fi
 echo | tee -a "$results"
 echo "bench: results in $results, logs in $OUT" >&2
