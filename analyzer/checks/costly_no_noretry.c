@@ -96,6 +96,13 @@ static void on_site(const struct check *c, const struct site *s, struct check_ct
 			continue;
 		char *d = describe_attempt(s, a);
 		const char *why = quiet_fallback(s);
+		/* a mask picked among known ones (a policy: THP defrag, a pool's
+		 * flags) that may hold __GFP_NORETRY: whether this attempt stalls
+		 * is the policy's call (judged: 0 of 8 such rows worth a change,
+		 * bench/accuracy/issue14-precision-f.md); a mask the site does not
+		 * know at all (a gfp_t parameter: every bit "may") stays */
+		if (!why && gfp_may(a->gfp, GFPB(NORETRY)) && (a->gfp.may | a->gfp.must) != GFP_ALL_BITS)
+			why = "the mask may carry __GFP_NORETRY already, as the policy that picks it decides";
 		struct finding *f = check_report(c, s, ctx, "%s: the attempt has a fallback yet may enter direct reclaim "
 						 "without '__GFP_NORETRY', so it can stall in compaction and reclaim%s%s",
 						 d, why ? "; a note: " : "", why ? why : "");
