@@ -112,10 +112,11 @@ summary() { # name
 
 name=cold; GFPAUDIT_PROFILE=1 audit cold; summary cold
 # where the cold time goes: worker-side parse and analysis, parent-side triage
-grep '^profile: ' "$OUT/cold.err" > "$OUT/cold.profile"
+# per-file lines only ("profile: FILE parse S ..."; the interpreter's "summary" lines are not)
+grep '^profile: ' "$OUT/cold.err" | awk '$3 == "parse"' > "$OUT/cold.profile"
 grep -v '^profile: ' "$OUT/cold.err" > "$OUT/cold.err.tmp" && mv "$OUT/cold.err.tmp" "$OUT/cold.err"
 awk '{ p += $4; a += $6 + $8 + $10 + $12; n++ }
-     END { printf "cold time split: %d files parsed; parse %.1f CPU s, analysis %.1f CPU s (sites, checks, release)\n", n, p, a }' \
+     END { printf "cold time split: %d parses (first pass and facts passes); parse %.1f CPU s, analysis %.1f CPU s (sites, checks, release)\n", n, p, a }' \
 	"$OUT/cold.profile" | tee -a "$results"
 { echo "slowest parses:"; sort -k4 -rn "$OUT/cold.profile" | head -5 | awk '{ printf "  %s %.2f s\n", $2, $4 }'
   echo "slowest analyses:"; awk '{ print $6 + $8 + $10 + $12, $2 }' "$OUT/cold.profile" | sort -rn | head -5 |
