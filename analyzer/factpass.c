@@ -21,6 +21,9 @@ struct fp_run {
 	char **content;     /* its content hash, when the cache knows it */
 	int pass;
 	size_t reused;      /* of this pass's lookups: first-pass second judgements */
+	/* GFPAUDIT_PROFILE: of this pass's judgements, those whose findings,
+	 * observations, or both came out as the file's result before */
+	size_t same_f, same_o, same_fo;
 	size_t failures_alloc;
 	bool *failed;       /* files whose judgement failed in this run */
 	bool *wanted;       /* the last demand (pick) */
@@ -258,6 +261,20 @@ static bool same_findings(const struct file_result *a, const struct file_result 
 	return true;
 }
 
+/* Do two results of a file make the same observations (key, value, kinds)? */
+static bool same_obs(const struct file_result *a, const struct file_result *b)
+{
+	if (a->nfacts != b->nfacts)
+		return false;
+	for (size_t k = 0; k < a->nfacts; k++) {
+		const struct fact_obs *x = &a->facts[k], *y = &b->facts[k];
+		if (strcmp(x->key, y->key) || x->src != y->src || x->iv.known != y->iv.known ||
+		    (x->iv.known && (x->iv.lo != y->iv.lo || x->iv.hi != y->iv.hi)))
+			return false;
+	}
+	return true;
+}
+
 static void on_done(void *data, size_t i, struct file_result *r)
 {
 	struct fp_run *run = data;
@@ -275,8 +292,15 @@ static void on_done(void *data, size_t i, struct file_result *r)
 	}
 	run->st->judged++;
 	r->not_in_config = (*slot)->not_in_config;
-	if (!same_findings(r, *slot))
+	bool sf = same_findings(r, *slot);
+	if (!sf)
 		run->st->changed++;
+	if (phase_on()) {
+		bool so = same_obs(r, *slot);
+		run->same_f += sf;
+		run->same_o += so;
+		run->same_fo += sf && so;
+	}
 	if (*slot != run->first[run->idx[i]])
 		file_result_free(*slot);
 	*slot = r;
@@ -688,9 +712,14 @@ static int run_pass(struct fp_run *run, char **todo, size_t m)
 	po.data = run;
 	po.stats = &ps;
 	run->reused = 0;
+	run->same_f = run->same_o = run->same_fo = 0;
+	size_t judged0 = st->judged;
 	engine_set_facts(o->engine, run->fb);
 	int rc = pool_run(o->engine, todo, m, &po);
 	engine_set_facts(o->engine, NULL);
+	if (phase_on())
+		fprintf(stderr, "phase: facts pass %d: %zu judged; as before: findings %zu, observations %zu, both %zu\n",
+			run->pass, st->judged - judged0, run->same_f, run->same_o, run->same_fo);
 	for (size_t i = 0; i < m; i++) {
 		free(run->content[i]);
 		run->content[i] = NULL;

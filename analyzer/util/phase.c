@@ -4,13 +4,18 @@
 #include <time.h>
 #include "gfpaudit/phase.h"
 
-void phase_mark(const char *what)
+bool phase_on(void)
 {
 	static int on = -1;
-	static struct timespec last;
 	if (on < 0)
 		on = getenv("GFPAUDIT_PROFILE") != NULL;
-	if (!on)
+	return on;
+}
+
+void phase_mark(const char *what)
+{
+	static struct timespec last;
+	if (!phase_on())
 		return;
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);

@@ -3,6 +3,10 @@
 #ifndef GFPAUDIT_PHASE_H
 #define GFPAUDIT_PHASE_H
 
+#include <stdbool.h>
+
 void phase_mark(const char *what);
+/* Is GFPAUDIT_PROFILE set (for counts worth printing beside the marks)? */
+bool phase_on(void);
 
 #endif
