@@ -32,6 +32,7 @@ struct slot {
 	struct strbuf out;
 	struct timespec start;
 	int busy;
+	long base_kb;       /* the parent's resident set at the fork */
 };
 
 /* The signal that stopped the run (SIGINT, SIGTERM, SIGHUP), 0 while none. */
@@ -134,10 +135,15 @@ static void progress(struct progress *p, const struct pool_stats *st, size_t don
 		fputc('\n', stderr);
 }
 
-static void account(struct pool_stats *st, const struct rusage *ru)
+/* A worker's peak RSS counts the parent's pages the fork shares
+ * (copy-on-write, not copied): its own memory is the peak less them. */
+static void account(struct pool_stats *st, const struct rusage *ru, long base_kb)
 {
-	if (ru->ru_maxrss > st->max_rss_kb)
-		st->max_rss_kb = ru->ru_maxrss;
+	long own = ru->ru_maxrss > base_kb ? ru->ru_maxrss - base_kb : 0;
+	if (own > st->max_rss_kb)
+		st->max_rss_kb = own;
+	if (ru->ru_maxrss > st->max_rss_shared_kb)
+		st->max_rss_shared_kb = ru->ru_maxrss;
 	st->worker_cpu += ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
 			  ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
 }
@@ -156,6 +162,7 @@ static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const st
 		return err_set(GA_ETOOL, "pipe: %s", strerror(errno));
 	}
 	fflush(NULL);
+	long base_kb = isolate_rss_now_kb();
 	pid_t pid = fork();
 	if (pid < 0) {
 		close(rq[0]);
@@ -182,6 +189,7 @@ static int spawn(struct engine *e, struct slot *slots, int jobs, int i, const st
 	slots[i].res = rs[0];
 	slots[i].files = 0;
 	slots[i].busy = 0;
+	slots[i].base_kb = base_kb;
 	strbuf_reset(&slots[i].out);
 	return 0;
 }
@@ -196,7 +204,7 @@ static int retire(struct slot *s, int force, struct pool_stats *st)
 	close(s->req);
 	close(s->res);
 	if (wait4(s->pid, &status, 0, &ru) > 0)
-		account(st, &ru);
+		account(st, &ru, s->base_kb);
 	s->pid = 0;
 	s->busy = 0;
 	return status;

@@ -9,6 +9,7 @@
 #include "gfpaudit/suppress.h"
 #include "gfpaudit/datadir.h"
 #include "gfpaudit/engine.h"
+#include "gfpaudit/isolate.h"
 #include "gfpaudit/frontend.h"
 #include "gfpaudit/sites.h"
 #include "gfpaudit/check.h"
@@ -650,12 +651,14 @@ int engine_analyze_source(struct engine *e, const char *path,
 	double t4 = prof_now();
 	tu_release(&t);
 	/* GFPAUDIT_PROFILE=1: one line a file (bench/run.sh sums them); rss is
-	 * the process's peak so far, in KiB */
+	 * the process's peak so far, base what it shared with its parent at
+	 * the fork (isolate.h), in KiB */
 	if (getenv("GFPAUDIT_PROFILE")) {
 		struct rusage ru;
 		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f rss %ld\n",
-			rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4, ru.ru_maxrss);
+		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f rss %ld "
+			"base %ld\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4, ru.ru_maxrss,
+			isolate_rss_base_kb());
 	}
 	free(rep);
 	return 0;

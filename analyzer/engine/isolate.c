@@ -30,6 +30,26 @@
 #endif
 #endif
 
+/* This process's resident set now, in KiB (0 if unknown). */
+long isolate_rss_now_kb(void)
+{
+	unsigned long long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &res) != 2)
+		res = 0;
+	fclose(f);
+	return (long)(res * (unsigned long long)sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static long rss_base_kb;
+
+long isolate_rss_base_kb(void)
+{
+	return rss_base_kb;
+}
+
 #ifndef ISOLATE_NO_AS_LIMIT
 /* The address space this process maps now, in bytes (0 if unknown). */
 static unsigned long long mapped_bytes(void)
@@ -177,6 +197,7 @@ void isolate_child_setup(pid_t parent, long mem_limit_mb)
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	limit_memory(mem_limit_mb);
+	rss_base_kb = isolate_rss_now_kb();
 }
 
 int isolate_start(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,

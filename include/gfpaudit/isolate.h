@@ -47,6 +47,12 @@ void isolate_cancel(struct isolate_child *c);
  * parent (PR_SET_PDEATHSIG, even SIGKILL), default stop signals, the
  * address-space limit (none under ASan). */
 void isolate_child_setup(pid_t parent, long mem_limit_mb);
+/* The resident set in KiB: now, and (in a child) at its setup, which is
+ * the parent's pages the fork shares (copy-on-write, counted in the
+ * child's RSS though not copied): a worker's own memory is its peak less
+ * that base. */
+long isolate_rss_now_kb(void);
+long isolate_rss_base_kb(void);
 /* In a child: analyze one file (after the per-file CPU limit and the test
  * hooks) and write its result as one line of JSON to fd. */
 void isolate_analyze_one(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,

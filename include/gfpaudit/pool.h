@@ -46,7 +46,9 @@ struct pool_stats {
 	size_t answered;    /* files lookup answered (no worker) */
 	size_t forked;      /* files sent to a worker */
 	size_t crashed, timed_out;
-	long max_rss_kb;    /* peak resident set of any one worker */
+	long max_rss_kb;    /* peak resident set of any one worker, less the
+			     * parent's pages its fork shared (its own memory) */
+	long max_rss_shared_kb; /* the same with those pages (ru_maxrss) */
 	double worker_cpu;  /* user + system seconds of all workers */
 	double wall;        /* seconds in pool_run */
 };
