@@ -1058,8 +1058,10 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 		}
 		free(head);
 	}
-	bool resumed = key && !getenv("GFPAUDIT_NO_RESUME") && resume(o, &run, paths, n, todo, ps, &rc);
-	if (!resumed && ps && (!key || getenv("GFPAUDIT_NO_RESUME")))
+	/* resume() takes ps, whatever it answers */
+	bool may_resume = key && !getenv("GFPAUDIT_NO_RESUME");
+	bool resumed = may_resume && resume(o, &run, paths, n, todo, ps, &rc);
+	if (!may_resume)
 		factpass_state_free(ps);
 	if (!resumed) {
 		/* the passes read every file's facts and consulted keys */

@@ -266,20 +266,34 @@ size_t factstate_nkeys(struct factstate *st)
 	return st->nkeys_obs;
 }
 
-static void source(void *data, const char *key, struct factbase *fb)
+/* Add key's observations in path order; when `path` is set, its part is
+ * left out and `mine` (its new observations of key) put in its place. */
+static void add_key_obs(struct factstate *st, const char *key, const char *path, GPtrArray *mine,
+			struct factbase *fb)
 {
-	struct factstate *st = data;
 	long id = find_key(st, key);
-	if (id < 0)
-		return;
+	bool done = !path;
 	build_index(st);
-	for (uint32_t k = 0; k < st->kob_n[id]; k++) {
+	for (uint32_t k = 0; id >= 0 && k < st->kob_n[id]; k++) {
 		const struct fs_ref *r = &st->kob[st->kob_begin[id] + k];
+		int c = path ? strcmp(st->f[r->file].path, path) : -1;
+		if (!c)
+			continue; /* the file's old part */
+		for (guint j = 0; c > 0 && !done && mine && j < mine->len; j++)
+			factbase_add_obs(fb, path, g_ptr_array_index(mine, j));
+		done = done || c > 0;
 		const struct fs_ob *b = &st->f[r->file].obs[r->ob];
 		struct fact_obs o = { .key = (char *)st->key[id], .iv = { b->lo, b->hi, b->known != 0 },
 				      .src = b->src, .line = b->line };
 		factbase_add_obs(fb, st->f[r->file].path, &o);
 	}
+	for (guint j = 0; !done && mine && j < mine->len; j++)
+		factbase_add_obs(fb, path, g_ptr_array_index(mine, j));
+}
+
+static void source(void *data, const char *key, struct factbase *fb)
+{
+	add_key_obs(data, key, NULL, NULL, fb);
 }
 
 void factstate_source(struct factstate *st, struct factbase *fb)
@@ -308,7 +322,6 @@ struct factstate_overlay *factstate_overlay_new(struct factstate *st, const stru
 		}
 		g_ptr_array_add(a, &r->facts[k]);
 	}
-	build_index(st); /* before a fork, the children share it */
 	return ov;
 }
 
@@ -321,37 +334,11 @@ void factstate_overlay_free(struct factstate_overlay *ov)
 	free(ov);
 }
 
-static void add_own(struct factstate_overlay *ov, GPtrArray *a, struct factbase *fb)
-{
-	for (guint k = 0; a && k < a->len; k++)
-		factbase_add_obs(fb, ov->path, g_ptr_array_index(a, k));
-}
-
 /* The key's observations in path order, the file's own in its place. */
 static void source_over(void *data, const char *key, struct factbase *fb)
 {
 	struct factstate_overlay *ov = data;
-	struct factstate *st = ov->st;
-	GPtrArray *mine = g_hash_table_lookup(ov->own, key);
-	long id = find_key(st, key);
-	bool done = false;
-	build_index(st);
-	for (uint32_t k = 0; id >= 0 && k < st->kob_n[id]; k++) {
-		const struct fs_ref *r = &st->kob[st->kob_begin[id] + k];
-		int c = strcmp(st->f[r->file].path, ov->path);
-		if (!c)
-			continue; /* the file's old part */
-		if (c > 0 && !done) {
-			add_own(ov, mine, fb);
-			done = true;
-		}
-		const struct fs_ob *b = &st->f[r->file].obs[r->ob];
-		struct fact_obs o = { .key = (char *)st->key[id], .iv = { b->lo, b->hi, b->known != 0 },
-				      .src = b->src, .line = b->line };
-		factbase_add_obs(fb, st->f[r->file].path, &o);
-	}
-	if (!done)
-		add_own(ov, mine, fb);
+	add_key_obs(ov->st, key, ov->path, g_hash_table_lookup(ov->own, key), fb);
 }
 
 void factstate_overlay_source(struct factstate_overlay *ov, struct factbase *fb)

@@ -63,8 +63,7 @@ size_t factstate_nkeys(struct factstate *st);
  * parsed in the first pass can be judged again on its parse against it
  * (engine.h, engine_set_spec_state).  The overlay reads st (st must
  * outlive it, and r must outlive the overlay); the source answers from
- * both.  factstate_overlay_new builds st's index, so processes forked
- * after it share the index. */
+ * both. */
 struct factstate_overlay;
 struct factstate_overlay *factstate_overlay_new(struct factstate *st, const struct file_result *r);
 void factstate_overlay_source(struct factstate_overlay *ov, struct factbase *fb);
