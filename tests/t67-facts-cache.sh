@@ -192,6 +192,12 @@ expect_grep "facts --key: value and provenance" '^field:q_cfg\.depth: 4096 \(con
 expect_grep "facts --key: where it is stored" '^  (.*/)?q_init\.c:6: 4096 \(const\)' "$out"
 out=$("$G" facts --cache "$P" --key param:q_ring_alloc#1 --format json 2>&1)
 expect_grep "facts --key json: the caller's store" '"file": "(.*/)?q_setup.c"' "$out"
+# addresses are no facts: the pointer q_ring.c stores into q_cfg.ring and the
+# struct pointer q_setup.c passes (a size, an order, a mask never is one)
+out=$("$G" facts --cache "$P" --key field:q_cfg.ring 2>&1)
+expect_grep "facts --key: a pointer field's stores are not kept" 'nothing in the tree.s facts' "$out"
+out=$("$G" facts --cache "$P" --key param:q_ring_alloc#0 2>&1)
+expect_grep "facts --key: a pointer argument is not kept" 'nothing in the tree.s facts' "$out"
 out=$("$G" facts --cache "$P" --key field:q_cfg.nothing 2>&1)
 expect_grep "facts --key: a key nothing stores" 'nothing in the tree.s facts' "$out"
 sed -i 's/4096/8/' q_init.c

@@ -628,9 +628,33 @@ static char *cursor_spelling(CXCursor c)
 	return r;
 }
 
+/* An address: the tree's facts bound sizes, orders and masks, and the
+ * joined interval of a pointer's stores says nothing a reader uses (it
+ * only widens the facts passes: every file that stores a pointer into a
+ * list_head would publish into what an allocating function reads). */
+static bool type_is_address(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	switch (t.kind) {
+	case CXType_Pointer:
+	case CXType_BlockPointer:
+	case CXType_ConstantArray:
+	case CXType_IncompleteArray:
+	case CXType_VariableArray:
+	case CXType_DependentSizedArray:
+	case CXType_FunctionProto:
+	case CXType_FunctionNoProto:
+		return true;
+	default:
+		return false;
+	}
+}
+
 char *eval_field_key(CXCursor fld)
 {
 	if (clang_Cursor_isNull(fld) || clang_getCursorKind(fld) != CXCursor_FieldDecl)
+		return NULL;
+	if (type_is_address(clang_getCursorType(fld)))
 		return NULL;
 	CXCursor par = clang_getCursorSemanticParent(fld);
 	if (clang_Cursor_isAnonymous(par))
@@ -644,6 +668,12 @@ char *eval_field_key(CXCursor fld)
 
 char *eval_param_key(CXCursor fn, const char *file, int i)
 {
+	if (i >= 0) {
+		CXType ft = clang_getCursorType(fn);
+		if (ft.kind == CXType_FunctionProto && i < clang_getNumArgTypes(ft) &&
+		    type_is_address(clang_getArgType(ft, (unsigned)i)))
+			return NULL;
+	}
 	char *name = cursor_spelling(fn);
 	bool st = clang_Cursor_getStorageClass(fn) == CX_SC_Static;
 	char idx[16];

@@ -66,7 +66,8 @@ static void note_call_args(struct fn_scan *s, struct node *call, const struct av
 		return;
 	for (unsigned i = 0; i < nargs && i < 16; i++) {
 		char *key = eval_param_key(ref, s->o->report_path, (int)i);
-		file_result_add_fact(s->facts_out, key, args[i].iv, args[i].src, (int)call->line);
+		if (key) /* none for an address */
+			file_result_add_fact(s->facts_out, key, args[i].iv, args[i].src, (int)call->line);
 		free(key);
 	}
 }

@@ -8,6 +8,8 @@
  *   param:F#i   a value a call passes as parameter i of function F (static
  *               functions: param:FILE:F#i);
  *   param:F#*   F's address is taken: callers the tree does not show.
+ * A field or parameter whose type is an address (a pointer, an array, a
+ * function) has no key: the facts bound sizes, orders and masks.
  * The fact base joins them (one interval, the union of the kinds).  A read
  * of a field nothing in the file stored, or of a parameter, then takes the
  * joined value instead of "unknown" -- when every observation was bounded
