@@ -831,11 +831,11 @@ int audit_main(struct audit_args *a)
 	if (c->verbose)
 		fprintf(stderr, "gfpaudit: %zu files: %zu from the cache, %zu prefiltered (%zu wrapper names "
 			"learned in %.2f s), %zu parsed by workers (%zu crashed, %zu timed out); triage %.2f s, "
-			"worker CPU %.1f s, peak worker RSS %ld MiB (%ld MiB with the parent's pages its fork shares), "
+			"worker CPU %.1f s, peak worker RSS %ld MiB%s%s (%ld MiB with the parent's pages its fork shares), "
 			"wall %.1f s\n",
 			r.fl.n, ts.cached, ts.prefiltered, ts.learned, ts.learn_sec, ps.forked, ps.crashed,
-			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, ps.max_rss_shared_kb / 1024,
-			ps.wall);
+			ps.timed_out, ts.lookup_sec, ps.worker_cpu, ps.max_rss_kb / 1024, *ps.max_rss_file ? " on " : "",
+			ps.max_rss_file, ps.max_rss_shared_kb / 1024, ps.wall);
 	if (ts.store_failed && !c->quiet)
 		fprintf(stderr, "gfpaudit audit: warning: the cache did not take %zu result%s (%s): the "
 			"results are whole, the next run parses those files again\n", ts.store_failed,

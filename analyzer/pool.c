@@ -224,6 +224,28 @@ struct run {
 	struct progress prog;
 };
 
+/* The worker's peak on this file (isolate.h ISOLATE_RSS_MEMBER), taken
+ * off the result: its resets make the peak at the worker's exit the last
+ * file's only, so the largest of the files' is the workers' peak. */
+static void file_peak(struct run *r, size_t idx, json_t *j)
+{
+	json_t *m = json_object_get(j, ISOLATE_RSS_MEMBER);
+	if (!json_is_array(m))
+		return;
+	long own = (long)json_integer_value(json_array_get(m, 0));
+	long all = (long)json_integer_value(json_array_get(m, 1));
+	struct pool_stats *st = &r->st;
+	if (own > st->max_rss_kb) {
+		st->max_rss_kb = own;
+		char *rep = engine_report_path(r->e, r->paths[idx]);
+		snprintf(st->max_rss_file, sizeof(st->max_rss_file), "%s", rep);
+		free(rep);
+	}
+	if (all > st->max_rss_shared_kb)
+		st->max_rss_shared_kb = all;
+	json_object_del(j, ISOLATE_RSS_MEMBER);
+}
+
 /* Give the next files to the free slots (or take a cached answer from
  * o->lookup).  0, or an error when no worker could be started. */
 static int fill_slots(struct run *r)
@@ -335,6 +357,7 @@ static struct file_result *slot_result(struct run *r, struct slot *s, int readab
 	s->busy = 0;
 	json_error_t jerr;
 	json_t *j = json_loadb(s->out.buf, (size_t)(nl - s->out.buf), 0, &jerr);
+	file_peak(r, idx, j);
 	if (!j || file_result_from_json(j, &res))
 		res = isolate_failed(r->e, r->paths[idx], "worker returned no result");
 	json_decref(j);

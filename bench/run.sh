@@ -121,7 +121,7 @@ awk '{ p += $4; a += $6 + $8 + $10 + $12; n++ }
 { echo "slowest parses:"; sort -k4 -rn "$OUT/cold.profile" | head -5 | awk '{ printf "  %s %.2f s\n", $2, $4 }'
   echo "slowest analyses:"; awk '{ print $6 + $8 + $10 + $12, $2 }' "$OUT/cold.profile" | sort -rn | head -5 |
 	awk '{ printf "  %s %.2f s\n", $2, $1 }'
-  echo "largest worker peaks (RSS so far less the parent's pages the fork shared, MiB):"
+  echo "largest per-file worker peaks (the worker's RSS on the file less the parent's pages the fork shared, MiB):"
   awk '$13 == "rss" { print $14 - ($15 == "base" ? $16 : 0), $2 }' "$OUT/cold.profile" |
 	sort -rn | head -3 | awk '{ printf "  %s %d\n", $2, $1 / 1024 }'; } | tee -a "$results"
 

@@ -131,7 +131,14 @@ sec_workers() {
 		bad_c > "$T/big-parent.c"
 		GFPAUDIT_TEST_BALLAST_MB=400 timeout 60 "$G" audit --no-cache -q --memory-limit 256 "$T/big-parent.c" >"$T/out" 2>"$T/err"; rc=$?
 		if [ $rc = 1 ] && grep -q "costly-no-fallback" "$T/out" && ! grep -q "failed" "$T/err"; then ok "--memory-limit counts from what the worker inherits (a 400 MiB parent, a 256 MiB limit)"
-		else fail "--memory-limit counts from what the worker inherits (a 400 MiB parent, a 256 MiB limit)" "exit $rc $(cat "$T/err")"; fi ;;
+		else fail "--memory-limit counts from what the worker inherits (a 400 MiB parent, a 256 MiB limit)" "exit $rc $(cat "$T/err")"; fi
+		# -v's peak worker RSS is the worker's own, on the file it was on;
+		# the parent's 400 MiB it shares only in the figure in brackets
+		GFPAUDIT_TEST_BALLAST_MB=400 timeout 60 "$G" audit --no-cache -q -v -j 1 "$T/big-parent.c" >"$T/out" 2>"$T/err"
+		own=$(sed -n 's/.*peak worker RSS \([0-9]*\) MiB on .*big-parent.c (\([0-9]*\) MiB with.*/\1 \2/p' "$T/err")
+		set -- $own
+		if [ -n "${2:-}" ] && [ "$1" -lt 300 ] && [ "$2" -ge 400 ]; then ok "-v: a worker's own peak on its file, the parent's shared pages apart ($1 / $2 MiB)"
+		else fail "-v: a worker's own peak on its file, the parent's shared pages apart" "$(grep 'peak worker' "$T/err")"; fi ;;
 	esac
 	# a worker burning CPU while its parent cannot act (stopped): RLIMIT_CPU
 	# (--timeout plus 2 s of CPU) ends it

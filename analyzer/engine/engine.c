@@ -651,15 +651,14 @@ int engine_analyze_source(struct engine *e, const char *path,
 	double t4 = prof_now();
 	tu_release(&t);
 	/* GFPAUDIT_PROFILE=1: one line a file (bench/run.sh sums them); rss is
-	 * the process's peak so far, base what it shared with its parent at
-	 * the fork (isolate.h), in KiB */
-	if (getenv("GFPAUDIT_PROFILE")) {
-		struct rusage ru;
-		getrusage(RUSAGE_SELF, &ru);
+	 * the process's peak on this file in a worker (which resets it before
+	 * each: isolate.h), its peak so far elsewhere; base what a worker
+	 * shared with its parent at the fork, start what it held when the
+	 * file began (0 outside a worker); in KiB */
+	if (getenv("GFPAUDIT_PROFILE"))
 		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f rss %ld "
-			"base %ld\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4, ru.ru_maxrss,
-			isolate_rss_base_kb());
-	}
+			"base %ld start %ld\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4, isolate_peak_kb(),
+			isolate_rss_base_kb(), isolate_file_start_kb());
 	free(rep);
 	return 0;
 }

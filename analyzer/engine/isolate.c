@@ -4,6 +4,7 @@
  * Test hooks (GFPAUDIT_TEST_CRASH/HANG/HOG/SPIN, pool.h) act here, and
  * GFPAUDIT_TEST_CRASH_JUDGED=SUBSTR: GFPAUDIT_TEST_CRASH in the facts passes only. */
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -44,6 +45,39 @@ long isolate_rss_now_kb(void)
 }
 
 static long rss_base_kb;
+
+static long file_start_kb;
+
+long isolate_file_start_kb(void)
+{
+	return file_start_kb;
+}
+
+void isolate_peak_reset(void)
+{
+	file_start_kb = isolate_rss_now_kb();
+	/* "5": the peak resident set (VmHWM) becomes the resident set now
+	 * (proc(5) clear_refs); where /proc refuses, the peak runs on */
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+	if (!f)
+		return;
+	fputs("5", f);
+	fclose(f);
+}
+
+long isolate_peak_kb(void)
+{
+	long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmHWM: %ld", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
 
 long isolate_rss_base_kb(void)
 {
@@ -154,7 +188,12 @@ void isolate_analyze_one(struct engine *e, const char *path, const struct unsave
 			memset(p, 1, 64u << 20);
 		}
 	}
+	/* what the last file freed goes back to the system first: else a
+	 * worker keeps the heap of its largest file for all the next ones */
+	malloc_trim(0);
+	isolate_peak_reset();
 	int rc = pipeline_analyze_file(e, path, uf, nuf, &r);
+	long peak = isolate_peak_kb();
 	if (rc) {
 		char *rep = engine_report_path(e, path);
 		file_result_free(r);
@@ -165,6 +204,10 @@ void isolate_analyze_one(struct engine *e, const char *path, const struct unsave
 		free(rep);
 	}
 	json_t *j = file_result_to_json(r);
+	/* beside the result on the wire (pool.c takes it off): this file's
+	 * peak, the worker's own and with the parent's shared pages */
+	json_object_set_new(j, ISOLATE_RSS_MEMBER, json_pack("[I,I]", (json_int_t)(peak > rss_base_kb ? peak - rss_base_kb : 0),
+							     (json_int_t)peak));
 	char *s = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	file_result_free(r);

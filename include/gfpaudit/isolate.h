@@ -53,6 +53,18 @@ void isolate_child_setup(pid_t parent, long mem_limit_mb);
  * that base. */
 long isolate_rss_now_kb(void);
 long isolate_rss_base_kb(void);
+/* The peak resident set (VmHWM) in KiB (0 if unknown), and its reset to
+ * the resident set now: a worker resets it before each file, so the
+ * peak after it is that file's (with what the worker holds from the
+ * files before).  The main process never resets it (a bench's
+ * /usr/bin/time reads it at the exit).  isolate_analyze_one sends it
+ * beside the result, as ISOLATE_RSS_MEMBER: [own KiB, with shared KiB]. */
+long isolate_peak_kb(void);
+void isolate_peak_reset(void);
+/* The resident set at the last reset (0: none): what the worker held
+ * when the file began. */
+long isolate_file_start_kb(void);
+#define ISOLATE_RSS_MEMBER "worker_rss_kb"
 /* In a child: analyze one file (after the per-file CPU limit and the test
  * hooks) and write its result as one line of JSON to fd. */
 void isolate_analyze_one(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,

@@ -49,6 +49,7 @@ struct pool_stats {
 	long max_rss_kb;    /* peak resident set of any one worker, less the
 			     * parent's pages its fork shared (its own memory) */
 	long max_rss_shared_kb; /* the same with those pages (ru_maxrss) */
+	char max_rss_file[256]; /* the file a worker was on at max_rss_kb ("": not known) */
 	double worker_cpu;  /* user + system seconds of all workers */
 	double wall;        /* seconds in pool_run */
 };
