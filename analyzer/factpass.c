@@ -1069,6 +1069,12 @@ int factpass_run(const struct factpass_opts *o, struct file_result **files, char
 			if (files[i] && store_load_deferred(o->store, files[i]))
 				err_clear(); /* then it has none: judged again, as a file that consulted nothing */
 		phase_mark("facts: record missed, deferred loaded");
+		if (phase_on()) {
+			size_t nspec = 0;
+			for (size_t i = 0; i < n; i++)
+				nspec += files[i] && files[i]->spec;
+			fprintf(stderr, "phase: first pass: %zu second judgements\n", nspec);
+		}
 	}
 	for (run.pass = 1; !resumed; run.pass++) {
 		factbase_free(run.fb);

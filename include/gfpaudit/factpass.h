@@ -75,8 +75,8 @@ struct factpass_stats {
 	size_t parsed;      /* of them by a worker */
 	size_t cached;      /* of them from the cache */
 	size_t reused;      /* of them the first pass's second judgement, made on
-			     * its parse against the file's own observations
-			     * (result.h spec): no parse */
+			     * its parse against the last run's state with the
+			     * file's part replaced (result.h spec): no parse */
 	size_t failed;      /* judgements that failed (a crash, a timeout, a
 			     * parse error this time): the file keeps its answer
 			     * from before, judged with older facts */

@@ -56,9 +56,10 @@ struct file_result {
 	size_t nconsulted;
 	char *facts_digest;
 	/* A first-pass result's second judgement, made on the same parse
-	 * against the file's own observations (engine.c speculate; NULL:
-	 * none): the facts pass takes it when its keys answer the same in the
-	 * join.  Wire form and cache only. */
+	 * against the last run's facts state with the file's own part
+	 * replaced (engine.c speculate; NULL: none, always in a cold run):
+	 * the facts pass takes it when its keys answer the same in the join.
+	 * Wire form and cache only. */
 	struct file_result *spec;
 	/* includes, facts and consulted as read back from the cache and not
 	 * parsed yet: the JSON text of an object with those members
