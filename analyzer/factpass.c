@@ -314,14 +314,18 @@ static size_t pick(struct fp_run *run, size_t n, char *const *paths, char **out)
 	demand(run->files, n, run->o->all_publishers, wanted);
 	for (size_t i = 0; i < n; i++)
 		run->ever[i] = run->ever[i] || wanted[i];
+	size_t why[4] = { 0 };
 	for (int publishers = 1; publishers >= 0; publishers--)
 		for (size_t i = 0; i < n; i++) {
 			struct file_result *r = run->files[i];
 			if (!wanted[i] || run->failed[i] || (file_result_publishes_open(r) ? 1 : 0) != publishers || fresh(run, r))
 				continue;
+			why[(file_result_wants_facts(r) ? 1 : 0) + (publishers ? 2 : 0)]++;
 			run->idx[m] = i;
 			out[m++] = paths[i];
 		}
+	if (phase_on())
+		fprintf(stderr, "phase: picked: open site only %zu, publisher only %zu, both %zu\n", why[1], why[2], why[3]);
 	return m;
 }
 

@@ -624,6 +624,7 @@ int engine_analyze_source(struct engine *e, const char *path,
 		reparse_as_kbuild(e, &fc, path, unsaved, nunsaved, &t);
 	r->parse_errors = t.errors;
 	double t1 = prof_now();
+	long parsed_kb = isolate_peak_kb();
 	struct inc_collect ic = { .r = r, .main = t.main_file };
 	clang_getInclusions(t.tu, collect_inclusion, &ic);
 	/* the Makefiles and configuration behind the flags: the cache keeps
@@ -651,11 +652,12 @@ int engine_analyze_source(struct engine *e, const char *path,
 	 * the process's peak on this file in a worker (which resets it before
 	 * each: isolate.h), its peak so far elsewhere; base what a worker
 	 * shared with its parent at the fork, start what it held when the
-	 * file began (0 outside a worker); in KiB */
+	 * file began (0 outside a worker), parsed the peak when libclang's
+	 * parse was done (the rest is the model's); in KiB */
 	if (getenv("GFPAUDIT_PROFILE"))
 		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f rss %ld "
-			"base %ld start %ld\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4, isolate_peak_kb(),
-			isolate_rss_base_kb(), isolate_file_start_kb());
+			"base %ld start %ld parsed %ld\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4,
+			isolate_peak_kb(), isolate_rss_base_kb(), isolate_file_start_kb(), parsed_kb);
 	free(rep);
 	return 0;
 }

@@ -161,9 +161,85 @@ static const char *spelling(struct fn_model *f, CXCursor c)
 	return r;
 }
 
+/* Is the type an integer (or enum, bool) one: a cast to it of an integer
+ * constant is an integer constant. */
+static bool int_type(CXType t)
+{
+	bool sgn;
+	t = clang_getCanonicalType(t);
+	return type_bits(t, &sgn) > 0;
+}
+
+/* An integer constant spelled with literals and operators alone (no name,
+ * no sizeof, no call): the register masks of GENMASK(), FIELD_PREP() and
+ * BIT() expand to thousands of such nodes per line.  eval() folds a pure
+ * expression in one evaluation of its cursor and nothing reads inside one,
+ * so make_node() keeps its top as a leaf (kind IntegerLiteral, its own
+ * cursor): rt2800lib.c's models went from 1.5 M nodes to a few. */
+static bool int_literal_tree(const struct node *n, CXCursor c)
+{
+	switch (n->kind) {
+	case CXCursor_IntegerLiteral:
+	case CXCursor_CharacterLiteral:
+		return true;
+	case CXCursor_ParenExpr:
+	case CXCursor_ConditionalOperator:
+		break;
+	case CXCursor_BinaryOperator:
+		if (!n->op || !strcmp(n->op, "=") || !strcmp(n->op, ","))
+			return false;
+		break;
+	case CXCursor_UnaryOperator:
+		if (!n->op || (strcmp(n->op, "-") && strcmp(n->op, "+") && strcmp(n->op, "~") && strcmp(n->op, "!")))
+			return false;
+		break;
+	case CXCursor_UnexposedExpr: /* an implicit cast: one kid (__builtin_choose_expr has three) */
+		if (n->nkids != 1 || !int_type(clang_getCursorType(c)))
+			return false;
+		break;
+	case CXCursor_CStyleCastExpr:
+	case CXCursor_UnaryExpr: /* sizeof(type), alignof(type): layout */
+		if (!int_type(clang_getCursorType(c)))
+			return false;
+		break;
+	default:
+		return false;
+	}
+	if (!n->nkids)
+		return false;
+	for (unsigned i = 0; i < n->nkids; i++) {
+		const struct node *k = n->kids[i];
+		if (k->kind == CXCursor_TypeRef && (n->kind == CXCursor_CStyleCastExpr || n->kind == CXCursor_UnaryExpr))
+			continue;
+		/* BUILD_BUG_ON_ZERO(e): sizeof(struct { int:(-!!(e)); }) */
+		if ((k->kind == CXCursor_StructDecl || k->kind == CXCursor_UnionDecl) && n->kind == CXCursor_UnaryExpr)
+			continue;
+		if (n->kind == CXCursor_UnaryExpr)
+			return false; /* sizeof(expr): the expression may name a local */
+		if (k->kind != CXCursor_IntegerLiteral && k->kind != CXCursor_CharacterLiteral &&
+		    !(k->kind == CXCursor_UnaryExpr && !k->nkids))
+			return false;
+	}
+	return true;
+}
+
+/* Give back what the arena handed out since `head`/`used` (arena_alloc). */
+static void arena_rewind(struct arena *a, struct arena_block *head, size_t used)
+{
+	while (a->head && a->head != head) {
+		struct arena_block *n = a->head->next;
+		free(a->head);
+		a->head = n;
+	}
+	if (a->head)
+		a->head->used = used;
+}
+
 static struct node *make_node(struct fn_model *f, CXCursor c, struct node *parent)
 {
 	struct node *n = arena_alloc(f->arena, sizeof(*n));
+	struct arena_block *mark = f->arena->head;
+	size_t mark_used = mark->used;
 	n->kind = clang_getCursorKind(c);
 	n->cur = c;
 	n->parent = parent;
@@ -215,6 +291,15 @@ static struct node *make_node(struct fn_model *f, CXCursor c, struct node *paren
 		n->nkids = b.ntmp;
 	}
 	free(b.tmp);
+	if (int_literal_tree(n, c)) {
+		/* its kids were leaves already (each collapsed in turn); the
+		 * preorder numbers stay as they were (f->nnodes counts them) */
+		arena_rewind(f->arena, mark, mark_used);
+		n->kind = CXCursor_IntegerLiteral;
+		n->op = NULL;
+		n->kids = NULL;
+		n->nkids = 0;
+	}
 	n->pure = clang_isExpression(n->kind) && n->var < 0 &&
 		  (n->kind != CXCursor_CallExpr || (n->name && !strncmp(n->name, "__builtin_", 10))) &&
 		  n->kind != CXCursor_MemberRefExpr && n->kind != CXCursor_ArraySubscriptExpr &&
@@ -389,6 +474,19 @@ static void track_members(struct fn_model *f, struct node *n)
 	if (w > 0 && w < v->bits)
 		v->bits = w;
 	n->var = f->nvars++;
+}
+
+static int kept(const struct node *n)
+{
+	int k = 1;
+	for (unsigned i = 0; i < n->nkids; i++)
+		k += kept(n->kids[i]);
+	return k;
+}
+
+int fn_kept_nodes(const struct fn_model *f)
+{
+	return f && f->root ? kept(f->root) : 0;
 }
 
 struct fn_model *fn_build(const struct tu *t, CXCursor fnc)

@@ -1811,8 +1811,8 @@ static bool sites_pass(const struct tu *t, struct sites_opts *o, const struct fn
 	for (size_t i = 0; i < fns->n; i++) {
 		struct fn_model *f = fns->f[i];
 		if (debug_on())
-			fprintf(stderr, "debug: function %s (%d nodes)%s\n", f->name, f->nnodes,
-				has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
+			fprintf(stderr, "debug: function %s (%d nodes, %d kept)%s\n", f->name, f->nnodes,
+				fn_kept_nodes(f), has_alloc_call(f->body, o->table) ? " has allocator calls" : "");
 		if (!has_alloc_call(f->body, o->table))
 			continue;
 		struct fn_scan s = { .tu = t, .o = o, .fn = f, .cache = cache,

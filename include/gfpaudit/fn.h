@@ -57,6 +57,10 @@ struct fn_model {
 /* Build the model of a function definition cursor.  NULL if it has no body. */
 struct fn_model *fn_build(const struct tu *t, CXCursor fn);
 void fn_free(struct fn_model *f);
+/* The nodes the model keeps: nnodes counts every cursor of the body, but an
+ * integer constant spelled with literals and operators alone (a register
+ * mask, a sizeof(type)) is kept as one leaf (fn.c int_literal_tree). */
+int fn_kept_nodes(const struct fn_model *f);
 
 /* Arguments of a call node (kids after the callee). */
 unsigned node_nargs(const struct node *call);
