@@ -81,6 +81,34 @@ expect_rc "unreadable PCH: findings exit 1" 1 "$rc" "$err"
 expect_grep "unreadable PCH: the cause is named" "drivers/core.c: warning: libclang could not read the precompiled header back \(error 4" "$err"
 expect_grep "unreadable PCH: parsed without it, the same finding" "drivers/core.c:8:.*order 6" "$out"
 
+# A PCH shows a file the declarations of headers it never includes: a
+# driver's own `struct gpio` clashes with linux/gpio.h's.  The file is
+# parsed again as kbuild does and that parse (no error) is kept; a file
+# whose errors are its own keeps its first parse, made again.  One TU at a
+# time: the first is released before the second parse (engine.c,
+# reparse_as_kbuild; dcn32_resource.c's worker peak 449 -> 274 MB).
+printf '#ifndef _MINI_GPIO_H\n#define _MINI_GPIO_H\nstruct gpio { unsigned gpio; };\n#endif\n' > "$T/include/linux/gpio.h"
+mkdir -p "$T/clash"
+cat > "$T/clash/own.c" <<'C'
+#include <linux/gfp.h>
+struct gpio { long pin; int bank; };
+struct page *own(struct gpio *g) { return alloc_pages_noprof(GFP_KERNEL, g->bank ? 6 : 5); }
+C
+cat > "$T/clash/broken.c" <<'C'
+#include <linux/gfp.h>
+struct page *broken(void) { return alloc_pages_noprof(GFP_KERNEL, 7); }
+int no_type = ;
+C
+rm -rf "$XDG_CACHE_HOME/gfpaudit/pch"
+GFPAUDIT_PROFILE=1 "$G" audit --pch --no-cache -j1 --tree "$T" "$T/clash/own.c" "$T/clash/broken.c" \
+	> "$tmp/clash.out" 2> "$tmp/clash.err"
+out=$(cat "$tmp/clash.out"); err=$(cat "$tmp/clash.err")
+expect_grep "PCH clash: parsed again as kbuild does, that parse kept" "profile: clash/own.c parse .* reparsed 1$" "$err"
+expect_grep "PCH clash: the finding from the clean parse" "clash/own.c:3:.*order 5..6" "$out"
+expect_grep "own errors: the first parse made again and kept" "profile: clash/broken.c parse .* reparsed 2$" "$err"
+expect_grep "own errors: still judged" "clash/broken.c:2:.*order 7" "$out"
+expect_grep "own errors: said so" "1 with parse errors" "$err"
+
 "$G" audit -q --no-cache --all-files --format json --tree "$T" "$T/drivers" > "$tmp/all.json" 2>/dev/null
 marks=$(python3 -c "
 import json; d=json.load(open('$tmp/all.json'))

@@ -386,19 +386,25 @@ static void mark_partial(const struct tu *t, const struct alloc_table *table, st
  * linux/bsearch.h), and NOTRACE drops the trace_event_raw_* structs a few
  * files use (infiniband's mad.c): a file with errors is parsed again as
  * kbuild does, and the parse with fewer errors is kept in *t. */
-static void reparse_as_kbuild(struct engine *e, struct flags_ctx *fc, const char *path,
-			      const struct unsaved_file *unsaved, size_t nunsaved, struct tu *t)
+static int reparse_as_kbuild(struct engine *e, struct flags_ctx *fc, const char *path,
+			     const struct unsaved_file *unsaved, size_t nunsaved, struct tu *t, int *how)
 {
-	struct tu plain;
+	/* one TU at a time: a worker's peak is the larger parse, not both
+	 * (dcn32_resource.c: 254 MB with the PCH, then 450 with both) */
+	int first_errors = t->errors;
+	struct flags_ctx first = *fc;
+	tu_release(t);
 	fc->pch = fc->pch_module = NULL;
 	fc->tracepoints = true;
-	if (!tu_parse(&plain, fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes) &&
-	    plain.errors < t->errors) {
-		tu_release(t);
-		*t = plain;
-	} else {
-		tu_release(&plain);
-	}
+	*how = 1;
+	if (!tu_parse(t, fc, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes) &&
+	    t->errors < first_errors)
+		return 0;
+	/* the first was better: parse it again (fc stays as kbuild's, as the
+	 * flags' inputs were always taken after this) */
+	tu_release(t);
+	*how = 2;
+	return tu_parse(t, &first, path, unsaved, nunsaved, (const char *const *)e->probes, e->nprobes);
 }
 
 /* Findings an inline comment suppresses move to r->suppressed, with the
@@ -620,8 +626,15 @@ int engine_analyze_source(struct engine *e, const char *path,
 		free(rep);
 		return 0;
 	}
-	if (t.errors && e->tree_real && !e->compdb)
-		reparse_as_kbuild(e, &fc, path, unsaved, nunsaved, &t);
+	int reparsed = 0;
+	if (t.errors && e->tree_real && !e->compdb &&
+	    (rc = reparse_as_kbuild(e, &fc, path, unsaved, nunsaved, &t, &reparsed))) {
+		r->status = FILE_FAILED;
+		r->reason = xstrdup(err_last());
+		tu_release(&t);
+		free(rep);
+		return 0;
+	}
 	r->parse_errors = t.errors;
 	double t1 = prof_now();
 	long parsed_kb = isolate_peak_kb();
@@ -653,11 +666,14 @@ int engine_analyze_source(struct engine *e, const char *path,
 	 * each: isolate.h), its peak so far elsewhere; base what a worker
 	 * shared with its parent at the fork, start what it held when the
 	 * file began (0 outside a worker), parsed the peak when libclang's
-	 * parse was done (the rest is the model's); in KiB */
+	 * parse was done (the rest is the model's); in KiB; reparsed 1 when
+	 * the file was parsed again as kbuild does and that was kept, 2 when
+	 * the first parse was better and was made again */
 	if (getenv("GFPAUDIT_PROFILE"))
 		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f rss %ld "
-			"base %ld start %ld parsed %ld\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4,
-			isolate_peak_kb(), isolate_rss_base_kb(), isolate_file_start_kb(), parsed_kb);
+			"base %ld start %ld parsed %ld reparsed %d\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3,
+			prof_now() - t4, isolate_peak_kb(), isolate_rss_base_kb(), isolate_file_start_kb(), parsed_kb,
+			reparsed);
 	free(rep);
 	return 0;
 }
