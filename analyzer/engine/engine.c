@@ -671,9 +671,8 @@ int engine_analyze_source(struct engine *e, const char *path,
 	 * the first parse was better and was made again */
 	if (getenv("GFPAUDIT_PROFILE"))
 		fprintf(stderr, "profile: %s parse %.3f inclusions %.3f sites %.3f checks %.3f release %.3f rss %ld "
-			"base %ld start %ld parsed %ld reparsed %d\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3,
-			prof_now() - t4, isolate_peak_kb(), isolate_rss_base_kb(), isolate_file_start_kb(), parsed_kb,
-			reparsed);
+			"base %ld start %ld parsed %ld reparsed %d\n", rep, t1 - t0, t2 - t1, t3 - t2, t4 - t3, prof_now() - t4,
+			isolate_peak_kb(), isolate_rss_base_kb(), isolate_file_start_kb(), parsed_kb, reparsed);
 	free(rep);
 	return 0;
 }
