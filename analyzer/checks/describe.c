@@ -112,6 +112,8 @@ void describe_source(struct strbuf *sb, const struct site *s, int costly_order)
 		strbuf_addf(sb, ", and nothing here bounds it below order %d", costly_order + 1);
 	else if (s->conf == CONF_PROVEN && (s->src & (SRC_USER_LIMIT | SRC_TOP_USER)))
 		strbuf_adds(sb, ", which users set, up to the kernel's limit");
+	else if (s->conf == CONF_PROVEN && (s->src & SRC_AT_DEFAULT))
+		strbuf_adds(sb, ", whose default already makes it costly");
 	else if (prim == SRC_DEVICE)
 		strbuf_adds(sb, ", which the device or the on-disk data decides (usually small)");
 	else

@@ -959,6 +959,15 @@ static struct aval global_value(struct eval_ctx *cx, struct node *n)
 			char *w = has_def ? xasprintf("module parameter '%s' (default %lld)", name, def)
 					  : xasprintf("module parameter '%s'", name);
 			r = aval_source(SRC_PARAM, w, n->line);
+			if (cx->at_defaults && has_def) {
+				/* the parameter's data, the default's value */
+				struct aval d = aval_const(cx->tu, def);
+				d.src = r.src;
+				d.src_why = r.src_why;
+				d.src_why_kind = r.src_why_kind;
+				d.src_line = r.src_line;
+				r = d;
+			}
 			free(w);
 		} else {
 			char *w = xasprintf("global '%s'", name);
@@ -1886,7 +1895,10 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	struct summary_cache *sc = cx->cache;
 	/* the helper's stores are wanted: run it even when its result is cached */
 	bool want_exits = ce && tracks_arg_fields(cx, call);
-	if (generic && sc->generic_done[slot] && !want_exits) {
+	/* a run at the parameters' defaults neither reads nor fills the
+	 * caches: its helpers' answers are not the general ones */
+	bool cached = !cx->at_defaults;
+	if (generic && cached && sc->generic_done[slot] && !want_exits) {
 		if (!sc->generic_has[slot])
 			return aval_unknown();
 		struct aval r = sc->generic[slot];
@@ -1910,7 +1922,7 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	/* an attempt class (cx->assume) and a loop capture (capture_at) name
 	 * nodes of the analyzed function, never of a helper's model (its own,
 	 * built by summary_fn): they do not change a helper's answer */
-	bool memo = !want_exits && !generic && !memo_off();
+	bool memo = cached && !want_exits && !generic && !memo_off();
 	guint mh = memo ? memo_hash(&mk) : 0;
 	struct memo_entry *hit = memo ? memo_find(sc, &mk, mh) : NULL;
 	struct memo_rec rec = { 0 };
@@ -1959,13 +1971,13 @@ static struct aval call_summary(struct eval_ctx *cx, struct node *call, struct a
 	}
 	if (want_exits)
 		ce->have = sub.budget > 0 && !ce->st.dead;
-	if (generic) {
+	if (generic && cached) {
 		sc->generic_done[slot] = true;
 		sc->generic_has[slot] = sub.has_ret && sub.budget > 0;
 	}
 	if (!sub.has_ret || sub.budget <= 0)
 		return aval_unknown();
-	if (generic) {
+	if (generic && cached) {
 		struct aval g = sub.ret;
 		g.param = -1;
 		g.gparam = -1;

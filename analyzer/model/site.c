@@ -414,6 +414,10 @@ enum confidence site_confidence(const struct site *s, int costly_order)
 	 * made of (provenance.h, SRC_TOP_USER) */
 	if (c != CONF_PROVEN && (s->src & SRC_TOP_USER))
 		c = CONF_PROVEN;
+	/* costly with the module parameters at their defaults (provenance.h,
+	 * SRC_AT_DEFAULT) */
+	if (c != CONF_PROVEN && (s->src & SRC_AT_DEFAULT))
+		c = CONF_PROVEN;
 	/* constants, but joined from other files' stores (provenance.h) */
 	if (c == CONF_PROVEN && (s->src & SRC_FROM_FACTS))
 		c = CONF_LIKELY;

@@ -22,7 +22,18 @@ struct call_rec {
 	struct aval gfp, order, size, count;
 	bool has_gfp, has_order, has_size, has_count;
 	int visits;
+	/* the same call's order, size and count with the module parameters at
+	 * their defaults (defaults_run), when the function reads any */
+	struct aval dorder, dsize, dcount;
+	bool has_dorder, has_dsize, has_dcount;
 };
+
+/* Does a call's order, size or count read a module parameter? */
+static bool reads_param(const struct call_rec *r)
+{
+	return ((r->has_order ? r->order.src : 0) | (r->has_size ? r->size.src : 0) |
+		(r->has_count ? r->count.src : 0)) & SRCB(PARAM);
+}
 
 /* What the callers in this file pass to a static function's parameters. */
 struct binding {
@@ -1389,6 +1400,51 @@ static void site_finish(struct fn_scan *s, struct call_rec *r, struct site *st, 
 			add_value_ev(st, t, file, r->size.evl[i], r->call->line, s->fn, "size");
 }
 
+/* The order the call asks for with the module parameters at their
+ * defaults (defaults_run), made of those defaults and constants alone:
+ * when every path of it is costly, the site is costly as the code ships
+ * (SRC_AT_DEFAULT), whatever the parameters could be set to. */
+static void site_at_defaults(struct fn_scan *s, const struct call_rec *r, struct site *st)
+{
+	const struct tu *t = s->tu;
+	const struct tree_facts *tf = &t->facts;
+	int costly = tf->costly_order ? tf->costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
+	const unsigned ok = SRCB(CONST) | SRCB(CONFIG) | SRCB(PARAM);
+	/* only for an order that is costly on some paths, not on every one */
+	if (!st->order.known || st->order.hi <= costly || st->order.lo > costly || !reads_param(r))
+		return;
+	struct aval v;
+	int lo;
+	if (st->kind == API_PAGES || (r->ent->wrapper && r->ent->order.how != ARG_NONE)) {
+		if (!r->has_dorder)
+			return;
+		v = r->dorder;
+		struct order_range o = aval_order(&v, tf->max_order);
+		if (!o.known)
+			return;
+		lo = o.lo;
+	} else {
+		if (!r->has_dsize || r->has_count != r->has_dcount)
+			return;
+		v = r->dsize;
+		if (r->has_dcount) {
+			v.iv = iv_norm(iv_mul(v.iv, r->dcount.iv));
+			aval_src_merge(&v, &r->dcount);
+		}
+		if (!v.iv.known || v.iv.lo < 0 || v.iv.hi >= (1LL << 30))
+			return;
+		lo = v.iv.lo > t->kmalloc_max_cache_size || r->ent->kind == API_EXACT
+			? (int)get_order_of(v.iv.lo, tf->page_shift) : 0;
+	}
+	if (lo <= costly || (v.src & ~ok) || !(v.src & SRCB(PARAM)))
+		return;
+	st->src |= SRC_AT_DEFAULT;
+	char *note = v.src_why ? xasprintf("%s gives order %d", v.src_why, lo)
+			       : xasprintf("the module parameters' defaults give order %d", lo);
+	site_add_evidence(st, s->o->report_path, v.src_line ? (int)v.src_line : (int)r->call->line, note);
+	free(note);
+}
+
 static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result *out)
 {
 	const struct alloc_entry *e = r->ent;
@@ -1403,6 +1459,7 @@ static void build_site(struct fn_scan *s, struct call_rec *r, struct file_result
 		out->nsites--;
 		return;
 	}
+	site_at_defaults(s, r, st);
 	char *note = xasprintf("call: gfp '%s', %s '%s'", st->gfp_expr ? st->gfp_expr : "?",
 			       a.oi >= 0 ? "order" : "size", st->order_expr ? st->order_expr : "?");
 	site_add_evidence(st, s->o->report_path, (int)r->call->line, note);
@@ -1799,6 +1856,45 @@ static void unknown_wrapper_orders(const struct fn_scan *s, struct file_result *
 	}
 }
 
+/* The function run again with its module parameters at their defaults
+ * (eval_ctx.at_defaults): what each call that reads one asks for when
+ * nobody sets them.  A costly order there is the code's own choice, as a
+ * constant's is (hfi1's sdma_comp_size 128 requests; vhost-scsi's 128
+ * queues).  No observations, no bindings: the first run made those. */
+static void defaults_run(struct fn_scan *s, const struct eval_ctx *cx)
+{
+	bool any = false;
+	for (size_t k = 0; k < s->n && !any; k++)
+		any = reads_param(&s->recs[k]);
+	if (!any || s->kv_def)
+		return;
+	struct fn_scan d = *s;
+	d.recs = NULL;
+	d.n = d.alloc = 0;
+	d.bind = NULL;
+	d.nbind = 0;
+	d.facts_out = NULL;
+	struct eval_ctx dc = { .tu = cx->tu, .fn = cx->fn, .on_call = on_call, .data = &d,
+			       .cache = cx->cache, .is_allocator = is_alloc_name,
+			       .facts = cx->facts, .file = cx->file, .at_defaults = true };
+	eval_function(&dc, d.args, d.nargs);
+	for (size_t k = 0; k < s->n; k++) {
+		struct call_rec *r = &s->recs[k];
+		for (size_t j = 0; j < d.n && reads_param(r); j++) {
+			const struct call_rec *q = &d.recs[j];
+			if (q->call != r->call)
+				continue;
+			r->dorder = q->order;
+			r->has_dorder = q->has_order;
+			r->dsize = q->size;
+			r->has_dsize = q->has_size;
+			r->dcount = q->count;
+			r->has_dcount = q->has_count;
+		}
+	}
+	free(d.recs);
+}
+
 /* One pass over the functions with allocator calls: their sites.  True
  * when a function became a wrapper (the table changed: another pass). */
 static bool sites_pass(const struct tu *t, struct sites_opts *o, const struct fn_list *fns,
@@ -1834,6 +1930,7 @@ static bool sites_pass(const struct tu *t, struct sites_opts *o, const struct fn
 			s.nargs = (unsigned)f->nparams;
 		}
 		eval_function(&cx, s.args, s.nargs);
+		defaults_run(&s, &cx);
 		if (!wrapper_done[i] && promote_wrapper(&s)) {
 			wrapper_done[i] = true;
 			new_wrappers = true;

@@ -123,6 +123,10 @@ struct eval_ctx {
 	 * stored through its pointer parameters, for the caller (eval.c,
 	 * callee_stores). */
 	struct state *exits;
+	/* Module parameters read as their defaults (module_param's variable's
+	 * initializer): the run that says what the code asks for when nobody
+	 * sets them (sites.c).  No observation, no summary cache. */
+	bool at_defaults;
 };
 
 /* The fact-base key of a field ("field:S.f"; NULL for an anonymous record)

@@ -72,6 +72,20 @@ TEST(provenance_site_confidence)
 	CHECK_EQ_INT(site_confidence(&s, 3), CONF_NONE);
 }
 
+/* Module parameters whose defaults make every path costly (sites.c,
+ * defaults_run): proven; joined from other files' stores: likely. */
+TEST(provenance_param_default)
+{
+	struct site s = mk(0, 10, SRCB(PARAM) | SRCB(CONST) | SRC_AT_DEFAULT);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_PROVEN);
+	s = mk(0, 10, SRCB(PARAM) | SRCB(CONST));
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_LIKELY);        /* a small default */
+	s = mk(0, 10, SRCB(PARAM) | SRCB(CONST) | SRC_AT_DEFAULT | SRC_FROM_FACTS);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_LIKELY);
+	s = mk(0, 3, SRCB(PARAM) | SRC_AT_DEFAULT);
+	CHECK_EQ_INT(site_confidence(&s, 3), CONF_NONE);          /* never costly */
+}
+
 /* User data up to a kernel limit any user reaches (an xattr value's size):
  * proven alone or with constants, likely once anything else joins in. */
 TEST(provenance_user_limit)
