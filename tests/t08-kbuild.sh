@@ -83,16 +83,26 @@ expect_grep "unreadable PCH: parsed without it, the same finding" "drivers/core.
 
 # A PCH shows a file the declarations of headers it never includes: a
 # driver's own `struct gpio` clashes with linux/gpio.h's.  The file is
-# parsed again as kbuild does and that parse (no error) is kept; a file
-# whose errors are its own keeps its first parse, made again.  One TU at a
-# time: the first is released before the second parse (engine.c,
-# reparse_as_kbuild; dcn32_resource.c's worker peak 449 -> 274 MB).
+# parsed again through the PCH of the list's first few headers (gpio.h is
+# not one: that parse is clean and kept, reparsed 3); a clash with one of
+# those (a PORT_NONE macro in linux/slab.h against an enum, as i915's
+# against uapi/linux/ethtool.h's) is parsed as kbuild does and that parse
+# (no error) is kept; a file whose errors are its own keeps its first
+# parse, made again.  One TU at a time: the first is released before the
+# second parse (engine.c, reparse_as_kbuild; dcn32_resource.c's worker
+# peak 449 -> 274 MB).
 printf '#ifndef _MINI_GPIO_H\n#define _MINI_GPIO_H\nstruct gpio { unsigned gpio; };\n#endif\n' > "$T/include/linux/gpio.h"
+printf '#ifndef _MINI_SLAB_H\n#define _MINI_SLAB_H\n#define PORT_NONE 0xef\n#endif\n' > "$T/include/linux/slab.h"
 mkdir -p "$T/clash"
 cat > "$T/clash/own.c" <<'C'
 #include <linux/gfp.h>
 struct gpio { long pin; int bank; };
 struct page *own(struct gpio *g) { return alloc_pages_noprof(GFP_KERNEL, g->bank ? 6 : 5); }
+C
+cat > "$T/clash/base.c" <<'C'
+#include <linux/gfp.h>
+enum port { PORT_NONE = -1, PORT_A };
+struct page *base(enum port p) { return alloc_pages_noprof(GFP_KERNEL, p == PORT_A ? 6 : 4); }
 C
 cat > "$T/clash/broken.c" <<'C'
 #include <linux/gfp.h>
@@ -100,11 +110,13 @@ struct page *broken(void) { return alloc_pages_noprof(GFP_KERNEL, 7); }
 int no_type = ;
 C
 rm -rf "$XDG_CACHE_HOME/gfpaudit/pch"
-GFPAUDIT_PROFILE=1 "$G" audit --pch --no-cache -j1 --tree "$T" "$T/clash/own.c" "$T/clash/broken.c" \
+GFPAUDIT_PROFILE=1 "$G" audit --pch --no-cache -j1 --tree "$T" "$T/clash/own.c" "$T/clash/base.c" "$T/clash/broken.c" \
 	> "$tmp/clash.out" 2> "$tmp/clash.err"
 out=$(cat "$tmp/clash.out"); err=$(cat "$tmp/clash.err")
-expect_grep "PCH clash: parsed again as kbuild does, that parse kept" "profile: clash/own.c parse .* reparsed 1$" "$err"
+expect_grep "PCH clash: parsed again through the base PCH, that parse kept" "profile: clash/own.c parse .* reparsed 3$" "$err"
 expect_grep "PCH clash: the finding from the clean parse" "clash/own.c:3:.*order 5..6" "$out"
+expect_grep "clash with a base header: parsed as kbuild does, that parse kept" "profile: clash/base.c parse .* reparsed 1$" "$err"
+expect_grep "clash with a base header: the finding from the clean parse" "clash/base.c:3:.*order 4..6" "$out"
 expect_grep "own errors: the first parse made again and kept" "profile: clash/broken.c parse .* reparsed 2$" "$err"
 expect_grep "own errors: still judged" "clash/broken.c:2:.*order 7" "$out"
 expect_grep "own errors: said so" "1 with parse errors" "$err"

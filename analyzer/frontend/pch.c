@@ -313,3 +313,12 @@ int pch_for_tree(const char *tree, bool module, char **out, char **identity)
 	}
 	return rc;
 }
+
+int pch_base_for_tree(const char *tree, bool module, char **out)
+{
+	char *source = pch_source(tree, PCH_BASE_HEADERS), *identity = NULL;
+	int rc = pch_get(tree, module, tree, source, out, &identity);
+	free(identity);
+	free(source);
+	return rc;
+}

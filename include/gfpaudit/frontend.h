@@ -34,6 +34,13 @@ struct flags_ctx {
  * inline functions expand them in the PCH, and a macro the PCH defines
  * differently would be refused, so files parsed through it get those. */
 int pch_for_tree(const char *tree, bool module, char **out, char **identity);
+/* The same for the list's first few headers alone (linux/kernel.h,
+ * linux/mm.h, linux/fs.h, ...): for the files whose own identifiers clash
+ * with a macro or declaration of a header of the whole list they never
+ * include (libata's enum PORT_UNKNOWN against uapi/linux/serial.h's macro,
+ * i915's PORT_NONE against uapi/linux/ethtool.h's).  Its headers are the
+ * whole PCH's first ones, which the whole one's identity covers. */
+int pch_base_for_tree(const char *tree, bool module, char **out);
 
 
 /* How kbuild builds one C file of a tree (kbuild.c). */
