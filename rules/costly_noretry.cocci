@@ -137,6 +137,18 @@ memdup_user            slab   size=#1 gfp=GFP_USER|__GFP_NOWARN
 devm_kmalloc           slab   size=size
 devm_kzalloc           slab   size=size adds=ZERO
 devm_kcalloc           slab   size=size count=n
+__alloc_skb            slab   size=#0 gfp=#1 align=64 extra=320 mem=physical
+alloc_skb              slab   size=#0 gfp=#1 align=64 extra=320 mem=physical
+alloc_skb_fclone       slab   size=#0 gfp=#1 align=64 extra=320 mem=physical
+nlmsg_new              slab   size=#0 gfp=#1 pad=16 align=64 extra=320 mem=physical
+genlmsg_new            slab   size=#0 gfp=#1 pad=20 align=64 extra=320 mem=physical
+__netdev_alloc_skb     slab   size=#1 gfp=#2 pad=64 align=64 extra=320 mem=physical
+netdev_alloc_skb       slab   size=#1 gfp=GFP_ATOMIC pad=64 align=64 extra=320 mem=physical
+netdev_alloc_skb_ip_align slab size=#1 gfp=GFP_ATOMIC pad=64 align=64 extra=320 mem=physical
+__dev_alloc_skb        slab   size=#0 gfp=#1 pad=64 align=64 extra=320 mem=physical
+dev_alloc_skb          slab   size=#0 gfp=GFP_ATOMIC pad=64 align=64 extra=320 mem=physical
+__napi_alloc_skb       slab   size=#1 gfp=#2 pad=64 align=64 extra=320 mem=physical
+napi_alloc_skb         slab   size=#1 gfp=GFP_ATOMIC pad=64 align=64 extra=320 mem=physical
 kvmalloc               kv     size=size
 kvzalloc               kv     size=size adds=ZERO
 kvmalloc_node          kv     size=size
@@ -200,6 +212,12 @@ _PARAMS = {
     '__vmalloc_node': 'size, align, gfp_t gfp_mask, node, caller',
     '__vmalloc_node_range': 'size, align, start, end, gfp_t gfp_mask, prot, vm_flags, node, caller',
     'vmalloc_array': 'n, size', 'vcalloc': 'n, size', 'vmalloc_huge': 'size, gfp_t gfp_mask',
+    '__alloc_skb': 'size, gfp_t priority, flags, node', 'alloc_skb': 'size, gfp_t priority',
+    'alloc_skb_fclone': 'size, gfp_t priority', 'nlmsg_new': 'payload, gfp_t flags',
+    'genlmsg_new': 'payload, gfp_t flags', '__netdev_alloc_skb': 'dev, length, gfp_t gfp_mask',
+    'netdev_alloc_skb': 'dev, length', 'netdev_alloc_skb_ip_align': 'dev, length',
+    '__dev_alloc_skb': 'length, gfp_t gfp_mask', 'dev_alloc_skb': 'length',
+    '__napi_alloc_skb': 'napi, len, gfp_t gfp_mask', 'napi_alloc_skb': 'napi, len',
 }
 
 def _api(line):

@@ -66,7 +66,8 @@ lines = [l for l in (ns["_ALLOCATORS_TBL"] + ns["_RULES_ONLY"]).splitlines() if 
 bad = []
 for l in lines:
     w = l.split()
-    name, kind, roles = w[0], w[1], dict(r.split("=", 1) for r in w[2:] if not r.startswith("adds="))
+    name, kind, roles = w[0], w[1], dict(r.split("=", 1) for r in w[2:]
+                                        if r.split("=", 1)[0] not in ("adds", "pad", "align", "extra", "mem"))
     if name not in params:
         bad.append("%s: no _PARAMS entry" % name)
         continue

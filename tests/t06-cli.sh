@@ -53,6 +53,31 @@ printf 'drv_get_pages  nonsense\n' > "$tmp/bad.tbl"
 out=$("$G" audit --allocators "$tmp/bad.tbl" "$tmp/w.c" 2>&1); rc=$?
 expect_rc "bad allocator table: usage" 2 "$rc"
 expect_grep "bad table line named" "bad.tbl:1:" "$out"
+# pad=, align=, extra=: the bytes the API asks the slab for decide the order
+cat > "$tmp/buf.c" <<'C'
+void *drv_buf_alloc(unsigned long len, unsigned int gfp);
+int use_buf(void)
+{
+	void *p = drv_buf_alloc(32768 - 320, 0x400u | 0x40u | 0x80u);
+	void *q = drv_buf_alloc(32768, 0x400u | 0x40u | 0x80u);
+	return p && q ? 0 : -12;
+}
+C
+printf 'drv_buf_alloc slab size=len\n' > "$tmp/buf0.tbl"
+printf 'drv_buf_alloc slab size=len pad=16 align=64 extra=320 mem=physical\n' > "$tmp/buf1.tbl"
+out=$("$G" audit -q --sites --allocators "$tmp/buf0.tbl" "$tmp/buf.c" 2>&1)
+expect_grep "no overhead: 32 KiB is order 3" "buf.c:5:.*site: 'drv_buf_alloc'.*order 3," "$out"
+out=$("$G" audit -q --sites --allocators "$tmp/buf1.tbl" "$tmp/buf.c" 2>&1)
+expect_grep "pad, align, extra: 32 KiB - 320 + 16 is order 4" "buf.c:4:.*site: 'drv_buf_alloc'.*order 4," "$out"
+expect_grep "... and 32 KiB too" "buf.c:5:.*site: 'drv_buf_alloc'.*order 4," "$out"
+out=$("$G" audit -q --format json --sites --allocators "$tmp/buf1.tbl" "$tmp/buf.c" 2>/dev/null)
+expect_grep "mem=physical: the site's memory is physical" '"contiguity": "physical"' "$out"
+for bad in 'align=48' 'extra=-1' 'pad=x' 'mem=virtual'; do
+	printf 'drv_buf_alloc slab size=len %s\n' "$bad" > "$tmp/bad2.tbl"
+	out=$("$G" audit --allocators "$tmp/bad2.tbl" "$tmp/buf.c" 2>&1); rc=$?
+	expect_rc "bad $bad: usage" 2 "$rc" "$out"
+	expect_grep "bad $bad: the line is named" "bad2.tbl:1: ${bad%%=*}=" "$out"
+done
 # 15 tables are taken, the 16th is refused (not dropped without a word)
 many=() && for i in $(seq 14); do many+=(--allocators "$tmp/alloc.tbl"); done
 out=$(GFPAUDIT_ALLOCATORS="$tmp/alloc.tbl" "$G" audit -q "${many[@]}" "$tmp/w.c" 2>&1); rc=$?

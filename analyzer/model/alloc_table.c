@@ -162,9 +162,29 @@ int alloc_table_parse(struct alloc_table *t, const char *text, const char *origi
 				}
 				free(vdup);
 			}
+			else if (!strcmp(role, "mem")) {
+				if (strcmp(val, "physical")) {
+					int rc = err_set(GA_EINVAL, "%s:%d: mem=%s: expected mem=physical", origin, lineno, val);
+					free(line);
+					return rc;
+				}
+				e->physical = true;
+			}
+			else if (!strcmp(role, "align") || !strcmp(role, "extra") || !strcmp(role, "pad")) {
+				char *end = NULL;
+				long long v = strtoll(val, &end, 0);
+				bool align = role[0] == 'a';
+				if (*end || v < 0 || v > (1LL << 20) || (align && v && (v & (v - 1)))) {
+					int rc = err_set(GA_EINVAL, "%s:%d: %s=%s: expected %s", origin, lineno, role, val,
+							 align ? "a power of two (bytes)" : "a number of bytes up to 1 MiB");
+					free(line);
+					return rc;
+				}
+				*(align ? &e->size_align : role[0] == 'e' ? &e->size_extra : &e->size_pad) = v;
+			}
 			else {
-				int rc = err_set(GA_EINVAL, "%s:%d: unknown role '%s' (gfp, order, size, count, adds)",
-						 origin, lineno, role);
+				int rc = err_set(GA_EINVAL, "%s:%d: unknown role '%s' (gfp, order, size, count, adds, "
+						 "pad, align, extra, mem)", origin, lineno, role);
 				free(line);
 				return rc;
 			}

@@ -1022,6 +1022,23 @@ static void site_order_of_pages(struct fn_scan *s, struct call_rec *r, struct si
 
 /* A sized API's order from its size (and count).  False when slab caches
  * serve every size it can ask for: then it is no page-allocator site. */
+static bool api_has_overhead(const struct alloc_entry *e)
+{
+	return e->size_pad || e->size_align || e->size_extra;
+}
+
+/* The bytes the allocator asks the slab for when given `iv` (the
+ * table's pad=, align= and extra=: alloc_skb's data and skb_shared_info). */
+static struct interval api_bytes(const struct alloc_entry *e, struct interval iv)
+{
+	if (!iv.known || iv.lo < 0 || iv.hi >= (1LL << 40) || !api_has_overhead(e))
+		return iv;
+	int64_t a = e->size_align ? e->size_align : 1;
+	iv.lo = (iv.lo + e->size_pad + a - 1) / a * a + e->size_extra;
+	iv.hi = (iv.hi + e->size_pad + a - 1) / a * a + e->size_extra;
+	return iv;
+}
+
 static bool site_order_of_size(struct fn_scan *s, struct call_rec *r, struct site *st)
 {
 	const struct tu *t = s->tu;
@@ -1059,6 +1076,18 @@ static bool site_order_of_size(struct fn_scan *s, struct call_rec *r, struct sit
 		site_add_evidence(st, file, (int)r->call->line,
 				  "call (size): the kvmalloc helper's attempt, for callers passing GFP_KERNEL "
 				  "and a costly size");
+	if (sz.iv.known && sz.iv.lo >= 0 && api_has_overhead(e)) {
+		sz.iv = api_bytes(e, sz.iv);
+		st->size = sz.iv; /* what the slab is asked for */
+		char pad[32] = "";
+		if (e->size_pad)
+			snprintf(pad, sizeof(pad), " + %lld", (long long)e->size_pad);
+		char *note = xasprintf("call (size): '%s' asks the slab for %lld..%lld bytes (the size%s aligned to "
+				       "%lld, + %lld of its own)", e->name, (long long)sz.iv.lo, (long long)sz.iv.hi, pad,
+				       (long long)(e->size_align ? e->size_align : 1), (long long)e->size_extra);
+		site_add_evidence(st, file, (int)r->call->line, note);
+		free(note);
+	}
 	if (sz.iv.known && sz.iv.lo >= 0) {
 		long long kmcs = t->kmalloc_max_cache_size;
 		if (e->kind == API_EXACT) {
@@ -1367,7 +1396,11 @@ static void site_finish(struct fn_scan *s, struct call_rec *r, struct site *st, 
 	const struct tu *t = s->tu;
 	const char *file = s->o->report_path;
 	int costly = t->facts.costly_order ? t->facts.costly_order : PAGE_ALLOC_COSTLY_ORDER_DEFAULT;
-	if (s->scope && site_can_be_costly(st, costly))
+	if (r->ent->physical && site_can_be_costly(st, costly)) {
+		st->contig = CONTIG_PHYSICAL;
+		st->contig_line = (int)r->call->line;
+		st->contig_why = xasprintf("'%s' returns memory that must be physically contiguous", r->ent->name);
+	} else if (s->scope && site_can_be_costly(st, costly))
 		st->contig = usage_contiguity(s->scope, s->fn, target, &st->contig_line, &st->contig_why);
 	if (st->fallback == FB_NONE && st->contig == CONTIG_PHYSICAL)
 		fallback_feature_off(s, r, st);
@@ -1433,6 +1466,7 @@ static void site_at_defaults(struct fn_scan *s, const struct call_rec *r, struct
 		}
 		if (!v.iv.known || v.iv.lo < 0 || v.iv.hi >= (1LL << 30))
 			return;
+		v.iv = api_bytes(r->ent, v.iv);
 		lo = v.iv.lo > t->kmalloc_max_cache_size || r->ent->kind == API_EXACT
 			? (int)get_order_of(v.iv.lo, tf->page_shift) : 0;
 	}
@@ -1522,6 +1556,10 @@ static bool promote_wrapper(struct fn_scan *s)
 		} else {
 			w->size.how = ARG_INDEX;
 			w->size.index = r->size.param;
+			w->physical = e->physical;
+			w->size_pad = e->size_pad;
+			w->size_align = e->size_align;
+			w->size_extra = e->size_extra;
 		}
 		if (r->has_gfp && r->gfp.param >= 0) {
 			w->gfp.how = ARG_INDEX;

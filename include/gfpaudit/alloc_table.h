@@ -28,6 +28,16 @@ struct alloc_entry {
 	int fallback;
 	int probe; /* ARG_CONST gfp: index of the TU probe evaluating it */
 	uint64_t adds; /* canonical __GFP_ flags the API always adds */
+	/* Bytes the API asks the slab for beyond the size it is given: the
+	 * size plus size_pad, rounded up to size_align (0: not rounded), plus
+	 * size_extra (alloc_skb: the data aligned to SMP_CACHE_BYTES, then
+	 * the skb_shared_info at its end; netdev_alloc_skb pads NET_SKB_PAD
+	 * first).  The table's pad=, align=, extra=. */
+	int64_t size_pad, size_align, size_extra;
+	/* The memory must be physically contiguous whatever the caller does
+	 * with it (mem=physical: an skb's data, which the stack maps into
+	 * pages and drivers map for DMA): no kvmalloc fix. */
+	bool physical;
 };
 
 struct alloc_table {
