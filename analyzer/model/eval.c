@@ -2438,6 +2438,21 @@ static void folio_order_source(struct aval *r, unsigned line)
 	r->top_user = r->iv.known && r->iv.lo >= 0;
 }
 
+/* An element of user, network or device memory (a copy of a user array,
+ * a packet, a firmware image) is that data. */
+static struct aval eval_subscript(struct eval_ctx *cx, struct node *n, struct state *st)
+{
+	struct aval base = aval_unknown(), r = aval_unknown();
+	for (unsigned i = 0; i < n->nkids; i++) {
+		struct aval k = eval(cx, n->kids[i], st);
+		if (i == 0)
+			base = k;
+	}
+	if (n->nkids == 2 && (base.src & SRC_CONTROLLED))
+		src_from(&r, &base, NULL);
+	return type_bounded(n, r);
+}
+
 static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 {
 	if (!n || --cx->budget < 0)
@@ -2517,19 +2532,8 @@ static struct aval eval(struct eval_ctx *cx, struct node *n, struct state *st)
 		return eval_stmt_expr(cx, n, st);
 	case CXCursor_GenericSelectionExpr:
 		return eval_generic(cx, n, st);
-	case CXCursor_ArraySubscriptExpr: {
-		/* an element of user, network or device memory (a copy of a
-		 * user array, a packet, a firmware image) is that data */
-		struct aval base = aval_unknown(), r = aval_unknown();
-		for (unsigned i = 0; i < n->nkids; i++) {
-			struct aval k = eval(cx, n->kids[i], st);
-			if (i == 0)
-				base = k;
-		}
-		if (n->nkids == 2 && (base.src & SRC_CONTROLLED))
-			src_from(&r, &base, NULL);
-		return type_bounded(n, r);
-	}
+	case CXCursor_ArraySubscriptExpr:
+		return eval_subscript(cx, n, st);
 	case CXCursor_MemberRefExpr: {
 		struct aval base = aval_unknown();
 		for (unsigned i = 0; i < n->nkids; i++)
