@@ -155,6 +155,35 @@ int isolate_write_all(int fd, const char *s, size_t len)
 	return 0;
 }
 
+/* Between files a worker keeps up to KEEP_MB of freed heap for the next
+ * file: pages handed back would be faulted in and zeroed again by the next
+ * parse, which on a whole tree was a third of the workers' CPU (bench/
+ * session20.md).  Blocks up to 32 MB come from the heap, not from a
+ * mapping of their own, and the heap is trimmed only above KEEP_MB free.
+ * GFPAUDIT_MALLOC=trim hands everything back before each file instead
+ * (the worker's resident set then follows each file's own). */
+#define KEEP_MB 160
+static int malloc_keep = -1;
+
+static void give_back(void)
+{
+	if (malloc_keep < 0) {
+		const char *m = getenv("GFPAUDIT_MALLOC");
+		malloc_keep = !(m && !strcmp(m, "trim"));
+		if (malloc_keep) {
+			mallopt(M_MMAP_THRESHOLD, 32 << 20);
+			mallopt(M_TRIM_THRESHOLD, KEEP_MB << 20);
+		}
+	}
+	if (!malloc_keep) {
+		malloc_trim(0);
+		return;
+	}
+	struct mallinfo2 mi = mallinfo2();
+	if (mi.fordblks > (size_t)KEEP_MB << 20)
+		malloc_trim((size_t)KEEP_MB << 20);
+}
+
 void isolate_analyze_one(struct engine *e, const char *path, const struct unsaved_file *uf, size_t nuf,
 			int fd, int cpu_sec)
 {
@@ -188,9 +217,9 @@ void isolate_analyze_one(struct engine *e, const char *path, const struct unsave
 			memset(p, 1, 64u << 20);
 		}
 	}
-	/* what the last file freed goes back to the system first: else a
-	 * worker keeps the heap of its largest file for all the next ones */
-	malloc_trim(0);
+	/* what the last file freed goes back to the system above KEEP_MB:
+	 * else a worker keeps the heap of its largest file for the next ones */
+	give_back();
 	isolate_peak_reset();
 	int rc = pipeline_analyze_file(e, path, uf, nuf, &r);
 	long peak = isolate_peak_kb();
